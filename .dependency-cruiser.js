@@ -1,0 +1,63 @@
+// The layering of STYLE.md, checked by `npm run lint:deps` (part of `npm test`).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles make the flow impossible to follow and break initialisation order.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      comment: 'Apps compose libraries; a library never reaches into an app.',
+      from: { path: '^(libs|projections)/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'libs-never-import-tests',
+      severity: 'error',
+      from: { path: '^(libs|projections|apps)/', pathNot: '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'domain/ holds deciders and events only: no Nest, no adapters, no I/O modules.',
+      from: { path: '/domain/' },
+      to: {
+        path: '^(node_modules/@nestjs|node_modules/pg|node_modules/better-sqlite3|node_modules/@eventstore|node_modules/kafkajs|node_modules/rxjs)|/(application|infrastructure|adapters)/|^libs/(processing|config|auth)/|^projections/|^apps/',
+      },
+    },
+    {
+      name: 'domain-imports-only-its-context-and-the-kernel',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/src/domain/' },
+      to: {
+        pathNot: [
+          '^libs/$1/src/domain/',
+          '^libs/kernel/',
+          '^libs/eventstore/src/command-handling/decider\\.ts$',
+          '^node_modules/',
+          '^(node:)?(crypto|util)$',
+        ],
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'kernel-depends-on-nothing',
+      severity: 'error',
+      from: { path: '^libs/kernel/' },
+      to: { path: '^(libs/(?!kernel/)|projections/|apps/|node_modules/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

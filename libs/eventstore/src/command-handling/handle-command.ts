@@ -1,0 +1,93 @@
+import type { Actor } from '@ledger/kernel';
+import { uuidV7 } from '@ledger/kernel';
+import type { EventMetadata } from '../envelope';
+import type { EventStore } from '../event-store.port';
+import { WrongExpectedVersionError } from '../errors/wrong-expected-version.error';
+import type { AggregateCache } from './aggregate-cache';
+import { type Decider, type DomainEvent, foldEvents } from './decider';
+
+/** Who asks, and in which conversation: becomes the metadata of every event appended. */
+export interface CommandContext {
+  readonly actor: Actor;
+  readonly correlationId: string;
+  /** The request or message that caused this command (defaults to the correlation id). */
+  readonly causationId?: string;
+}
+
+export interface HandleCommandOptions<State> {
+  /** Attempts when another writer changed the stream in between (default 5). */
+  readonly maxAttempts?: number;
+  /** Keeps folded states between calls so a hot stream is not re-read whole. */
+  readonly cache?: AggregateCache<State>;
+  /** Schema version per event type (default 1). */
+  readonly schemaVersions?: Readonly<Record<string, number>>;
+}
+
+export interface CommandResult<State> {
+  readonly appended: number;
+  /** Stream version after the command (unchanged when nothing was appended). */
+  readonly version: number;
+  /** Global position of the last appended event, or undefined when nothing was appended. */
+  readonly position: number | undefined;
+  readonly state: State;
+  readonly events: readonly DomainEvent[];
+}
+
+/**
+ * The one way to run a command against an aggregate: load (from the cache
+ * and the stream's tail) → decide → append with the expected version → on a
+ * concurrency conflict, reload and decide again.
+ */
+export async function handleCommand<Command, State, Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, State, Event>,
+  command: Command,
+  context: CommandContext,
+  options: HandleCommandOptions<State> = {},
+): Promise<CommandResult<State>> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    const { state, version } = await loadAggregate(store, stream, decider, options.cache);
+    const events = decider.decide(command, state);
+    if (events.length === 0) {
+      return { appended: 0, version, position: undefined, state, events };
+    }
+    const metadataOf = (event: Event): EventMetadata => ({
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? context.correlationId,
+      actor: context.actor,
+      schemaVersion: options.schemaVersions?.[event.type] ?? 1,
+    });
+    try {
+      const result = await store.append(
+        stream,
+        events.map((event) => ({ id: uuidV7(), type: event.type, data: event.data, metadata: metadataOf(event) })),
+        { expected: version },
+      );
+      const next = foldEvents(decider, state, events);
+      options.cache?.set(stream, next, result.version);
+      return { appended: events.length, version: result.version, position: result.position, state: next, events };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
+      options.cache?.delete(stream);
+    }
+  }
+}
+
+/** Current state and version of a stream, reading only what the cache has not seen. */
+export async function loadAggregate<State, Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'initialState'>,
+  cache?: AggregateCache<State>,
+): Promise<{ state: State; version: number }> {
+  const cached = cache?.get(stream);
+  const base = cached ?? { state: decider.initialState(), version: 0 };
+  const tail = await store.readStream(stream, { fromVersion: base.version + 1 });
+  if (tail.length === 0) return base;
+  const state = foldEvents(decider, base.state, tail as unknown as Event[]);
+  const version = tail[tail.length - 1].version;
+  cache?.set(stream, state, version);
+  return { state, version };
+}

@@ -1,0 +1,86 @@
+import type { NewEvent, RecordedEvent } from './envelope';
+import type { ExpectedVersion } from './expected-version';
+
+export interface AppendOptions {
+  readonly expected: ExpectedVersion;
+}
+
+export interface AppendResult {
+  readonly stream: string;
+  /** The stream's version after the append (the last appended event's version). */
+  readonly version: number;
+  /** Global position of the last appended event. */
+  readonly position: number;
+}
+
+export interface ReadStreamOptions {
+  /** First version to return (default 1). */
+  readonly fromVersion?: number;
+  /** Maximum number of events (default: all). */
+  readonly max?: number;
+}
+
+/** Selects events by stream category (`device` matches `device-…`) and/or type. */
+export interface EventFilter {
+  readonly categories?: readonly string[];
+  readonly types?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Return events with a position greater than this (default 0: from the start). */
+  readonly after?: number;
+  /** Maximum number of events scanned (default 1000). */
+  readonly max?: number;
+  readonly filter?: EventFilter;
+}
+
+export interface ReadAllResult {
+  readonly events: RecordedEvent[];
+  /**
+   * The position up to which the log was scanned: pass it as `after` next
+   * time. It moves even when a filter dropped every event, and never passes
+   * an event that a concurrent writer could still commit (gap safety).
+   */
+  readonly position: number;
+}
+
+export interface SubscribeOptions {
+  /** Resume after this position (a checkpoint); default 0. */
+  readonly after?: number;
+  readonly filter?: EventFilter;
+  /** Events per delivered batch (default 1000). */
+  readonly batchSize?: number;
+}
+
+/**
+ * A catch-up-then-live subscription: yields batches of events in position
+ * order, first those already stored after the checkpoint, then new ones as
+ * they are committed. Ends when `close()` is called or the store closes.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent[]> {
+  close(): Promise<void>;
+}
+
+/** The event store port. Every adapter passes the contract suite in `testing/`. */
+export interface EventStore {
+  /** Which adapter this is: `sqlite`, `postgres` or `esdb`. */
+  readonly kind: string;
+  /**
+   * Appends events to one stream atomically, if `expected` holds; otherwise
+   * rejects with WrongExpectedVersionError and appends nothing.
+   */
+  append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  /** Events of one stream in version order. An absent stream reads as []. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of the global log in position order, after a position. */
+  readAll(options?: ReadAllOptions): Promise<ReadAllResult>;
+  /** Position of the last event a reader can see now (0 when empty). */
+  headPosition(): Promise<number>;
+  subscribe(options?: SubscribeOptions): Subscription;
+  /**
+   * Resolves at the next commit by any writer this store can observe, or
+   * after `timeoutMs`: lets readers poll without busy-waiting.
+   */
+  waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,71 @@
+import type { RecordedEvent } from '../envelope';
+import { chainHash, contentHash, GENESIS_HASH } from './hash-chain';
+
+export type ChainBreakReason =
+  | 'content-changed'
+  | 'predecessor-mismatch'
+  | 'position-out-of-order'
+  | 'position-gap';
+
+export interface ChainBreak {
+  readonly position: number;
+  readonly eventId: string;
+  readonly reason: ChainBreakReason;
+  readonly detail: string;
+}
+
+export interface ChainVerdict {
+  readonly ok: boolean;
+  readonly checked: number;
+  /** Position and hash of the last verified event: an anchor to compare with a published one. */
+  readonly headPosition: number;
+  readonly headHash: string;
+  readonly firstBreak?: ChainBreak;
+}
+
+/**
+ * Checks events in log order, one at a time, so a caller can stream a store
+ * or an export through it in constant memory. Stops at the first break.
+ */
+export class ChainVerifier {
+  private previousHash = GENESIS_HASH;
+  private previousPosition = 0;
+  private count = 0;
+  private broken: ChainBreak | undefined;
+
+  /** Returns false once the chain is broken; further events are ignored. */
+  check(event: RecordedEvent): boolean {
+    if (this.broken) return false;
+    const fail = (reason: ChainBreakReason, detail: string): boolean => {
+      this.broken = { position: event.position, eventId: event.id, reason, detail };
+      return false;
+    };
+    if (event.position <= this.previousPosition) {
+      return fail('position-out-of-order', `position ${event.position} follows ${this.previousPosition}`);
+    }
+    if (event.position !== this.previousPosition + 1) {
+      return fail('position-gap', `position ${event.position} follows ${this.previousPosition}: an event is missing`);
+    }
+    if (event.prevHash !== this.previousHash) {
+      return fail('predecessor-mismatch', 'prevHash does not match the previous event: an event was deleted, inserted or reordered');
+    }
+    const expected = chainHash(event.prevHash, event.position, event.stream, event.version, contentHash(event));
+    if (expected !== event.hash) {
+      return fail('content-changed', 'hash does not match the event content: the event was altered');
+    }
+    this.previousHash = event.hash;
+    this.previousPosition = event.position;
+    this.count++;
+    return true;
+  }
+
+  verdict(): ChainVerdict {
+    return {
+      ok: this.broken === undefined,
+      checked: this.count,
+      headPosition: this.previousPosition,
+      headHash: this.previousHash,
+      firstBreak: this.broken,
+    };
+  }
+}

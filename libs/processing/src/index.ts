@@ -1,0 +1,2 @@
+export * from './sql/sql-database.port';
+export * from './processors/processor';

@@ -1,0 +1,16 @@
+import { Client } from 'pg';
+
+/** Probes the real services once per Jest run; suites read the verdicts from the environment. */
+export default async function globalSetup(): Promise<void> {
+  const url = process.env.LEDGER_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    delete process.env.LEDGER_TEST_POSTGRES_UNAVAILABLE;
+  } catch (error) {
+    process.env.LEDGER_TEST_POSTGRES_UNAVAILABLE = `PostgreSQL at ${url} is not reachable (${(error as Error).message}); start it with: pg_ctlcluster 15 main start`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
