@@ -10,3 +10,4 @@ export * from './subscriptions/catch-up-subscription';
 export * from './command-handling/decider';
 export * from './command-handling/aggregate-cache';
 export * from './command-handling/handle-command';
+export * from './nest/event-store.token';

@@ -1,0 +1,3 @@
+export * from './config-error';
+export * from './ledger-config';
+export * from './data-files';

@@ -1,0 +1,36 @@
+import { ConfigError } from './config-error';
+import { loadLedgerConfig } from './ledger-config';
+
+describe('loadLedgerConfig', () => {
+  it('defaults to the embedded setup', () => {
+    const config = loadLedgerConfig({}, '/srv/ledger');
+    expect(config).toMatchObject({
+      port: 8666,
+      store: 'sqlite',
+      readModels: 'sqlite',
+      dataDir: '/srv/ledger/data',
+      roles: ['api', 'conductor', 'processors'],
+      devNoAuth: false,
+    });
+  });
+
+  it('reads PostgreSQL settings and follows the store for read models', () => {
+    const config = loadLedgerConfig({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: 'postgres://x@h/db', PORT: '6666' });
+    expect(config).toMatchObject({ store: 'postgres', readModels: 'postgres', postgresUrl: 'postgres://x@h/db', port: 6666 });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ LEDGER_STORE: 'mysql' }, 'LEDGER_STORE'],
+    [{ LEDGER_STORE: 'postgres' }, 'LEDGER_POSTGRES_URL'],
+    [{ LEDGER_STORE: 'esdb' }, 'ESDB_CONNECTION_STRING'],
+    [{ LEDGER_ROLES: 'api,cook' }, 'LEDGER_ROLES'],
+    [{ LEDGER_DEV_NO_AUTH: 'maybe' }, 'LEDGER_DEV_NO_AUTH'],
+    [{ LEDGER_AUTH_SECRET: 'short' }, 'LEDGER_AUTH_SECRET'],
+    [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
+  ])('stops on an invalid setting %j naming %s', (env, setting) => {
+    expect(() => loadLedgerConfig(env)).toThrow(ConfigError);
+    expect(() => loadLedgerConfig(env)).toThrow(new RegExp(`^${setting}:`));
+  });
+});

@@ -1,0 +1,125 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError } from './config-error';
+
+export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
+export type ReadModelKind = 'sqlite' | 'postgres';
+export type LedgerRole = 'api' | 'conductor' | 'processors';
+
+export const LEDGER_ROLES: readonly LedgerRole[] = ['api', 'conductor', 'processors'];
+
+/**
+ * Every setting of the ledger and its CLI, parsed and validated in one place
+ * at start-up. Defaults run the embedded setup: SQLite files under ./data, all
+ * roles in one process, port 8666 (Cyborg's 6666 is on the browsers' and
+ * fetch's blocked-port list, so it is opt-in through PORT).
+ */
+export interface LedgerConfig {
+  /** PORT (8666). */
+  readonly port: number;
+  /** HOST (0.0.0.0). */
+  readonly host: string;
+  /** LEDGER_DATA_DIR (./data): SQLite files and the generated credentials. */
+  readonly dataDir: string;
+  /** LEDGER_STORE (sqlite): where events live. */
+  readonly store: StoreKind;
+  /** LEDGER_READ_MODELS (postgres when the store is, else sqlite). */
+  readonly readModels: ReadModelKind;
+  /** LEDGER_POSTGRES_URL: required when store or read models use PostgreSQL. */
+  readonly postgresUrl?: string;
+  /** LEDGER_POSTGRES_SCHEMA (public): lets several ledgers (or tests) share one database. */
+  readonly postgresSchema?: string;
+  /** ESDB_CONNECTION_STRING: required when LEDGER_STORE=esdb. */
+  readonly esdbConnectionString?: string;
+  /** LEDGER_ROLES (api,conductor,processors): which roles this process runs. */
+  readonly roles: readonly LedgerRole[];
+  /** LEDGER_INSTANCE_ID (host-pid): owner name for processor leases. */
+  readonly instanceId: string;
+  /** LEDGER_AUTH_SECRET: token signing key; generated under the data dir when absent. */
+  readonly authSecret?: string;
+  /** LEDGER_DEV_NO_AUTH (false): accept unauthenticated requests as admin. Development only. */
+  readonly devNoAuth: boolean;
+  /** LEDGER_BODY_LIMIT_BYTES (1048576): the largest request body accepted. */
+  readonly bodyLimitBytes: number;
+  /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
+  readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): LedgerConfig {
+  const store = oneOf(env, 'LEDGER_STORE', ['sqlite', 'postgres', 'esdb'] as const, 'sqlite');
+  const readModels = oneOf(env, 'LEDGER_READ_MODELS', ['sqlite', 'postgres'] as const, store === 'postgres' ? 'postgres' : 'sqlite');
+  const postgresUrl = nonEmpty(env.LEDGER_POSTGRES_URL);
+  if ((store === 'postgres' || readModels === 'postgres') && !postgresUrl) {
+    throw new ConfigError('LEDGER_POSTGRES_URL', 'required when LEDGER_STORE or LEDGER_READ_MODELS is postgres (e.g. postgres://user@127.0.0.1:5432/ledger)');
+  }
+  const esdbConnectionString = nonEmpty(env.ESDB_CONNECTION_STRING);
+  if (store === 'esdb' && !esdbConnectionString) {
+    throw new ConfigError('ESDB_CONNECTION_STRING', 'required when LEDGER_STORE=esdb (e.g. esdb://127.0.0.1:2113?tls=false)');
+  }
+  const postgresSchema = nonEmpty(env.LEDGER_POSTGRES_SCHEMA);
+  if (postgresSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(postgresSchema)) {
+    throw new ConfigError('LEDGER_POSTGRES_SCHEMA', `"${postgresSchema}" is not a plain lower-case SQL identifier`);
+  }
+  const authSecret = nonEmpty(env.LEDGER_AUTH_SECRET);
+  if (authSecret !== undefined && authSecret.length < 32) {
+    throw new ConfigError('LEDGER_AUTH_SECRET', 'must be at least 32 characters');
+  }
+  return {
+    port: integer(env, 'PORT', 8666, 0, 65535),
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    dataDir: resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data'),
+    store,
+    readModels,
+    postgresUrl,
+    postgresSchema,
+    esdbConnectionString,
+    roles: roles(env),
+    instanceId: nonEmpty(env.LEDGER_INSTANCE_ID) ?? `${hostname()}-${process.pid}`,
+    authSecret,
+    devNoAuth: boolean(env, 'LEDGER_DEV_NO_AUTH', false),
+    bodyLimitBytes: integer(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+  };
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `"${value}" is not one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(name, `"${value}" is not an integer between ${min} and ${max}`);
+  }
+  return Number(value);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = nonEmpty(env[name])?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, `"${value}" is not a boolean (true or false)`);
+}
+
+function roles(env: Env): LedgerRole[] {
+  const value = nonEmpty(env.LEDGER_ROLES);
+  if (value === undefined) return [...LEDGER_ROLES];
+  const parsed = value.split(',').map((role) => role.trim());
+  for (const role of parsed) {
+    if (!(LEDGER_ROLES as readonly string[]).includes(role)) {
+      throw new ConfigError('LEDGER_ROLES', `"${role}" is not one of ${LEDGER_ROLES.join(', ')}`);
+    }
+  }
+  return [...new Set(parsed)] as LedgerRole[];
+}
