@@ -1,3 +1,4 @@
 export * from './config-error';
 export * from './ledger-config';
 export * from './data-files';
+export * from './storage-options';

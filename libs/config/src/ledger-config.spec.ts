@@ -26,6 +26,7 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_STORE: 'postgres' }, 'LEDGER_POSTGRES_URL'],
     [{ LEDGER_STORE: 'esdb' }, 'ESDB_CONNECTION_STRING'],
     [{ LEDGER_ROLES: 'api,cook' }, 'LEDGER_ROLES'],
+    [{ LEDGER_ROLES: 'api' }, 'LEDGER_ROLES'],
     [{ LEDGER_DEV_NO_AUTH: 'maybe' }, 'LEDGER_DEV_NO_AUTH'],
     [{ LEDGER_AUTH_SECRET: 'short' }, 'LEDGER_AUTH_SECRET'],
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],

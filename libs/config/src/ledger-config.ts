@@ -121,5 +121,8 @@ function roles(env: Env): LedgerRole[] {
       throw new ConfigError('LEDGER_ROLES', `"${role}" is not one of ${LEDGER_ROLES.join(', ')}`);
     }
   }
+  if (parsed.includes('api') && !parsed.includes('conductor')) {
+    throw new ConfigError('LEDGER_ROLES', 'the api role runs commands in-process, so it needs the conductor role too (api,conductor)');
+  }
   return [...new Set(parsed)] as LedgerRole[];
 }

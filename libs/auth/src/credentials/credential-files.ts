@@ -20,10 +20,7 @@ export function loadOrCreateCredentials(files: { signingKey: string; adminToken:
   let created = false;
   let secret = explicitSecret;
   if (secret === undefined) {
-    if (!existsSync(files.signingKey)) {
-      writeSecretFile(files.signingKey, randomBytes(32).toString('hex'));
-      created = true;
-    }
+    created = writeSecretFileOnce(files.signingKey, randomBytes(32).toString('hex'));
     secret = readFileSync(files.signingKey, 'utf8').trim();
   }
   const codec = new TokenCodec(secret);
@@ -39,6 +36,18 @@ function tokenStillValid(codec: TokenCodec, file: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Creates the file unless it exists; false when another process (a replica) got there first. */
+function writeSecretFileOnce(file: string, content: string): boolean {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${content}\n`, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   }
 }
 
