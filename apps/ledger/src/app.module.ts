@@ -1,0 +1,31 @@
+import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AuthModule, type TokenCodec } from '@ledger/auth';
+import type { LedgerConfig } from '@ledger/config';
+import { InventoryModule } from '@ledger/inventory';
+import { HealthController } from './http/health.controller';
+import { InventoryHttpModule } from './inventory/inventory-http.module';
+import { PersistenceModule } from './infrastructure/persistence.module';
+import { ProcessorsModule } from './infrastructure/processors.module';
+import { ReadinessService } from './infrastructure/readiness.service';
+
+/**
+ * The composition root. Roles pick what this process runs: `conductor` the
+ * command handlers (the only writers), `api` the HTTP surface on top of
+ * them, `processors` the checkpointed projections. Health probes are always on.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: LedgerConfig, codec: TokenCodec): DynamicModule {
+    const imports: (DynamicModule | Type)[] = [
+      CqrsModule.forRoot(),
+      PersistenceModule.forRoot(config),
+      AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
+    ];
+    if (config.roles.includes('conductor')) imports.push(InventoryModule);
+    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
+    if (config.roles.includes('api')) imports.push(InventoryHttpModule);
+    const providers: Provider[] = [ReadinessService];
+    return { module: AppModule, imports, providers, controllers: [HealthController] };
+  }
+}

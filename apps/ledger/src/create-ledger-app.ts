@@ -1,0 +1,30 @@
+import { Logger, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { TokenCodec } from '@ledger/auth';
+import type { LedgerConfig } from '@ledger/config';
+import { uuidV7 } from '@ledger/kernel';
+import { AppModule } from './app.module';
+import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { requestValidationPipe } from './http/validation.pipe';
+import { mountOpenApi } from './openapi/openapi';
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
+export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimitBytes, genReqId: () => uuidV7() });
+  // JSON only: without Fastify's default text/plain parser, other media types get 415.
+  adapter.getInstance().removeContentTypeParser('text/plain');
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
+    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+  });
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalPipes(requestValidationPipe());
+  app.enableShutdownHooks();
+  if (config.roles.includes('api')) mountOpenApi(app);
+  if (config.devNoAuth) {
+    new Logger('Auth').warn('LEDGER_DEV_NO_AUTH is on: requests without a token act as admin. Never run like this outside a laptop.');
+  }
+  return app;
+}

@@ -1,0 +1,60 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { LedgerError, ValidationError } from '@ledger/kernel';
+import { type ProcessorRuntime, readCheckpoint, type SqlDatabase } from '@ledger/processing';
+import { LEDGER_PROCESSORS } from '../infrastructure/processors.module';
+import { PROCESSOR_RUNTIME, READ_MODEL_DB } from '../infrastructure/tokens';
+
+/** Request header: serve this read only once the projections have processed this global position. */
+export const MIN_POSITION_HEADER = 'x-ledger-min-position';
+
+const WAIT_MS = 5000;
+const POLL_MS = 25;
+
+/**
+ * Read-your-writes across the command/query split: a command answers with
+ * the position it appended at; a reader that passes it back waits (up to
+ * 5 s) until the projections have caught up. In-process processors are
+ * awaited directly; an API-only replica polls the shared checkpoints.
+ */
+@Injectable()
+export class ConsistencyService {
+  constructor(
+    @Inject(READ_MODEL_DB) private readonly db: SqlDatabase,
+    @Optional() @Inject(PROCESSOR_RUNTIME) private readonly runtime?: ProcessorRuntime,
+  ) {}
+
+  async awaitHeader(header: string | undefined): Promise<void> {
+    if (header === undefined || header === '') return;
+    if (!/^\d{1,15}$/.test(header)) {
+      throw new ValidationError('REQUEST.INVALID', `${MIN_POSITION_HEADER} must be a non-negative integer`, { header });
+    }
+    await this.awaitPosition(Number(header));
+  }
+
+  async awaitPosition(position: number): Promise<void> {
+    if (this.runtime) {
+      await this.runtime.waitForPosition(position, { timeoutMs: WAIT_MS }).catch(() => {
+        throw notCaughtUp(position);
+      });
+      return;
+    }
+    const deadline = Date.now() + WAIT_MS;
+    while (!(await this.checkpointsReach(position))) {
+      if (Date.now() >= deadline) throw notCaughtUp(position);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  private async checkpointsReach(position: number): Promise<boolean> {
+    for (const processor of LEDGER_PROCESSORS) {
+      const checkpoint = await readCheckpoint(this.db, processor.name);
+      if (!checkpoint || checkpoint.position < position) return false;
+    }
+    return true;
+  }
+}
+
+const notCaughtUp = (position: number) =>
+  new LedgerError('CONSISTENCY.NOT_CAUGHT_UP', 503, `the projections did not reach position ${position} within ${WAIT_MS / 1000} s; retry`, {
+    position,
+  });

@@ -1,0 +1,37 @@
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { eventStoreOptions, type LedgerConfig, readModelOptions } from '@ledger/config';
+import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore';
+import type { SqlDatabase } from '@ledger/processing';
+import { openReadModels } from './open-read-models';
+import { LEDGER_CONFIG, READ_MODEL_DB } from './tokens';
+
+@Injectable()
+class PersistenceShutdown implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODEL_DB) private readonly readModels: SqlDatabase,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.readModels.close();
+    await this.store.close();
+  }
+}
+
+/** The event store and the read-model database, opened from configuration, closed last. */
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(config: LedgerConfig): DynamicModule {
+    return {
+      module: PersistenceModule,
+      providers: [
+        { provide: LEDGER_CONFIG, useValue: config },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreOptions(config)) },
+        { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
+        PersistenceShutdown,
+      ],
+      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB],
+    };
+  }
+}

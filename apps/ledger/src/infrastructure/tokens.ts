@@ -1,0 +1,4 @@
+/** Nest injection tokens of the ledger app's composition root. */
+export const LEDGER_CONFIG = Symbol('LEDGER_CONFIG');
+export const READ_MODEL_DB = Symbol('READ_MODEL_DB');
+export const PROCESSOR_RUNTIME = Symbol('PROCESSOR_RUNTIME');

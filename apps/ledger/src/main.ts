@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
+import { loadOrCreateCredentials } from '@ledger/auth';
+import { ConfigError, dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
+import { createLedgerApp } from './create-ledger-app';
+
+function loadConfigOrExit(): LedgerConfig {
+  try {
+    return loadLedgerConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`ledger: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = new Logger('Ledger');
+  mkdirSync(config.dataDir, { recursive: true });
+  const credentials = loadOrCreateCredentials(dataFiles(config), config.authSecret);
+  const app = await createLedgerApp(config, credentials.codec);
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  logger.log(`listening on ${url} — roles ${config.roles.join(', ')}; events: ${config.store}, read models: ${config.readModels}; data: ${config.dataDir}`);
+  logger.log(`admin credential: ${credentials.adminTokenFile} — e.g. curl -H "X-Auth-Token: $(cat ${credentials.adminTokenFile})" ${url}/api/v1/hosts`);
+  logger.log(`API description: ${url}/api/v1/openapi.json`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`ledger: failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+/**
+ * Progress of a long run on stderr, so stdout stays clean for data: a
+ * redrawn line on a terminal, a line every few seconds otherwise (CI logs).
+ */
+export class Progress {
+  private readonly started = Date.now();
+  private lastDraw = 0;
+  private lastDrawn = -1;
+  private readonly tty = Boolean(process.stderr.isTTY);
+
+  constructor(
+    private readonly label: string,
+    private readonly total?: number,
+    private readonly quiet = false,
+  ) {}
+
+  update(done: number, force = false): void {
+    if (this.quiet) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < (this.tty ? 200 : 5000)) return;
+    if (done === this.lastDrawn) return;
+    this.lastDraw = now;
+    this.lastDrawn = done;
+    const seconds = (now - this.started) / 1000;
+    const rate = seconds > 0 ? Math.round(done / seconds) : 0;
+    const of = this.total ? ` of ${this.total} (${Math.floor((done / this.total) * 100)}%)` : '';
+    const line = `${this.label}: ${done}${of} events, ${rate}/s`;
+    process.stderr.write(this.tty ? `\r${line}\x1b[K` : `${line}\n`);
+  }
+
+  done(done: number): void {
+    this.update(done, true);
+    if (!this.quiet && this.tty) process.stderr.write('\n');
+  }
+}
