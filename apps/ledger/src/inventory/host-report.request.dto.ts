@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
@@ -20,7 +19,11 @@ const PCI_ID = /^[0-9a-f]{4}$/i;
 const RESOURCE_CLASS = /^(FPGA|PGPU|VGPU|CUSTOM_[A-Z0-9_]+)$/;
 const TRAIT = /^[A-Z0-9_]{1,255}$/;
 
-/** Shape checks for the agent's report; the inventory domain adds the rules that span fields. */
+/**
+ * Shape checks for the agent's report. Size limits and the rules that span
+ * fields (duplicate addresses, MDEV types…) are the inventory domain's
+ * (HOST_REPORT_LIMITS), so they live in one place.
+ */
 export class ReportedAttachHandleDto {
   @ApiProperty({ enum: ['PCI', 'VF', 'MDEV'], description: 'PCI = a physical function, VF = an SR-IOV virtual function, MDEV = a mediated-device slot' })
   @IsIn(['PCI', 'VF', 'MDEV'])
@@ -69,7 +72,6 @@ export class ReportedDeployableDto {
 
   @ApiProperty({ type: [String], example: ['CUSTOM_FPGA_INTEL'] })
   @IsArray()
-  @ArrayMaxSize(64)
   @Matches(TRAIT, { each: true, message: 'each trait must be upper-case letters, digits and underscores' })
   traits!: string[];
 
@@ -81,7 +83,6 @@ export class ReportedDeployableDto {
 
   @ApiProperty({ type: [ReportedAttachHandleDto] })
   @IsArray()
-  @ArrayMaxSize(4096)
   @ValidateNested({ each: true })
   @Type(() => ReportedAttachHandleDto)
   attachHandles!: ReportedAttachHandleDto[];
@@ -149,7 +150,6 @@ export class ReportedDeviceDto {
 
   @ApiProperty({ type: [ReportedDeployableDto] })
   @IsArray()
-  @ArrayMaxSize(64)
   @ValidateNested({ each: true })
   @Type(() => ReportedDeployableDto)
   deployables!: ReportedDeployableDto[];
@@ -173,7 +173,6 @@ export class HostReportRequest {
 
   @ApiProperty({ type: [ReportedDeviceDto] })
   @IsArray()
-  @ArrayMaxSize(256)
   @ValidateNested({ each: true })
   @Type(() => ReportedDeviceDto)
   devices!: ReportedDeviceDto[];

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadOrCreateCredentials, type Principal, type TokenCodec } from '@ledger/auth';
+import { dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
+import { createLedgerApp } from '../../apps/ledger/src/create-ledger-app';
+
+/** A whole ledger app, in-process, on a free port over real HTTP, with its own data directory. */
+export interface TestLedger {
+  readonly app: NestFastifyApplication;
+  readonly url: string;
+  readonly config: LedgerConfig;
+  readonly codec: TokenCodec;
+  readonly adminToken: string;
+  token(principal: Principal): string;
+  request(method: string, path: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+}
+
+export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
+  const config = loadLedgerConfig({ LEDGER_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env });
+  const { codec } = loadOrCreateCredentials(dataFiles(config));
+  const app = await createLedgerApp(config, codec);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  const adminToken = codec.issue({ user: 'admin', project: 'admin', roles: ['admin'] });
+  return {
+    app,
+    url,
+    config,
+    codec,
+    adminToken,
+    token: (principal) => codec.issue(principal),
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.token) headers['x-auth-token'] = options.token;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
