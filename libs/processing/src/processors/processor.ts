@@ -13,7 +13,7 @@ export interface Processor {
   readonly name: string;
   /** Bump to rebuild from position 0 (reset, then replay everything). */
   readonly version: number;
-  /** Event types the processor reads; others are skipped by the store's filter. */
+  /** Event types the processor reads; others are skipped by the store's filter. Empty: every type (relays). */
   readonly handles: readonly string[];
   /** Narrows the read further (e.g. by stream category). */
   readonly filter?: Pick<EventFilter, 'categories'>;

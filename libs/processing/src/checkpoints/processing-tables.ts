@@ -1,0 +1,32 @@
+import type { SqlExecutor } from '../sql/sql-database.port';
+
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS processor_checkpoints (
+     name TEXT PRIMARY KEY,
+     version INTEGER NOT NULL,
+     position BIGINT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS processor_leases (
+     name TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     expires_at BIGINT NOT NULL
+   )`,
+];
+
+/**
+ * Creates the checkpoint and lease tables, which live beside the read models
+ * so that a batch, its checkpoint and the lease fence commit together.
+ */
+export async function ensureProcessingTables(db: SqlExecutor): Promise<void> {
+  for (const sql of TABLES) {
+    try {
+      await db.run(sql);
+    } catch {
+      // Two PostgreSQL processes creating the same table at once: one fails
+      // on the catalog's unique index although IF NOT EXISTS was given. The
+      // table exists now, which the second attempt confirms.
+      await db.run(sql);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { readCheckpoint } from '../checkpoints/checkpoint';
+import { openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import type { SqlDatabase } from '../sql/sql-database.port';
+import { InMemoryEventStore } from '../testing/in-memory-event-store';
+import { readStreamCounts, streamCounterProjection } from '../testing/stream-counter.projection';
+import { appendSpread, testEvent } from '../testing/test-events';
+import { type RebuildProgress, rebuildProcessor } from './rebuild-processor';
+
+describe('rebuildProcessor', () => {
+  let db: SqlDatabase;
+  const projection = streamCounterProjection();
+
+  beforeEach(async () => {
+    db = await openSqliteSqlDatabase({ file: ':memory:' });
+  });
+  afterEach(() => db.close());
+
+  it('empties the read model and replays the whole log in batches, reporting progress', async () => {
+    const store = new InMemoryEventStore();
+    await appendSpread(store, { count: 25, streams: 5 });
+    await store.append('host-1', [testEvent('other.Ignored')], { expected: 'any' });
+    await projection.setup(db);
+    await db.run("INSERT INTO test_stream_counts (stream, events, last_position) VALUES ('stale', 1, 0)");
+    const progress: RebuildProgress[] = [];
+    const result = await rebuildProcessor(store, db, projection, { batchSize: 10, onProgress: (step) => progress.push(step) });
+    expect(result).toMatchObject({ position: 26, applied: 25 });
+    expect(progress.map((step) => [step.position, step.applied])).toEqual([
+      [10, 10],
+      [20, 20],
+      [26, 25],
+    ]);
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 5, 'device-1': 5, 'device-2': 5, 'device-3': 5, 'device-4': 5 });
+    expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 26 });
+  });
+
+  it('stops at a position: the read model as of that position', async () => {
+    const store = new InMemoryEventStore();
+    await appendSpread(store, { count: 30, streams: 3 });
+    const result = await rebuildProcessor(store, db, projection, { untilPosition: 13, batchSize: 4 });
+    expect(result).toMatchObject({ position: 13, applied: 13 });
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 5, 'device-1': 4, 'device-2': 4 });
+  });
+
+  it('stops before the first event recorded after a time', async () => {
+    let now = new Date('2026-01-01T00:00:00.000Z');
+    const store = new InMemoryEventStore(() => now);
+    await appendSpread(store, { count: 4, streams: 2 });
+    now = new Date('2026-01-02T00:00:00.000Z');
+    await appendSpread(store, { count: 4, streams: 2 });
+    const result = await rebuildProcessor(store, db, projection, { untilTime: '2026-01-01T12:00:00Z' });
+    expect(result).toMatchObject({ position: 4, applied: 4 });
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 2, 'device-1': 2 });
+    expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 4 });
+  });
+});

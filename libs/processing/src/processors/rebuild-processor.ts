@@ -1,0 +1,74 @@
+import type { EventStore } from '@ledger/eventstore';
+import type { Checkpoint } from '../checkpoints/checkpoint';
+import { restartCheckpoint } from '../checkpoints/checkpoint';
+import { ensureProcessingTables } from '../checkpoints/processing-tables';
+import type { SqlDatabase } from '../sql/sql-database.port';
+import { commitBatch } from './commit-batch';
+import type { Processor } from './processor';
+import { processorFilter } from './processor-filter';
+
+export interface RebuildOptions {
+  /** Stop after this position: the read model "as of" it. Default: the head. */
+  readonly untilPosition?: number;
+  /** Stop before the first event the processor reads that was recorded after this time. */
+  readonly untilTime?: Date | string;
+  /** Events scanned per transaction; default 2000. */
+  readonly batchSize?: number;
+  /** Called after each committed batch. */
+  readonly onProgress?: (progress: RebuildProgress) => void;
+}
+
+export interface RebuildProgress {
+  /** Position the read model now reflects (its checkpoint). */
+  readonly position: number;
+  /** Events applied so far. */
+  readonly applied: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Empties a processor's read model and replays the log into it from
+ * position 0, batch by batch, each batch committed with the checkpoint: for
+ * offline replay ("inventory as of a position or time"), rebuild tools and
+ * benchmarks. It takes no lease: run it on a database no runtime is
+ * processing this processor on (a copy, or `:memory:`).
+ */
+export async function rebuildProcessor(
+  store: Pick<EventStore, 'readAll'>,
+  db: SqlDatabase,
+  processor: Processor,
+  options: RebuildOptions = {},
+): Promise<RebuildProgress> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? 2000;
+  const untilPosition = options.untilPosition ?? Number.POSITIVE_INFINITY;
+  const untilTime = options.untilTime === undefined ? undefined : new Date(options.untilTime).toISOString();
+  const filter = processorFilter(processor);
+  await ensureProcessingTables(db);
+  await db.transaction(async (tx) => {
+    await processor.setup(tx);
+    await processor.reset(tx);
+    await restartCheckpoint(tx, processor.name, processor.version, new Date());
+  });
+  let from: Checkpoint = { version: processor.version, position: 0 };
+  let applied = 0;
+  const progress = (): RebuildProgress => ({ position: from.position, applied, elapsedMs: performance.now() - started });
+  for (;;) {
+    const max = Math.min(batchSize, untilPosition - from.position);
+    if (max <= 0) break;
+    let { events, position } = await store.readAll({ after: from.position, max, filter });
+    // ISO-8601 UTC strings with milliseconds compare in time order.
+    const late = untilTime === undefined ? -1 : events.findIndex((event) => event.recordedAt > untilTime);
+    if (late !== -1) {
+      position = events[late].position - 1;
+      events = events.slice(0, late);
+    }
+    if (position === from.position) break;
+    await commitBatch(db, processor, { events, from, to: position }, { now: new Date() });
+    applied += events.length;
+    from = { version: processor.version, position };
+    options.onProgress?.(progress());
+    if (late !== -1) break;
+  }
+  return progress();
+}

@@ -1,0 +1,113 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { AsyncMutex } from './async-mutex';
+import type { SqlDatabase, SqlExecutor } from './sql-database.port';
+import { SqliteStatements } from './sqlite-statements';
+import { SqliteTransaction } from './sqlite-transaction';
+import { whenUnlocked } from './when-unlocked';
+
+export interface SqliteSqlDatabaseOptions {
+  /** Database file (its directory is created), or `:memory:` for a private database (replay tools, benchmarks). */
+  readonly file: string;
+  /** How long a statement waits for another process's lock before failing; default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+}
+
+const NO_PARAMS: readonly unknown[] = [];
+
+/**
+ * Read models and checkpoints on SQLite. A file database gets two
+ * connections: a writer that runs every transaction and write, and a
+ * read-only reader for queries outside transactions, which in WAL mode sees
+ * only committed data even while a transaction is open on the writer. A
+ * `:memory:` database has one connection, so its queries wait for the open
+ * transaction instead.
+ */
+export async function openSqliteSqlDatabase(options: SqliteSqlDatabaseOptions): Promise<SqlDatabase> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  if (options.file === ':memory:') return new SqliteSqlDatabase(new SqliteStatements(new Database(':memory:')), null, busyTimeoutMs);
+  mkdirSync(dirname(options.file), { recursive: true });
+  // The writer waits for locks asynchronously (see when-unlocked.ts): SQLite's
+  // own busy handler would block the event loop while it waits.
+  const writer = new Database(options.file, { timeout: 0 });
+  writer.pragma('journal_mode = WAL');
+  // FULL fsyncs the WAL at every commit. A processor reports its checkpoint
+  // (waitForPosition, status) and acts on it (relays, notifications) right
+  // after commit; with NORMAL a power loss could bring back an older read
+  // model and checkpoint than the ones already reported and acted on. With
+  // batches of hundreds of events per transaction the fsync is cheap.
+  writer.pragma('synchronous = FULL');
+  const reader = new Database(options.file, { readonly: true, timeout: busyTimeoutMs });
+  return new SqliteSqlDatabase(new SqliteStatements(writer), new SqliteStatements(reader), busyTimeoutMs);
+}
+
+class SqliteSqlDatabase implements SqlDatabase {
+  readonly dialect = 'sqlite' as const;
+  /** One connection runs one transaction at a time, and awaits inside it would otherwise interleave. */
+  private readonly writeLock = new AsyncMutex();
+  private closed = false;
+
+  constructor(
+    private readonly writer: SqliteStatements,
+    private readonly reader: SqliteStatements | null,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  async run(sql: string, params: readonly unknown[] = NO_PARAMS): Promise<number> {
+    const reader = this.readerFor(sql);
+    if (reader) return reader.run(sql, params);
+    return this.writeLock.run(() => whenUnlocked(this.busyTimeoutMs, () => this.writer.run(sql, params)));
+  }
+
+  async all<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = NO_PARAMS): Promise<Row[]> {
+    const reader = this.readerFor(sql);
+    if (reader) return reader.all<Row>(sql, params);
+    return this.writeLock.run(() => whenUnlocked(this.busyTimeoutMs, () => this.writer.all<Row>(sql, params)));
+  }
+
+  async get<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = NO_PARAMS): Promise<Row | undefined> {
+    const reader = this.readerFor(sql);
+    if (reader) return reader.get<Row>(sql, params);
+    return this.writeLock.run(() => whenUnlocked(this.busyTimeoutMs, () => this.writer.get<Row>(sql, params)));
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.writeLock.run(async () => {
+      const connection = this.writer.connection;
+      const tx = new SqliteTransaction(this.writer);
+      // IMMEDIATE takes the write lock now: a deferred transaction that reads
+      // first and writes later fails with SQLITE_BUSY, without waiting, when
+      // another process committed in between.
+      await whenUnlocked(this.busyTimeoutMs, () => this.writer.run('BEGIN IMMEDIATE', NO_PARAMS));
+      try {
+        const result = await work(tx);
+        this.writer.run('COMMIT', NO_PARAMS);
+        return result;
+      } catch (error) {
+        if (connection.inTransaction) this.writer.run('ROLLBACK', NO_PARAMS);
+        throw error;
+      } finally {
+        tx.end();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writeLock.drain();
+    this.reader?.connection.close();
+    this.writer.connection.close();
+  }
+
+  /** The reader connection when there is one and the statement cannot write; otherwise null. */
+  private readerFor(sql: string): SqliteStatements | null {
+    if (this.reader === null) return null;
+    try {
+      return this.reader.prepare(sql).readonly ? this.reader : null;
+    } catch {
+      return null; // the writer reports the error, or runs what the reader cannot prepare
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Waits for a condition the code under test reaches on its own (a state
+ * change with no event to await), checking it every few milliseconds.
+ */
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${condition.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
