@@ -35,6 +35,12 @@ export interface LedgerConfig {
   readonly roles: readonly LedgerRole[];
   /** LEDGER_INSTANCE_ID (host-pid): owner name for processor leases. */
   readonly instanceId: string;
+  /**
+   * LEDGER_PROCESSOR_LEASE_MS (15000): how long a processor lease holds
+   * without renewal. After a crash, another instance (or the restarted one)
+   * takes over the processors once it expires.
+   */
+  readonly processorLeaseMs: number;
   /** LEDGER_AUTH_SECRET: token signing key; generated under the data dir when absent. */
   readonly authSecret?: string;
   /** LEDGER_DEV_NO_AUTH (false): accept unauthenticated requests as admin. Development only. */
@@ -77,6 +83,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     esdbConnectionString,
     roles: roles(env),
     instanceId: nonEmpty(env.LEDGER_INSTANCE_ID) ?? `${hostname()}-${process.pid}`,
+    processorLeaseMs: integer(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
     authSecret,
     devNoAuth: boolean(env, 'LEDGER_DEV_NO_AUTH', false),
     bodyLimitBytes: integer(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),

@@ -45,7 +45,14 @@ export class ProcessorsModule {
           provide: PROCESSOR_RUNTIME,
           inject: [EVENT_STORE, READ_MODEL_DB],
           useFactory: (store: EventStore, db: SqlDatabase) =>
-            new ProcessorRuntime({ store, db, processors: LEDGER_PROCESSORS, owner: config.instanceId, logger }),
+            new ProcessorRuntime({
+              store,
+              db,
+              processors: LEDGER_PROCESSORS,
+              owner: config.instanceId,
+              leaseTtlMs: config.processorLeaseMs,
+              logger,
+            }),
         },
         ProcessorLifecycle,
       ],

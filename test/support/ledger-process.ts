@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const ROOT = join(__dirname, '..', '..');
+/** Interval between readiness probes while waiting for the process to come up. */
+const POLL_MS = 50;
+
+/** A ledger running as its own OS process (`node scripts/run.js ledger`), so a test can kill it. */
+export interface LedgerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** What the process printed, for failure messages. */
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz answers 200. */
+export async function startLedgerProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<LedgerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`ledger exited with ${child.exitCode} before it was ready:\n${output}`);
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`ledger was not ready within ${readyTimeoutMs} ms:\n${output}`);
+    }
+    await delay(POLL_MS);
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    async kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
