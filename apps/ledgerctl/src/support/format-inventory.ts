@@ -10,7 +10,8 @@ export function formatInventory(header: { asOf: string; position: number; events
     for (const row of rows) groups.set(row[key], [...(groups.get(row[key]) ?? []), row]);
     return groups;
   };
-  const devicesByHost = byKey(snapshot.inv_devices, 'hostname');
+  // The read model keeps removed devices (flagged) so their maintenance state survives a re-discovery.
+  const devicesByHost = byKey(snapshot.inv_devices.filter((device) => !Number(device.removed)), 'hostname');
   const deployablesByDevice = byKey(snapshot.inv_deployables, 'device_uuid');
   const handlesByDeployable = byKey(snapshot.inv_attach_handles, 'deployable_uuid');
   if (snapshot.inv_hosts.length === 0) lines.push('  (no hosts)');
