@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { InventoryCommandResult } from '../inventory-command.result';
+import type { DeviceMaintenanceTarget } from '../device-maintenance.target';
+
+/** Takes a device out of maintenance. Enabling an enabled device appends nothing. */
+export class EnableDeviceCommand extends Command<InventoryCommandResult> {
+  constructor(
+    readonly target: DeviceMaintenanceTarget,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

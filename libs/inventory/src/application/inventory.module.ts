@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { AggregateCache } from '@ledger/eventstore';
+import type { DeviceMaintenanceState } from '../domain/device-maintenance.decider';
+import type { HostInventoryState } from '../domain/host-inventory.state';
+import { DisableDeviceHandler } from './disable-device/disable-device.handler';
+import { EnableDeviceHandler } from './enable-device/enable-device.handler';
+import { DEVICE_MAINTENANCE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
+import { ReportHostHandler } from './report-host/report-host.handler';
+
+/**
+ * The inventory command side. Expects the app to import
+ * `CqrsModule.forRoot()` and to provide `EVENT_STORE` globally.
+ */
+@Module({
+  providers: [
+    // Sized for the 10,000-host scale target with headroom; states are immutable, so sharing them is safe.
+    { provide: HOST_INVENTORY_CACHE, useFactory: () => new AggregateCache<HostInventoryState>(20_000) },
+    { provide: DEVICE_MAINTENANCE_CACHE, useFactory: () => new AggregateCache<DeviceMaintenanceState>(50_000) },
+    ReportHostHandler,
+    DisableDeviceHandler,
+    EnableDeviceHandler,
+  ],
+  exports: [HOST_INVENTORY_CACHE],
+})
+export class InventoryModule {}

@@ -1,0 +1,40 @@
+import { LedgerError, ValidationError } from '@ledger/kernel';
+
+/** Stable error codes of the inventory context (clients and tests match on them). */
+export const InventoryErrorCodes = {
+  /** A host report breaks a domain rule; `facts.path` names the offending member. */
+  REPORT_INVALID: 'INVENTORY.REPORT_INVALID',
+  /** A host report exceeds a size limit (413); `facts.path`, `facts.limit`, `facts.actual`. */
+  REPORT_TOO_LARGE: 'INVENTORY.REPORT_TOO_LARGE',
+  /** A maintenance command is malformed (bad uuid, hostname or reason). */
+  COMMAND_INVALID: 'INVENTORY.COMMAND_INVALID',
+  /** The device is not (or no longer) reported by its host. */
+  DEVICE_NOT_FOUND: 'INVENTORY.DEVICE_NOT_FOUND',
+  /** A read-model query parameter (limit, cursor) is malformed. */
+  QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
+} as const;
+
+/** A member of a host report breaks a rule; nothing was recorded. */
+export class ReportInvalidError extends ValidationError {
+  constructor(path: string, reason: string, value?: unknown) {
+    super(InventoryErrorCodes.REPORT_INVALID, `host report: ${path} ${reason}`, { path, reason, value: excerpt(value) });
+  }
+}
+
+/** A host report is larger than the ledger accepts; nothing was recorded. */
+export class ReportTooLargeError extends LedgerError {
+  constructor(path: string, limit: number, actual: number) {
+    super(InventoryErrorCodes.REPORT_TOO_LARGE, 413, `host report: ${path} has ${actual} entries, at most ${limit} allowed`, {
+      path,
+      limit,
+      actual,
+    });
+  }
+}
+
+/** Keeps error facts small when the offending value is large or not a primitive. */
+function excerpt(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return value.length > 100 ? `${value.slice(0, 100)}…` : value;
+  return Array.isArray(value) ? '[array]' : `[${typeof value}]`;
+}

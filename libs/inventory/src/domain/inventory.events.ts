@@ -1,0 +1,125 @@
+import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { AttachHandleSnapshot, DeviceDescription, DeviceSnapshot } from './device-snapshot';
+
+/** Event type names of the inventory context. */
+export const InventoryEventTypes = {
+  HostRegistered: 'inventory.HostRegistered',
+  DeviceDiscovered: 'inventory.DeviceDiscovered',
+  DeviceChanged: 'inventory.DeviceChanged',
+  DeviceRemoved: 'inventory.DeviceRemoved',
+  AttachHandlesAdded: 'inventory.AttachHandlesAdded',
+  AttachHandlesRemoved: 'inventory.AttachHandlesRemoved',
+  DeviceDisabled: 'inventory.DeviceDisabled',
+  DeviceEnabled: 'inventory.DeviceEnabled',
+} as const;
+
+export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
+
+/** Schema version of each event type's data (upcast older versions on read). */
+export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType, number>> = {
+  'inventory.HostRegistered': 1,
+  'inventory.DeviceDiscovered': 1,
+  'inventory.DeviceChanged': 1,
+  'inventory.DeviceRemoved': 1,
+  'inventory.AttachHandlesAdded': 1,
+  'inventory.AttachHandlesRemoved': 1,
+  'inventory.DeviceDisabled': 1,
+  'inventory.DeviceEnabled': 1,
+};
+
+/** Names of the `DeviceChanged.changedFields` entries. */
+export type DeviceChangedField =
+  | 'type'
+  | 'vendorId'
+  | 'productId'
+  | 'subsystemVendorId'
+  | 'subsystemProductId'
+  | 'model'
+  | 'boardInfo'
+  | 'vendorBoardInfo'
+  | 'driver'
+  | 'numaNode'
+  | 'capacity'
+  /** A deployable appeared or vanished (by name). */
+  | 'deployables'
+  | 'deployables.resourceClass'
+  | 'deployables.count'
+  | 'deployables.traits'
+  | 'deployables.driverName';
+
+// ---- host stream `host-<hostname>`: facts derived from agent reports ----
+
+/** The host's first report was accepted. */
+export type HostRegistered = DomainEvent<
+  'inventory.HostRegistered',
+  { readonly hostname: string; readonly registeredAt: string }
+>;
+
+/** A device appeared in a report: its full snapshot, deployables and handles with their uuids. */
+export type DeviceDiscovered = DomainEvent<
+  'inventory.DeviceDiscovered',
+  { readonly hostname: string; readonly device: DeviceSnapshot }
+>;
+
+/**
+ * What the agent reports about a device changed. `description` is complete;
+ * a deployable missing from it is gone together with its handles, and new
+ * deployables get their handles from AttachHandlesAdded events that follow.
+ */
+export type DeviceChanged = DomainEvent<
+  'inventory.DeviceChanged',
+  {
+    readonly hostname: string;
+    readonly deviceUuid: string;
+    readonly description: DeviceDescription;
+    readonly changedFields: readonly DeviceChangedField[];
+  }
+>;
+
+/** A device is no longer reported; its deployables and handles go with it. */
+export type DeviceRemoved = DomainEvent<'inventory.DeviceRemoved', { readonly hostname: string; readonly deviceUuid: string }>;
+
+export type AttachHandlesAdded = DomainEvent<
+  'inventory.AttachHandlesAdded',
+  {
+    readonly hostname: string;
+    readonly deviceUuid: string;
+    readonly deployableUuid: string;
+    readonly handles: readonly AttachHandleSnapshot[];
+  }
+>;
+
+export type AttachHandlesRemoved = DomainEvent<
+  'inventory.AttachHandlesRemoved',
+  {
+    readonly hostname: string;
+    readonly deviceUuid: string;
+    readonly deployableUuid: string;
+    readonly handleUuids: readonly string[];
+  }
+>;
+
+export type HostInventoryEvent =
+  | HostRegistered
+  | DeviceDiscovered
+  | DeviceChanged
+  | DeviceRemoved
+  | AttachHandlesAdded
+  | AttachHandlesRemoved;
+
+// ---- device stream `device-<uuid>`: facts operators and binds cause ----
+
+/** An operator put the device in maintenance: it stays known but is not offered. */
+export type DeviceDisabled = DomainEvent<
+  'inventory.DeviceDisabled',
+  { readonly deviceUuid: string; readonly reason: string | null }
+>;
+
+export type DeviceEnabled = DomainEvent<'inventory.DeviceEnabled', { readonly deviceUuid: string }>;
+
+export type DeviceMaintenanceEvent = DeviceDisabled | DeviceEnabled;
+
+export type InventoryEvent = HostInventoryEvent | DeviceMaintenanceEvent;
+
+/** Every inventory event type, for processor `handles` lists. */
+export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

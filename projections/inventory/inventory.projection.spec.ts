@@ -1,0 +1,192 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
+import { InventoryQueries } from './inventory.queries';
+import { inventoryProjection } from './inventory.projection';
+import { snapshotInventory } from './inventory.snapshot';
+import { generateInventoryEvents } from './testing/inventory-event-mix';
+import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
+
+describe('inventoryProjection (SQLite :memory:)', () => {
+  let db: SqlDatabase;
+  let events: RecordedEvent[];
+  const applyAll = (sequence: readonly RecordedEvent[]) =>
+    db.transaction(async (tx) => {
+      for (const event of sequence) await inventoryProjection.apply(event, tx);
+    });
+
+  beforeAll(async () => {
+    events = await recordInventoryScenario();
+  });
+
+  beforeEach(async () => {
+    db = await openSqliteSqlDatabase({ file: ':memory:' });
+    await db.transaction((tx) => inventoryProjection.setup(tx));
+  });
+
+  afterEach(() => db.close());
+
+  it('reads only inventory events from host and device streams', () => {
+    expect(inventoryProjection.name).toBe('inventory');
+    expect(inventoryProjection.filter).toEqual({ categories: ['host', 'device'] });
+    expect(new Set(events.map((event) => event.type)).size).toBeGreaterThanOrEqual(7);
+    expect(events.every((event) => inventoryProjection.handles.includes(event.type))).toBe(true);
+  });
+
+  it('projects hosts, devices, deployables and handles', async () => {
+    await applyAll(events);
+    const queries = new InventoryQueries(db);
+
+    const hosts = await queries.listHosts();
+    expect(hosts.items.map((host) => [host.hostname, host.deviceCount])).toEqual([
+      ['compute-1', 3],
+      ['compute-2', 1],
+      ['compute-3', 0],
+    ]);
+
+    const gpu = await queries.getDevice(scenarioDevices.compute1Gpu);
+    expect(gpu).toMatchObject({
+      hostname: 'compute-1',
+      type: 'GPU',
+      vendorId: '10de',
+      pciAddress: '0000:3b:00.0',
+      driver: 'vfio-pci',
+      numaNode: 0,
+      capacity: { memoryGiB: 80 },
+      boardInfo: { serial: '1652421000123', vbios: '92.00.36.00.02' },
+      // Disabled before it vanished; the device stream still says so after it came back.
+      status: 'maintaining',
+      disabledReason: 'fan failure',
+    });
+    expect(await queries.getDevice(scenarioDevices.compute2Gpu)).toBeUndefined();
+    expect(await queries.getDevice(scenarioDevices.compute2Vgpu)).toMatchObject({ status: 'enabled', disabledReason: null });
+
+    const [fpga] = (await queries.listDeployables({ deviceUuid: scenarioDevices.compute1Fpga })).items;
+    expect(fpga).toMatchObject({ resourceClass: 'FPGA', count: 2, name: '0000:5e:00.0-region0', hostname: 'compute-1' });
+    expect((await queries.listAttachHandles(fpga.uuid)).map((handle) => [handle.kind, handle.address, handle.inUse])).toEqual([
+      ['VF', '0000:5e:00.1', false],
+      ['VF', '0000:5e:00.2', false],
+    ]);
+
+    const [nic] = (await queries.listDeployables({ deviceUuid: scenarioDevices.compute1Nic })).items;
+    expect(nic.traits).toEqual(['CUSTOM_PHYSNET2', 'CUSTOM_VF']);
+    expect((await queries.listAttachHandles(nic.uuid)).map((handle) => handle.physicalNetwork)).toEqual(['physnet2', 'physnet2']);
+
+    const vgpu = (await queries.listDeployables({ hostname: 'compute-2' })).items;
+    expect(vgpu.map((deployable) => [deployable.name, deployable.count])).toEqual([['compute-2_t4', 2]]);
+    expect((await queries.listAttachHandles(vgpu[0].uuid)).map((handle) => [handle.mdevType, handle.slot])).toEqual([
+      ['nvidia-222', 0],
+      ['nvidia-222', 1],
+    ]);
+
+    const snapshot = await snapshotInventory(db);
+    expect(snapshot.inv_deployables).toHaveLength(4);
+    expect(snapshot.inv_attach_handles).toHaveLength(1 + 2 + 2 + 2);
+  });
+
+  it('gives the same tables when every event is delivered twice', async () => {
+    await applyAll(events);
+    const once = await snapshotInventory(db);
+    await db.close();
+
+    db = await openSqliteSqlDatabase({ file: ':memory:' });
+    await db.transaction((tx) => inventoryProjection.setup(tx));
+    await applyAll(events.flatMap((event) => [event, event]));
+    expect(await snapshotInventory(db)).toEqual(once);
+
+    await applyAll(events);
+    expect(await snapshotInventory(db)).toEqual(once);
+  });
+
+  it('takes created and updated times from the events', async () => {
+    await applyAll(events);
+    const gpuEvents = events.filter((event) => JSON.stringify(event.data).includes(scenarioDevices.compute1Gpu));
+    const rediscovered = gpuEvents.filter((event) => event.type === 'inventory.DeviceDiscovered').at(-1)!;
+    const device = await new InventoryQueries(db).getDevice(scenarioDevices.compute1Gpu);
+    expect(device?.createdAt).toBe(rediscovered.recordedAt);
+    expect(device?.updatedAt).toBe(rediscovered.recordedAt);
+  });
+
+  it('filters and pages devices and deployables with opaque cursors', async () => {
+    await applyAll(events);
+    const queries = new InventoryQueries(db);
+
+    expect((await queries.listDevices({ type: 'GPU' })).items.map((device) => device.uuid).sort()).toEqual(
+      [scenarioDevices.compute1Gpu, scenarioDevices.compute2Vgpu].sort(),
+    );
+    expect((await queries.listDevices({ vendor: '8086' })).items).toHaveLength(2);
+    expect((await queries.listDevices({ vendor: '10DE', hostname: 'compute-2' })).items.map((device) => device.uuid)).toEqual([
+      scenarioDevices.compute2Vgpu,
+    ]);
+    expect((await queries.listDevices({ status: 'maintaining' })).items.map((device) => device.uuid)).toEqual([scenarioDevices.compute1Gpu]);
+    expect((await queries.listDevices({ hostname: 'compute-3' })).items).toEqual([]);
+
+    const all = await queries.listDevices();
+    expect(all.nextCursor).toBeNull();
+    expect(all.items).toHaveLength(4);
+    const paged = [];
+    let cursor: string | undefined;
+    do {
+      const page = await queries.listDevices({ limit: 1, cursor });
+      expect(page.items.length).toBeLessThanOrEqual(1);
+      paged.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(all.items);
+    expect(all.items.map((device) => device.hostname)).toEqual(['compute-1', 'compute-1', 'compute-1', 'compute-2']);
+
+    const first = await queries.listDeployables({ limit: 3 });
+    const rest = await queries.listDeployables({ limit: 3, cursor: first.nextCursor! });
+    expect(first.items).toHaveLength(3);
+    expect(rest).toEqual({ items: [expect.objectContaining({ hostname: 'compute-2' })], nextCursor: null });
+    expect((await queries.listDeployables({ resourceClass: 'CUSTOM_NIC' })).items).toHaveLength(1);
+
+    const hosts = await queries.listHosts({ limit: 2 });
+    expect((await queries.listHosts({ cursor: hosts.nextCursor! })).items.map((host) => host.hostname)).toEqual(['compute-3']);
+    expect(await queries.getHost('compute-2')).toMatchObject({ deviceCount: 1, status: 'registered', registeredAt: '2026-03-01T10:00:00.000Z' });
+    expect(await queries.getHost('nowhere')).toBeUndefined();
+  });
+
+  it('refuses bad limits and cursors with INVENTORY.QUERY_INVALID', async () => {
+    const queries = new InventoryQueries(db);
+    await expect(queries.listDevices({ limit: 1001 })).rejects.toMatchObject({ code: 'INVENTORY.QUERY_INVALID', status: 400 });
+    await expect(queries.listDevices({ limit: 0 })).rejects.toMatchObject({ code: 'INVENTORY.QUERY_INVALID' });
+    await expect(queries.listDevices({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'INVENTORY.QUERY_INVALID' });
+    await expect(queries.listHosts({ cursor: Buffer.from('["a","b"]').toString('base64url') })).rejects.toMatchObject({
+      code: 'INVENTORY.QUERY_INVALID',
+    });
+  });
+
+  it('empties every table on reset, and rebuilds the same model', async () => {
+    await applyAll(events);
+    const live = await snapshotInventory(db);
+    await db.transaction((tx) => inventoryProjection.reset(tx));
+    expect(await snapshotInventory(db)).toEqual({ inv_attach_handles: [], inv_deployables: [], inv_devices: [], inv_hosts: [] });
+    await applyAll(events);
+    expect(await snapshotInventory(db)).toEqual(live);
+  });
+
+  it('keeps a maintenance fact that precedes the device’s discovery', async () => {
+    const disabled = events.find((event) => event.type === 'inventory.DeviceDisabled')!;
+    await applyAll([disabled, ...events.filter((event) => event !== disabled)]);
+    expect(await new InventoryQueries(db).getDevice(scenarioDevices.compute1Gpu)).toMatchObject({ status: 'maintaining' });
+  });
+});
+
+describe('inventoryProjection on many hosts', () => {
+  it.each(['steady', 'churn'] as const)('is idempotent on the %s mix', async (mix) => {
+    const events = generateInventoryEvents({ hosts: 40, mix });
+    const build = async (sequence: readonly RecordedEvent[]) => {
+      const db = await openSqliteSqlDatabase({ file: ':memory:' });
+      await db.transaction(async (tx) => {
+        await inventoryProjection.setup(tx);
+        for (const event of sequence) await inventoryProjection.apply(event, tx);
+      });
+      const snapshot = await snapshotInventory(db);
+      await db.close();
+      return snapshot;
+    };
+    const once = await build(events);
+    expect(once.inv_hosts).toHaveLength(40);
+    expect(await build(events.flatMap((event) => [event, event]))).toEqual(once);
+  });
+});

@@ -1,0 +1,59 @@
+import type { AttachHandleView, DeployableView, DeviceView, HostView } from './inventory.views';
+
+export type Row = Record<string, unknown>;
+
+export const toHostView = (row: Row): HostView => ({
+  hostname: row.hostname as string,
+  registeredAt: row.registered_at as string,
+  lastReportAt: row.last_report_at as string,
+  deviceCount: Number(row.device_count),
+  status: row.status as string,
+});
+
+export const toDeviceView = (row: Row): DeviceView => ({
+  uuid: row.uuid as string,
+  hostname: row.hostname as string,
+  type: row.type as string,
+  vendorId: row.vendor_id as string,
+  productId: row.product_id as string,
+  subsystemVendorId: (row.subsystem_vendor_id as string | null) ?? null,
+  subsystemProductId: (row.subsystem_product_id as string | null) ?? null,
+  model: row.model as string,
+  pciAddress: row.pci_address as string,
+  boardInfo: JSON.parse(row.board_info as string) as Record<string, string>,
+  vendorBoardInfo: (row.vendor_board_info as string | null) ?? null,
+  driver: (row.driver as string | null) ?? null,
+  numaNode: row.numa_node === null || row.numa_node === undefined ? null : Number(row.numa_node),
+  capacity: row.capacity ? (JSON.parse(row.capacity as string) as Record<string, number>) : null,
+  status: row.status as DeviceView['status'],
+  disabledReason: (row.disabled_reason as string | null) ?? null,
+  createdAt: row.created_at as string,
+  updatedAt: row.updated_at as string,
+});
+
+export const toDeployableView = (row: Row): DeployableView => ({
+  uuid: row.uuid as string,
+  deviceUuid: row.device_uuid as string,
+  hostname: row.hostname as string,
+  name: row.name as string,
+  rpUuid: row.rp_uuid as string,
+  resourceClass: row.resource_class as string,
+  count: Number(row.count),
+  traits: JSON.parse(row.traits as string) as string[],
+  driverName: (row.driver_name as string | null) ?? null,
+  createdAt: row.created_at as string,
+  updatedAt: row.updated_at as string,
+});
+
+export const toAttachHandleView = (row: Row): AttachHandleView => ({
+  uuid: row.uuid as string,
+  deployableUuid: row.deployable_uuid as string,
+  deviceUuid: row.device_uuid as string,
+  hostname: row.hostname as string,
+  kind: row.kind as AttachHandleView['kind'],
+  address: row.address as string,
+  physicalNetwork: (row.physical_network as string | null) ?? null,
+  mdevType: (row.mdev_type as string | null) ?? null,
+  slot: row.slot === null || row.slot === undefined ? null : Number(row.slot),
+  inUse: Number(row.in_use) === 1,
+});
