@@ -72,7 +72,7 @@ function crashRecoverySuite(storeEnv: () => Record<string, string>, cleanup: () 
     expect(acks.length).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
 
     ledger = await startLedgerProcess(env);
-    const head = (await (await fetch(`${ledger.url}/readyz`)).json()).headPosition as number;
+    const { headPosition: head } = (await (await fetch(`${ledger.url}/readyz`)).json()) as { headPosition: number };
     await waitForProjections(ledger.url, admin, head);
     await ledger.kill('SIGTERM');
 
