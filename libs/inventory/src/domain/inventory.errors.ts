@@ -10,6 +10,10 @@ export const InventoryErrorCodes = {
   COMMAND_INVALID: 'INVENTORY.COMMAND_INVALID',
   /** The device is not (or no longer) reported by its host. */
   DEVICE_NOT_FOUND: 'INVENTORY.DEVICE_NOT_FOUND',
+  /** The host has never reported. */
+  HOST_NOT_FOUND: 'INVENTORY.HOST_NOT_FOUND',
+  /** No such deployable in the inventory. */
+  DEPLOYABLE_NOT_FOUND: 'INVENTORY.DEPLOYABLE_NOT_FOUND',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;
