@@ -1,0 +1,42 @@
+import type { Pool } from 'pg';
+import { InvalidAppendError } from '../../errors/invalid-append.error';
+import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.error';
+import type { AppendResult } from '../../event-store.port';
+import type { CommitOutcome } from '../shared/group-commit';
+import type { PreparedAppend } from '../shared/prepared-append';
+
+/** What `ledger_append` says about one append (see ledger-append.sql). */
+type LedgerAppendResult = { version: number; position: string | number } | { conflict: number } | { duplicate: string };
+
+/** One round trip for a whole batch: every append, its expected version, its events and their content hashes. */
+export function postgresBatchCommitter(pool: Pool): (appends: readonly PreparedAppend[]) => Promise<readonly CommitOutcome<AppendResult>[]> {
+  return async (appends) => {
+    const batch = appends.map((append) => ({
+      stream: append.stream,
+      expected: append.expected,
+      events: append.events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        recorded_at: event.recordedAt,
+        data: event.data,
+        metadata: event.metadata,
+        content_hash: event.contentHash,
+      })),
+    }));
+    // Stringified by hand: `pg` would turn a JS array into a PostgreSQL array literal.
+    const { rows } = await pool.query<{ results: LedgerAppendResult[] }>('SELECT ledger_append($1::jsonb) AS results', [
+      JSON.stringify(batch),
+    ]);
+    return rows[0].results.map((result, index) => toOutcome(appends[index], result));
+  };
+}
+
+function toOutcome(append: PreparedAppend, result: LedgerAppendResult): CommitOutcome<AppendResult> {
+  if ('conflict' in result) {
+    return { error: new WrongExpectedVersionError(append.stream, append.expected, result.conflict) };
+  }
+  if ('duplicate' in result) {
+    return { error: new InvalidAppendError(`event id ${result.duplicate} is already recorded`, { stream: append.stream, id: result.duplicate }) };
+  }
+  return { result: { stream: append.stream, version: result.version, position: Number(result.position) } };
+}

@@ -1,0 +1,21 @@
+import type { EventMetadata } from '../../envelope';
+import type { ExpectedVersion } from '../../expected-version';
+
+/** An event with everything the writer fixes before the store places it. */
+export interface PreparedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly recordedAt: string;
+  /** The JSON form of the caller's data: what every reader gets back. */
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+  /** `contentHash` of the fields above; the store chains it to its place. */
+  readonly contentHash: string;
+}
+
+/** A validated append waiting for its turn in a commit. */
+export interface PreparedAppend {
+  readonly stream: string;
+  readonly expected: ExpectedVersion;
+  readonly events: readonly PreparedEvent[];
+}

@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { configureSqlite, createSqliteSchema } from './sqlite-schema';
+import { SqliteEventStore } from './sqlite-event-store';
+
+export interface SqliteEventStoreOptions {
+  /** Path of the database file; its directory is created when missing. */
+  readonly file: string;
+  /** How long a writer waits for another process's write lock, in ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
+  mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  try {
+    configureSqlite(db, options.busyTimeoutMs ?? 5000);
+    createSqliteSchema(db);
+    return new SqliteEventStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
