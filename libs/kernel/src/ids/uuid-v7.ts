@@ -8,8 +8,23 @@ import { randomBytes } from 'node:crypto';
 let lastMillis = 0;
 let sequence = 0;
 
+/** Random bytes drawn in bulk: one `randomBytes` call per id costs more than the rest of an append. */
+const POOL_SIZE = 16 * 256;
+let pool = Buffer.alloc(0);
+let poolOffset = POOL_SIZE;
+
+function random16(): Buffer {
+  if (poolOffset >= POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
+
 export function uuidV7(nowMillis: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = random16();
   if (nowMillis <= lastMillis) {
     nowMillis = lastMillis;
     sequence = (sequence + 1) & 0xfff;

@@ -48,17 +48,19 @@ function prepareEvent(stream: string, event: NewEvent, index: number, recordedAt
   if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
     throw new InvalidAppendError(`event ${index} has no metadata object`, facts);
   }
+  const dataJson = toJson(event.data, `event ${index} data`, facts);
+  const metadataJson = toJson(event.metadata, `event ${index} metadata`, facts);
   const content = {
     id: event.id ?? uuidV7(),
     type: event.type,
     recordedAt,
-    data: asJson(event.data, `event ${index} data`, facts),
-    metadata: asJson(event.metadata, `event ${index} metadata`, facts) as EventMetadata,
+    data: JSON.parse(dataJson) as unknown,
+    metadata: JSON.parse(metadataJson) as EventMetadata,
   };
-  return { ...content, contentHash: contentHash(content) };
+  return { ...content, dataJson, metadataJson, contentHash: contentHash(content) };
 }
 
-function asJson(value: unknown, what: string, facts: Record<string, unknown>): unknown {
+function toJson(value: unknown, what: string, facts: Record<string, unknown>): string {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
@@ -72,7 +74,7 @@ function asJson(value: unknown, what: string, facts: Record<string, unknown>): u
     // PostgreSQL's jsonb cannot hold U+0000; refusing it everywhere keeps stores interchangeable.
     throw new InvalidAppendError(`${what} contains a U+0000 character`, facts);
   }
-  return JSON.parse(json);
+  return json;
 }
 
 function isExpectedVersion(expected: unknown): expected is ExpectedVersion {

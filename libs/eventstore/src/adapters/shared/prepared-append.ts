@@ -9,6 +9,9 @@ export interface PreparedEvent {
   /** The JSON form of the caller's data: what every reader gets back. */
   readonly data: unknown;
   readonly metadata: EventMetadata;
+  /** `data` and `metadata` as JSON text, computed once here so a store that keeps text need not serialise again. */
+  readonly dataJson: string;
+  readonly metadataJson: string;
   /** `contentHash` of the fields above; the store chains it to its place. */
   readonly contentHash: string;
 }

@@ -36,18 +36,18 @@ export function sqliteBatchCommitter(
         version++;
         const position = head.position + 1;
         const hash = chainHash(head.hash, position, append.stream, version, event.contentHash);
-        statements.insert.run({
+        statements.insert.run(
           position,
-          id: event.id,
-          stream: append.stream,
+          event.id,
+          append.stream,
           version,
-          type: event.type,
-          recorded_at: event.recordedAt,
-          data: JSON.stringify(event.data),
-          metadata: JSON.stringify(event.metadata),
-          prev_hash: head.hash,
+          event.type,
+          event.recordedAt,
+          event.dataJson,
+          event.metadataJson,
+          head.hash,
           hash,
-        });
+        );
         head = { position, hash };
       }
       return { result: { stream: append.stream, version, position: head.position } };

@@ -6,7 +6,8 @@ export interface SqliteStatements {
   readonly head: Statement<[], { position: number; hash: string }>;
   readonly streamVersion: Statement<[string], { version: number }>;
   readonly idExists: Statement<[string], { found: number }>;
-  readonly insert: Statement<[SqliteEventRow]>;
+  /** Positional: position, id, stream, version, type, recorded_at, data, metadata, prev_hash, hash. */
+  readonly insert: Statement<[number, string, string, number, string, string, string, string, string, string]>;
   readonly readStream: Statement<[string, number, number], SqliteEventRow>;
   readonly scanBound: Statement<[number, number], { upto: number | null }>;
   readonly readRange: Statement<[ReadRangeParameters], SqliteEventRow>;
@@ -27,7 +28,7 @@ export function prepareSqliteStatements(db: Database): SqliteStatements {
     idExists: db.prepare('SELECT 1 AS found FROM events WHERE id = ?'),
     insert: db.prepare(`
       INSERT INTO events (position, id, stream, version, type, recorded_at, data, metadata, prev_hash, hash)
-      VALUES (@position, @id, @stream, @version, @type, @recorded_at, @data, @metadata, @prev_hash, @hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `),
     readStream: db.prepare('SELECT * FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?'),
     scanBound: db.prepare('SELECT MAX(position) AS upto FROM (SELECT position FROM events WHERE position > ? ORDER BY position LIMIT ?)'),
