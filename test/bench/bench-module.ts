@@ -1,0 +1,36 @@
+import type { BenchContext } from './bench-context';
+
+/** One record a module can produce: its name, its unit and the ceiling it is compared with. */
+export interface RecordSpec {
+  readonly name: string;
+  readonly unit: string;
+  /** Name of a record measured in the same run on the same store; the ratio is value / ceiling. */
+  readonly ceiling?: string;
+}
+
+/** A value a module measured, before the runner adds store, unit and ratio. */
+export interface Measurement {
+  readonly name: string;
+  readonly value: number;
+}
+
+/**
+ * A benchmark module: measures some records on one store. The runner calls
+ * `run` once per store with the names it wants (a subset of `records`), and
+ * a module measures only those. To add benchmarks, write a module and list
+ * it in bench-registry.ts.
+ */
+export interface BenchModule {
+  readonly records: readonly RecordSpec[];
+  run(context: BenchContext, wanted: ReadonlySet<string>): Promise<Measurement[]>;
+}
+
+/** One line of the results file. */
+export interface BenchRecord {
+  readonly name: string;
+  readonly store: string;
+  readonly value: number;
+  readonly unit: string;
+  /** value / the ceiling's value on the same store, or null where no ceiling applies. */
+  readonly ratio_to_ceiling: number | null;
+}

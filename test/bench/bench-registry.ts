@@ -1,0 +1,15 @@
+import type { BenchModule } from './bench-module';
+import { appendBatchBench } from './modules/append-batch.bench';
+import { appendConcurrencyBench } from './modules/append-concurrency.bench';
+import { ceilingsBench } from './modules/ceilings.bench';
+import { projectionRebuildBench } from './modules/projection-rebuild.bench';
+import { readAllBench } from './modules/read-all.bench';
+
+/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them. */
+export const BENCH_MODULES: readonly BenchModule[] = [
+  ceilingsBench,
+  appendConcurrencyBench,
+  appendBatchBench,
+  readAllBench,
+  projectionRebuildBench,
+];

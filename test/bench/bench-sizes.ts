@@ -1,0 +1,40 @@
+/** How much work each benchmark does. `--quick` picks the small set, for a smoke check. */
+export interface BenchSizes {
+  /** Hosts in the synthetic fleet whose reports make the inventory log. */
+  readonly hosts: number;
+  /** Reports per host (generation 0 discovers, later ones change VFs and GPUs). */
+  readonly generations: number;
+  /** Every tenth host's first GPU is disabled and enabled again between generations. */
+  readonly maintenanceEvery: number;
+  /** Concurrent commands while the inventory log is built. */
+  readonly fixtureConcurrency: number;
+  /** Closed-loop runs (append_N, ceiling_insert_commit): an untimed warm-up, then `rounds` windows of `measureMs`. */
+  readonly warmupMs: number;
+  readonly measureMs: number;
+  /**
+   * Closed loops measure this many windows, and one-shot measurements
+   * (ceiling_insert_tx, ceiling_read, append_batch100, read_all) run this
+   * many times; the best is reported (the machine is shared).
+   */
+  readonly rounds: number;
+}
+
+export const DEFAULT_SIZES: BenchSizes = {
+  hosts: 4000,
+  generations: 4,
+  maintenanceEvery: 10,
+  fixtureConcurrency: 64,
+  warmupMs: 500,
+  measureMs: 1500,
+  rounds: 3,
+};
+
+export const QUICK_SIZES: BenchSizes = {
+  hosts: 200,
+  generations: 3,
+  maintenanceEvery: 10,
+  fixtureConcurrency: 16,
+  warmupMs: 100,
+  measureMs: 500,
+  rounds: 1,
+};
