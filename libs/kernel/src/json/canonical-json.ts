@@ -1,21 +1,54 @@
 /**
  * Canonical JSON (sorted keys, no insignificant whitespace, `undefined`
  * members dropped): the byte form hashed by the audit chain, so the same value
- * hashes the same whichever store returned it.
+ * hashes the same whichever store returned it. Meant for JSON values (what
+ * JSON.parse returns); it sits on every append, hence the hand-written walk.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value ?? null);
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+    default:
+      return 'null';
   }
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+}
+
+function canonicalArray(items: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ',';
+    out += canonicalJson(items[i]);
   }
-  const keys = Object.keys(value as Record<string, unknown>).sort();
-  const members: string[] = [];
-  for (const key of keys) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member === undefined) continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
+  return `${out}]`;
+}
+
+function canonicalObject(object: Record<string, unknown>): string {
+  let out = '{';
+  let first = true;
+  for (const key of Object.keys(object).sort()) {
+    const member = object[key];
+    if (member === undefined || typeof member === 'function') continue;
+    out += `${first ? '' : ','}${quotedKey(key)}:${canonicalJson(member)}`;
+    first = false;
   }
-  return `{${members.join(',')}}`;
+  return `${out}}`;
+}
+
+/** Keys repeat across events (type names, field names): quote each once. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

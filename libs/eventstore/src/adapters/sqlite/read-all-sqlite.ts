@@ -11,6 +11,11 @@ import type { SqliteStatements } from './sqlite-statements';
  */
 export function readAllSqlite(statements: SqliteStatements, options: ReadAllOptions = {}): ReadAllResult {
   const after = options.after ?? 0;
+  if (!options.filter) {
+    // Unfiltered, the window is just the next `max` rows: one statement.
+    const rows = statements.readAfter.all(after, options.max ?? 1000);
+    return { events: rows.map(fromSqliteRow), position: rows.length > 0 ? rows[rows.length - 1].position : after };
+  }
   const upto = statements.scanBound.get(after, options.max ?? 1000)?.upto ?? null;
   if (upto === null) return { events: [], position: after };
   const { categories, types } = options.filter ?? {};

@@ -9,6 +9,7 @@ export interface SqliteStatements {
   /** Positional: position, id, stream, version, type, recorded_at, data, metadata, prev_hash, hash. */
   readonly insert: Statement<[number, string, string, number, string, string, string, string, string, string]>;
   readonly readStream: Statement<[string, number, number], SqliteEventRow>;
+  readonly readAfter: Statement<[number, number], SqliteEventRow>;
   readonly scanBound: Statement<[number, number], { upto: number | null }>;
   readonly readRange: Statement<[ReadRangeParameters], SqliteEventRow>;
 }
@@ -31,6 +32,7 @@ export function prepareSqliteStatements(db: Database): SqliteStatements {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `),
     readStream: db.prepare('SELECT * FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?'),
+    readAfter: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     scanBound: db.prepare('SELECT MAX(position) AS upto FROM (SELECT position FROM events WHERE position > ? ORDER BY position LIMIT ?)'),
     // The category is the stream name up to its first dash (see streamCategory).
     readRange: db.prepare(`
