@@ -1,5 +1,4 @@
 import type { Actor } from '@ledger/kernel';
-import { uuidV7 } from '@ledger/kernel';
 import type { EventMetadata } from '../envelope';
 import type { EventStore } from '../event-store.port';
 import { WrongExpectedVersionError } from '../errors/wrong-expected-version.error';
@@ -62,7 +61,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
     try {
       const result = await store.append(
         stream,
-        events.map((event) => ({ id: uuidV7(), type: event.type, data: event.data, metadata: metadataOf(event) })),
+        events.map((event) => ({ type: event.type, data: event.data, metadata: metadataOf(event) })),
         { expected: version },
       );
       const next = foldEvents(decider, state, events);

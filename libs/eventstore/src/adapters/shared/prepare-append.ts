@@ -57,7 +57,7 @@ function prepareEvent(stream: string, event: NewEvent, index: number, recordedAt
     data: JSON.parse(dataJson) as unknown,
     metadata: JSON.parse(metadataJson) as EventMetadata,
   };
-  return { ...content, dataJson, metadataJson, contentHash: contentHash(content) };
+  return { ...content, idFromCaller: event.id !== undefined, dataJson, metadataJson, contentHash: contentHash(content) };
 }
 
 function toJson(value: unknown, what: string, facts: Record<string, unknown>): string {

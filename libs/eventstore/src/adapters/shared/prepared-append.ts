@@ -4,6 +4,8 @@ import type { ExpectedVersion } from '../../expected-version';
 /** An event with everything the writer fixes before the store places it. */
 export interface PreparedEvent {
   readonly id: string;
+  /** True when the caller chose the id: only such ids can already be recorded (the store's own UUIDv7s are fresh). */
+  readonly idFromCaller: boolean;
   readonly type: string;
   readonly recordedAt: string;
   /** The JSON form of the caller's data: what every reader gets back. */

@@ -27,7 +27,7 @@ export function sqliteBatchCommitter(
       if (!satisfiesExpected(append.expected, actual)) {
         return { error: new WrongExpectedVersionError(append.stream, append.expected, actual) };
       }
-      const reused = append.events.find((event) => statements.idExists.get(event.id) !== undefined);
+      const reused = append.events.find((event) => event.idFromCaller && statements.idExists.get(event.id) !== undefined);
       if (reused) {
         return { error: new InvalidAppendError(`event id ${reused.id} is already recorded`, { stream: append.stream, id: reused.id }) };
       }
