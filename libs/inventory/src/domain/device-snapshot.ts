@@ -1,4 +1,4 @@
-import type { AttachHandleKind, DeviceType } from './host-report';
+import type { AttachHandleKind, ReportedDevice } from './host-report';
 
 /** An attach handle as recorded: its identity, uuid and the network it reaches. */
 export interface AttachHandleSnapshot {
@@ -29,21 +29,11 @@ export interface DeployableSnapshot extends DeployableDescription {
   readonly attachHandles: readonly AttachHandleSnapshot[];
 }
 
-/** Everything reported about a device except its uuid and attach handles; deployables sorted by name. */
-export interface DeviceDescription {
-  readonly type: DeviceType;
-  readonly vendorId: string;
-  readonly productId: string;
-  readonly subsystemVendorId?: string;
-  readonly subsystemProductId?: string;
-  readonly model: string;
-  readonly pciAddress: string;
-  /** Keys sorted. */
-  readonly boardInfo: Readonly<Record<string, string>>;
-  readonly vendorBoardInfo?: string;
-  readonly driver: string | null;
-  readonly numaNode: number | null;
-  readonly capacity?: Readonly<Record<string, number>>;
+/**
+ * Everything reported about a device except its uuid and attach handles, in
+ * normalised form (board info keys and deployables sorted by name).
+ */
+export interface DeviceDescription extends Omit<ReportedDevice, 'deployables'> {
   readonly deployables: readonly DeployableDescription[];
 }
 
