@@ -1,17 +1,15 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
+import type { SqlDatabase } from '@ledger/processing';
 import { describeWithService, postgresUnavailable } from '../../test/support/services';
 import { postgresTestDatabases, type TestDatabases } from '../../libs/processing/src/testing/test-databases';
 import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
+import { applyBatches, buildInventory, everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from './testing/inventory-batches';
+import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 
-const applyAll = (db: SqlDatabase, events: readonly RecordedEvent[]) =>
-  db.transaction(async (tx) => {
-    await inventoryProjection.setup(tx);
-    for (const event of events) await inventoryProjection.apply(event, tx);
-  });
+const applyAll = (db: SqlDatabase, events: readonly RecordedEvent[]) => applyBatches(db, oneBatch(events));
 
 describeWithService('PostgreSQL', postgresUnavailable())('inventoryProjection (PostgreSQL)', () => {
   let databases: TestDatabases;
@@ -24,15 +22,25 @@ describeWithService('PostgreSQL', postgresUnavailable())('inventoryProjection (P
 
   afterAll(() => databases.dispose());
 
-  it('builds exactly the tables SQLite builds, also when every event arrives twice', async () => {
-    const sqlite = await openSqliteSqlDatabase({ file: ':memory:' });
-    await applyAll(sqlite, events);
-    const expected = await snapshotInventory(sqlite);
-    await sqlite.close();
+  it('builds exactly the tables SQLite builds, also when every batch or event arrives twice', async () => {
+    const expected = await buildInventory(onePerBatch(events));
 
     const postgres = await databases.open('inventory_twice');
-    await applyAll(postgres, events.flatMap((event) => [event, event]));
+    await applyAll(postgres, events);
     expect(await snapshotInventory(postgres)).toEqual(expected);
+    await applyAll(postgres, events);
+    expect(await snapshotInventory(postgres)).toEqual(expected);
+
+    const eventTwice = await databases.open('inventory_event_twice');
+    await applyBatches(eventTwice, everyBatchTwice(onePerBatch(events)));
+    expect(await snapshotInventory(eventTwice)).toEqual(expected);
+  });
+
+  it('builds the tables SQLite builds one event per batch from large batches of many hosts', async () => {
+    const many = generateInventoryEvents({ hosts: 300, mix: 'churn' });
+    const postgres = await databases.open('inventory_many');
+    await applyBatches(postgres, everyBatchTwice(inBatchesOf(2000, many)));
+    expect(await snapshotInventory(postgres)).toEqual(await buildInventory(onePerBatch(many)));
   });
 
   it('answers the same queries with the same pages', async () => {

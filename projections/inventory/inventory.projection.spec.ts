@@ -3,16 +3,14 @@ import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
+import { buildInventory, everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from './testing/inventory-batches';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 
 describe('inventoryProjection (SQLite :memory:)', () => {
   let db: SqlDatabase;
   let events: RecordedEvent[];
-  const applyAll = (sequence: readonly RecordedEvent[]) =>
-    db.transaction(async (tx) => {
-      for (const event of sequence) await inventoryProjection.apply(event, tx);
-    });
+  const applyAll = (sequence: readonly RecordedEvent[]) => db.transaction((tx) => inventoryProjection.apply(sequence, tx));
 
   beforeAll(async () => {
     events = await recordInventoryScenario();
@@ -83,17 +81,17 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     expect(snapshot.inv_attach_handles).toHaveLength(1 + 2 + 2 + 2);
   });
 
-  it('gives the same tables when every event is delivered twice', async () => {
+  it('gives the same tables in one batch as one event per batch, also when every batch or event is delivered twice', async () => {
     await applyAll(events);
     const once = await snapshotInventory(db);
-    await db.close();
-
-    db = await openSqliteSqlDatabase({ file: ':memory:' });
-    await db.transaction((tx) => inventoryProjection.setup(tx));
-    await applyAll(events.flatMap((event) => [event, event]));
-    expect(await snapshotInventory(db)).toEqual(once);
+    expect(await buildInventory(onePerBatch(events))).toEqual(once);
+    expect(await buildInventory(everyBatchTwice(onePerBatch(events)))).toEqual(once);
+    expect(await buildInventory(everyBatchTwice(inBatchesOf(4, events)))).toEqual(once);
+    expect(await buildInventory(oneBatch(events.flatMap((event) => [event, event])))).toEqual(once);
 
     await applyAll(events);
+    expect(await snapshotInventory(db)).toEqual(once);
+    for (const event of events) await applyAll([event]);
     expect(await snapshotInventory(db)).toEqual(once);
   });
 
@@ -167,26 +165,30 @@ describe('inventoryProjection (SQLite :memory:)', () => {
 
   it('keeps a maintenance fact that precedes the device’s discovery', async () => {
     const disabled = events.find((event) => event.type === 'inventory.DeviceDisabled')!;
-    await applyAll([disabled, ...events.filter((event) => event !== disabled)]);
+    const reordered = [disabled, ...events.filter((event) => event !== disabled)];
+    await applyAll(reordered);
     expect(await new InventoryQueries(db).getDevice(scenarioDevices.compute1Gpu)).toMatchObject({ status: 'maintaining' });
+    expect(await snapshotInventory(db)).toEqual(await buildInventory(onePerBatch(reordered)));
   });
 });
 
 describe('inventoryProjection on many hosts', () => {
-  it.each(['steady', 'churn'] as const)('is idempotent on the %s mix', async (mix) => {
+  it.each(['steady', 'churn'] as const)('is idempotent and ignores batch boundaries on the %s mix', async (mix) => {
     const events = generateInventoryEvents({ hosts: 40, mix });
-    const build = async (sequence: readonly RecordedEvent[]) => {
-      const db = await openSqliteSqlDatabase({ file: ':memory:' });
-      await db.transaction(async (tx) => {
-        await inventoryProjection.setup(tx);
-        for (const event of sequence) await inventoryProjection.apply(event, tx);
-      });
-      const snapshot = await snapshotInventory(db);
-      await db.close();
-      return snapshot;
-    };
-    const once = await build(events);
+    const once = await buildInventory(onePerBatch(events));
     expect(once.inv_hosts).toHaveLength(40);
-    expect(await build(events.flatMap((event) => [event, event]))).toEqual(once);
+    expect(await buildInventory(everyBatchTwice(onePerBatch(events)))).toEqual(once);
+    expect(await buildInventory(oneBatch(events))).toEqual(once);
+    expect(await buildInventory(everyBatchTwice(inBatchesOf(97, events)))).toEqual(once);
+  });
+
+  it('splits long key lists and row lists into several statements', async () => {
+    const events = generateInventoryEvents({ hosts: 300, mix: 'churn' });
+    const built = await buildInventory(oneBatch(events));
+    // More than one statement's worth: 1024 keys per IN list, 1024 device rows and 2048 handle rows per upsert.
+    expect(built.inv_devices.length).toBeGreaterThan(1024);
+    expect(built.inv_attach_handles.length).toBeGreaterThan(2048);
+    expect(await buildInventory(onePerBatch(events))).toEqual(built);
+    expect(await buildInventory(everyBatchTwice(inBatchesOf(1000, events)))).toEqual(built);
   });
 });

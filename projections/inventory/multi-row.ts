@@ -1,28 +1,41 @@
 import type { SqlExecutor } from '@ledger/processing';
 
-/** Rows per statement at most; chunk sizes are powers of two so few distinct statement texts get prepared. */
-const MAX_ROWS = 128;
+/**
+ * Bound parameters per statement at most: SQLite's default limit (its
+ * SQLITE_MAX_VARIABLE_NUMBER), below PostgreSQL's 65535, so one figure
+ * serves both engines.
+ */
+const MAX_PARAMETERS = 32766;
+/** Keys per `IN (…)` list at most. */
+const MAX_KEYS = 1024;
 
 /**
- * A multi-row `INSERT`: `head` is `INSERT INTO t (a, b)`, `tail` the
- * `ON CONFLICT …` clause, `columns` the number of values per row. Statement
- * texts are built once per size and reused, so the adapter's prepared
- * statement cache finds them without rehashing a fresh string.
+ * A multi-row upsert of whole rows: `INSERT INTO table (columns) VALUES …
+ * ON CONFLICT (key) DO UPDATE SET column = excluded.column` for every other
+ * column, so the row afterwards is exactly the one given, whether it was
+ * there or not. Rows are sent in chunks whose sizes are powers of two under
+ * the parameter limit: statement texts are built once per size and reused,
+ * so SQLite's prepared-statement cache finds them.
  */
-export class MultiRowInsert {
+export class MultiRowUpsert<Row extends object> {
   private readonly texts = new Map<number, string>();
+  private readonly maxRows: number;
 
   constructor(
-    private readonly head: string,
-    private readonly tail: string,
-    private readonly columns: number,
-  ) {}
+    private readonly table: string,
+    private readonly key: keyof Row & string,
+    private readonly columns: readonly (keyof Row & string)[],
+  ) {
+    this.maxRows = largestPowerOfTwoAtMost(Math.floor(MAX_PARAMETERS / columns.length));
+  }
 
-  async run(tx: SqlExecutor, rows: readonly (readonly unknown[])[]): Promise<void> {
+  async run(tx: SqlExecutor, rows: readonly Row[]): Promise<void> {
     for (let start = 0; start < rows.length; ) {
-      const size = largestPowerOfTwoAtMost(Math.min(rows.length - start, MAX_ROWS));
+      const size = largestPowerOfTwoAtMost(Math.min(rows.length - start, this.maxRows));
       const params: unknown[] = [];
-      for (let row = start; row < start + size; row++) params.push(...rows[row]);
+      for (let row = start; row < start + size; row++) {
+        for (const column of this.columns) params.push(rows[row][column]);
+      }
       await tx.run(this.text(size), params);
       start += size;
     }
@@ -31,13 +44,17 @@ export class MultiRowInsert {
   private text(rows: number): string {
     let text = this.texts.get(rows);
     if (text === undefined) {
+      const width = this.columns.length;
       const tuples: string[] = [];
       for (let row = 0; row < rows; row++) {
         const placeholders: string[] = [];
-        for (let column = 1; column <= this.columns; column++) placeholders.push(`$${row * this.columns + column}`);
+        for (let column = 1; column <= width; column++) placeholders.push(`$${row * width + column}`);
         tuples.push(`(${placeholders.join(', ')})`);
       }
-      text = `${this.head} VALUES ${tuples.join(', ')} ${this.tail}`;
+      const updates = this.columns.filter((column) => column !== this.key).map((column) => `${column} = excluded.${column}`);
+      text =
+        `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${tuples.join(', ')} ` +
+        `ON CONFLICT (${this.key}) DO UPDATE SET ${updates.join(', ')}`;
       this.texts.set(rows, text);
     }
     return text;
@@ -45,32 +62,40 @@ export class MultiRowInsert {
 }
 
 /**
- * A statement over a list of keys, `sql` holding `$IN` where the list goes
- * (after `leading` parameters). The list is padded with its last key to a
- * power of two, so few distinct statement texts get prepared.
+ * A statement over a list of keys, `sql` holding `$IN` where the list goes.
+ * Long lists are split; each part is padded with its last key to a power of
+ * two, so few distinct statement texts get prepared.
  */
 export class KeyListStatement {
   private readonly texts = new Map<number, string>();
 
-  constructor(
-    private readonly sql: string,
-    private readonly leading: number,
-  ) {}
+  constructor(private readonly sql: string) {}
 
-  async run(tx: SqlExecutor, leading: readonly unknown[], keys: readonly string[]): Promise<void> {
-    for (let start = 0; start < keys.length; start += MAX_ROWS) {
-      const chunk = keys.slice(start, start + MAX_ROWS);
-      const size = smallestPowerOfTwoAtLeast(chunk.length);
-      const params: unknown[] = [...leading, ...chunk];
-      while (params.length < this.leading + size) params.push(chunk[chunk.length - 1]);
-      await tx.run(this.text(size), params);
+  async run(tx: SqlExecutor, keys: Iterable<string>): Promise<void> {
+    for (const [text, params] of this.chunks(keys)) await tx.run(text, params);
+  }
+
+  async all<Row>(tx: SqlExecutor, keys: Iterable<string>): Promise<Row[]> {
+    const rows: Row[] = [];
+    for (const [text, params] of this.chunks(keys)) rows.push(...(await tx.all<Row>(text, params)));
+    return rows;
+  }
+
+  private *chunks(keys: Iterable<string>): Generator<[string, string[]]> {
+    const list = [...keys];
+    for (let start = 0; start < list.length; start += MAX_KEYS) {
+      const params = list.slice(start, start + MAX_KEYS);
+      const size = smallestPowerOfTwoAtLeast(params.length);
+      const last = params[params.length - 1];
+      while (params.length < size) params.push(last);
+      yield [this.text(size), params];
     }
   }
 
   private text(size: number): string {
     let text = this.texts.get(size);
     if (text === undefined) {
-      const list = Array.from({ length: size }, (_, index) => `$${this.leading + index + 1}`).join(', ');
+      const list = Array.from({ length: size }, (_, index) => `$${index + 1}`).join(', ');
       text = this.sql.replace('$IN', list);
       this.texts.set(size, text);
     }

@@ -6,15 +6,26 @@ import { fenceLease, type LeaseTerms } from '../leases/lease';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import type { Processor } from './processor';
 
-/** A processor's `apply` threw; the batch was rolled back and the event will be retried. */
+/**
+ * A processor's `apply` threw; the batch was rolled back and will be retried.
+ * A batch is applied as a whole, so the error can name the failing event only
+ * when it was alone in its batch; otherwise it names the batch's range.
+ */
 export class ApplyFailedError extends LedgerError {
-  constructor(processor: string, event: RecordedEvent, cause: unknown) {
+  constructor(processor: string, events: readonly RecordedEvent[], cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super('PROCESSING.APPLY_FAILED', 500, `${processor} failed on ${event.type} at position ${event.position}: ${reason}`, {
+    const first = events[0];
+    const last = events[events.length - 1];
+    const failed =
+      events.length === 1
+        ? `${first.type} at position ${first.position}`
+        : `the batch of ${events.length} events at positions ${first.position}-${last.position}`;
+    super('PROCESSING.APPLY_FAILED', 500, `${processor} failed on ${failed}: ${reason}`, {
       processor,
-      position: event.position,
-      eventId: event.id,
-      type: event.type,
+      firstPosition: first.position,
+      lastPosition: last.position,
+      events: events.length,
+      ...(events.length === 1 ? { eventId: first.id, type: first.type } : {}),
     });
     this.cause = cause;
   }
@@ -31,7 +42,8 @@ export interface Batch {
 /**
  * Applies a batch and moves the checkpoint in one transaction, after
  * checking (`fence`) that the caller still holds the processor's lease. Any
- * failure rolls back both the read model and the checkpoint.
+ * failure rolls back both the read model and the checkpoint. A batch whose
+ * events the filter all dropped only moves the checkpoint.
  */
 export async function commitBatch(
   db: SqlDatabase,
@@ -41,11 +53,11 @@ export async function commitBatch(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     if (options.fence) await fenceLease(tx, options.fence);
-    for (const event of batch.events) {
+    if (batch.events.length > 0) {
       try {
-        await processor.apply(event, tx);
+        await processor.apply(batch.events, tx);
       } catch (error) {
-        throw new ApplyFailedError(processor.name, event, error);
+        throw new ApplyFailedError(processor.name, batch.events, error);
       }
     }
     await advanceCheckpoint(tx, processor.name, batch.from, batch.to, options.now);

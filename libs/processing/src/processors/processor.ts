@@ -3,10 +3,13 @@ import type { SqlExecutor } from '../sql/sql-database.port';
 
 /**
  * A checkpointed consumer of the global log: projections, sagas, relays.
- * The runtime calls `handle` with events in position order, inside the
- * transaction that also stores the processor's checkpoint, so the read model
- * and the checkpoint always move together. Handlers must be idempotent
- * against a redelivered event (tests feed every event twice).
+ * The runtime calls `apply` once per batch it reads, inside the transaction
+ * that also stores the processor's checkpoint, so the read model and the
+ * checkpoint always move together. Where a batch ends depends on the batch
+ * size, the filter and the timing of appends, so the result must not: the
+ * events applied in one batch or one per batch give the same read model.
+ * `apply` must also be idempotent against redelivery: a batch applied again
+ * changes nothing (tests apply every batch twice and every event alone).
  */
 export interface Processor {
   /** Stable name: the key of the checkpoint and the lease. */
@@ -21,8 +24,13 @@ export interface Processor {
   setup(tx: SqlExecutor): Promise<void>;
   /** Empties the processor's tables before a rebuild. */
   reset(tx: SqlExecutor): Promise<void>;
-  /** Applies one event. */
-  apply(event: RecordedEvent, tx: SqlExecutor): Promise<void>;
+  /**
+   * Applies one batch: one or more events in position order. Taking the
+   * batch at once lets a processor read and write each table with a few
+   * set-based statements instead of several per event, which on a networked
+   * database means as many round trips.
+   */
+  apply(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void>;
 }
 
 /** A projection is a processor whose output is a read model served to users. */

@@ -4,6 +4,7 @@ import type { SqlDatabase } from '../sql/sql-database.port';
 import { InMemoryEventStore } from '../testing/in-memory-event-store';
 import { readStreamCounts, streamCounterProjection } from '../testing/stream-counter.projection';
 import { appendSpread, testEvent } from '../testing/test-events';
+import type { Processor } from './processor';
 import { type RebuildProgress, rebuildProcessor } from './rebuild-processor';
 
 describe('rebuildProcessor', () => {
@@ -51,5 +52,28 @@ describe('rebuildProcessor', () => {
     expect(result).toMatchObject({ position: 4, applied: 4 });
     expect(await readStreamCounts(db)).toEqual({ 'device-0': 2, 'device-1': 2 });
     expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 4 });
+  });
+
+  it('names the failing batch by its positions, or the event when it was alone, and keeps the batches before it', async () => {
+    const store = new InMemoryEventStore();
+    await appendSpread(store, { count: 12, streams: 2 });
+    const failing: Processor = {
+      ...projection,
+      async apply(events, tx) {
+        await projection.apply(events, tx);
+        if (events.some((event) => event.position === 7)) throw new Error('disk on fire');
+      },
+    };
+    await expect(rebuildProcessor(store, db, failing, { batchSize: 5 })).rejects.toMatchObject({
+      code: 'PROCESSING.APPLY_FAILED',
+      message: 'test-stream-counter failed on the batch of 5 events at positions 6-10: disk on fire',
+      facts: { processor: 'test-stream-counter', firstPosition: 6, lastPosition: 10, events: 5 },
+    });
+    expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 5 });
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 3, 'device-1': 2 });
+    await expect(rebuildProcessor(store, db, failing, { batchSize: 1 })).rejects.toMatchObject({
+      message: 'test-stream-counter failed on test.Counted at position 7: disk on fire',
+      facts: { firstPosition: 7, lastPosition: 7, events: 1, type: 'test.Counted' },
+    });
   });
 });

@@ -23,9 +23,9 @@ function counted(processor: Processor): Processor & { applied: number } {
   const spy = {
     ...processor,
     applied: 0,
-    async apply(event: RecordedEvent, tx: Parameters<Processor['apply']>[1]) {
-      spy.applied++;
-      await processor.apply(event, tx);
+    async apply(events: readonly RecordedEvent[], tx: Parameters<Processor['apply']>[1]) {
+      spy.applied += events.length;
+      await processor.apply(events, tx);
     },
   };
   return spy;
@@ -97,16 +97,16 @@ export function processorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     const logger = capturingLogger();
     const failing: Processor = {
       ...projection,
-      async apply(event, tx) {
-        await projection.apply(event, tx);
-        if (broken && event.position === 6) throw new Error('disk on fire');
+      async apply(events, tx) {
+        await projection.apply(events, tx);
+        if (broken && events.some((event) => event.position === 6)) throw new Error('disk on fire');
       },
     };
     const runtime = await startRuntime({ db, processors: [failing], logger, maxRetryMs: 20 });
     await eventually(async () => (await stateOf(runtime)) === 'failed');
     expect(await readStreamCounts(db)).toEqual({});
     expect(await readCheckpoint(db, 'test-stream-counter')).toEqual({ version: 1, position: 0 });
-    expect((await runtime.status())[0]).toMatchObject({ position: 0, lastError: expect.stringContaining('at position 6: disk on fire') });
+    expect((await runtime.status())[0]).toMatchObject({ position: 0, lastError: expect.stringContaining('at positions 1-10: disk on fire') });
     expect(logger.lines.some((line) => line.startsWith('error:') && line.includes('disk on fire'))).toBe(true);
     broken = false;
     await runtime.waitForPosition(10);
@@ -191,16 +191,16 @@ export function processorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     expect(await readStreamCounts(dbA)).toEqual({ 'device-0': 5, 'device-1': 5 });
   });
 
-  it('builds the same read model when every event is fed twice', async () => {
+  it('builds the same read model when every batch is fed twice, and when every event comes alone', async () => {
     const once = await open();
     const twice = await databases.open(`${dbName}_twice`);
     await appendSpread(store, { count: 30, streams: 3 });
     const projection = streamCounterProjection();
     const doubled: Processor = {
       ...projection,
-      async apply(event, tx) {
-        await projection.apply(event, tx);
-        await projection.apply(event, tx);
+      async apply(events, tx) {
+        await projection.apply(events, tx);
+        await projection.apply(events, tx);
       },
     };
     const single = await startRuntime({ db: once, processors: [projection], batchSize: 4 });
@@ -211,10 +211,18 @@ export function processorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     expect(await readStreamCounts(twice)).toEqual(expected);
     await double.stop();
     const { events } = await store.readAll({ max: 100 });
+    await twice.transaction((tx) => projection.apply(events, tx));
+    expect(await readStreamCounts(twice)).toEqual(expected);
     await twice.transaction(async (tx) => {
-      for (const event of events) await projection.apply(event, tx);
+      for (const event of events) await projection.apply([event], tx);
     });
     expect(await readStreamCounts(twice)).toEqual(expected);
+    const alone = await databases.open(`${dbName}_alone`);
+    await alone.transaction(async (tx) => {
+      await projection.setup(tx);
+      for (const event of events) await projection.apply([event], tx);
+    });
+    expect(await readStreamCounts(alone)).toEqual(expected);
   });
 
   it('rejects waitForPosition at its timeout, naming the processors behind', async () => {

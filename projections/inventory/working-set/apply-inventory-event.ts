@@ -1,0 +1,88 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import type { InventoryEvent } from '@ledger/inventory';
+import { deleteDeployablesOf, putDeployables, putHandles } from './deployable-changes';
+import { changeDevice, discoverDevice, removeDevice, setMaintenance } from './device-changes';
+import type { InventoryWorkingSet } from './inventory-working-set';
+
+/**
+ * Applies one event to the batch's rows in memory (no I/O). A host-stream
+ * event first claims its host's `stream_version`: an event at or below it
+ * was applied before and changes nothing, and so does one for a host that
+ * never registered. Device-stream events are guarded by the device's
+ * `maintenance_version` instead.
+ */
+export function applyInventoryEvent(set: InventoryWorkingSet, recorded: RecordedEvent): void {
+  const event = recorded as unknown as RecordedEvent & InventoryEvent;
+  const at = recorded.recordedAt;
+  switch (event.type) {
+    case 'inventory.HostRegistered': {
+      const { hostname, registeredAt } = event.data;
+      if (set.hosts.get(hostname) !== undefined) return;
+      set.hosts.put({
+        hostname,
+        registered_at: registeredAt,
+        last_report_at: at,
+        device_count: 0,
+        status: 'registered',
+        stream_version: recorded.version,
+      });
+      return;
+    }
+    case 'inventory.DeviceDiscovered': {
+      const { hostname, device } = event.data;
+      if (!claimHostEvent(set, hostname, recorded, 1)) return;
+      discoverDevice(set, hostname, device, at);
+      putDeployables(set, device.uuid, hostname, device.deployables, recorded);
+      for (const deployable of device.deployables) putHandles(set, hostname, device.uuid, deployable.uuid, deployable.attachHandles);
+      return;
+    }
+    case 'inventory.DeviceChanged': {
+      const { hostname, deviceUuid, description, changedFields } = event.data;
+      if (!claimHostEvent(set, hostname, recorded, 0)) return;
+      changeDevice(set, deviceUuid, description, at);
+      if (!changedFields.some((field) => field.startsWith('deployables'))) return;
+      putDeployables(set, deviceUuid, hostname, description.deployables, recorded);
+      // Deployables this event did not list (older stream_version) are gone, with their handles.
+      if (changedFields.includes('deployables')) deleteDeployablesOf(set, deviceUuid, (row) => row.stream_version < recorded.version);
+      return;
+    }
+    case 'inventory.DeviceRemoved': {
+      const { hostname, deviceUuid } = event.data;
+      if (!claimHostEvent(set, hostname, recorded, -1)) return;
+      removeDevice(set, deviceUuid, at);
+      deleteDeployablesOf(set, deviceUuid, () => true);
+      return;
+    }
+    case 'inventory.AttachHandlesAdded': {
+      const { hostname, deviceUuid, deployableUuid, handles } = event.data;
+      if (!claimHostEvent(set, hostname, recorded, 0)) return;
+      putHandles(set, hostname, deviceUuid, deployableUuid, handles);
+      return;
+    }
+    case 'inventory.AttachHandlesRemoved': {
+      const { hostname, handleUuids } = event.data;
+      if (!claimHostEvent(set, hostname, recorded, 0)) return;
+      for (const uuid of handleUuids) set.handles.delete(uuid);
+      return;
+    }
+    case 'inventory.DeviceDisabled':
+      setMaintenance(set, event.data.deviceUuid, 'maintaining', event.data.reason, recorded);
+      return;
+    case 'inventory.DeviceEnabled':
+      setMaintenance(set, event.data.deviceUuid, 'enabled', null, recorded);
+      return;
+    default:
+      return;
+  }
+}
+
+/** True when the host-stream event is new for this read model (and records it on the host), false when seen before. */
+function claimHostEvent(set: InventoryWorkingSet, hostname: string, event: RecordedEvent, deviceDelta: number): boolean {
+  const host = set.hosts.get(hostname);
+  if (host === undefined || host.stream_version >= event.version) return false;
+  host.stream_version = event.version;
+  host.last_report_at = event.recordedAt;
+  host.device_count += deviceDelta;
+  set.hosts.put(host);
+  return true;
+}

@@ -1,0 +1,116 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import type { DeviceDescription } from '@ledger/inventory';
+import { canonicalJson } from '@ledger/kernel';
+import type { DeviceRow } from './inventory-table-rows';
+import type { InventoryWorkingSet } from './inventory-working-set';
+
+type DescriptionColumns = Pick<
+  DeviceRow,
+  | 'type'
+  | 'vendor_id'
+  | 'product_id'
+  | 'subsystem_vendor_id'
+  | 'subsystem_product_id'
+  | 'model'
+  | 'pci_address'
+  | 'board_info'
+  | 'vendor_board_info'
+  | 'driver'
+  | 'numa_node'
+  | 'capacity'
+>;
+
+const descriptionColumns = (device: Omit<DeviceDescription, 'deployables'>): DescriptionColumns => ({
+  type: device.type,
+  vendor_id: device.vendorId,
+  product_id: device.productId,
+  subsystem_vendor_id: device.subsystemVendorId ?? null,
+  subsystem_product_id: device.subsystemProductId ?? null,
+  model: device.model,
+  pci_address: device.pciAddress,
+  board_info: canonicalJson(device.boardInfo),
+  vendor_board_info: device.vendorBoardInfo ?? null,
+  driver: device.driver,
+  numa_node: device.numaNode,
+  capacity: device.capacity === undefined ? null : canonicalJson(device.capacity),
+});
+
+/**
+ * A discovered device, new or back after its removal: a rediscovery keeps
+ * the maintenance status (it lives on the device stream) and starts a new
+ * `created_at`; a row that was not removed keeps its own.
+ */
+export function discoverDevice(
+  set: InventoryWorkingSet,
+  hostname: string,
+  device: Omit<DeviceDescription, 'deployables'> & { readonly uuid: string },
+  at: string,
+): void {
+  const existing = set.devices.get(device.uuid);
+  set.devices.put({
+    uuid: device.uuid,
+    hostname,
+    ...descriptionColumns(device),
+    status: existing?.status ?? 'enabled',
+    disabled_reason: existing?.disabled_reason ?? null,
+    maintenance_version: existing?.maintenance_version ?? 0,
+    removed: 0,
+    created_at: existing === undefined || existing.removed === 1 ? at : existing.created_at,
+    updated_at: at,
+  });
+}
+
+/** A changed description of a known device; a device without a row stays without one. */
+export function changeDevice(set: InventoryWorkingSet, uuid: string, device: Omit<DeviceDescription, 'deployables'>, at: string): void {
+  const existing = set.devices.get(uuid);
+  if (existing === undefined) return;
+  set.devices.put({ ...existing, ...descriptionColumns(device), updated_at: at });
+}
+
+/** The row outlives the removal (removed = 1), so its maintenance status survives a rediscovery. */
+export function removeDevice(set: InventoryWorkingSet, uuid: string, at: string): void {
+  const existing = set.devices.get(uuid);
+  if (existing === undefined) return;
+  set.devices.put({ ...existing, removed: 1, updated_at: at });
+}
+
+/**
+ * Maintenance facts may in principle precede a device's first discovery in
+ * the log; the row they create then waits, removed and without a host, for
+ * the discovery that fills it in.
+ */
+export function setMaintenance(
+  set: InventoryWorkingSet,
+  uuid: string,
+  status: 'enabled' | 'maintaining',
+  reason: string | null,
+  event: RecordedEvent,
+): void {
+  const existing = set.devices.get(uuid);
+  if (existing !== undefined && existing.maintenance_version >= event.version) return;
+  const maintenance = { status, disabled_reason: reason, maintenance_version: event.version, updated_at: event.recordedAt };
+  set.devices.put(existing !== undefined ? { ...existing, ...maintenance } : { ...absentDevice(uuid), ...maintenance });
+}
+
+const absentDevice = (uuid: string): DeviceRow => ({
+  uuid,
+  hostname: null,
+  type: null,
+  vendor_id: null,
+  product_id: null,
+  subsystem_vendor_id: null,
+  subsystem_product_id: null,
+  model: null,
+  pci_address: null,
+  board_info: null,
+  vendor_board_info: null,
+  driver: null,
+  numa_node: null,
+  capacity: null,
+  status: 'enabled',
+  disabled_reason: null,
+  maintenance_version: 0,
+  removed: 1,
+  created_at: null,
+  updated_at: null,
+});

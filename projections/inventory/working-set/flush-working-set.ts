@@ -1,0 +1,34 @@
+import type { SqlExecutor } from '@ledger/processing';
+import { KeyListStatement, MultiRowUpsert } from '../multi-row';
+import {
+  ATTACH_HANDLE_COLUMNS,
+  type AttachHandleRow,
+  DEPLOYABLE_COLUMNS,
+  type DeployableRow,
+  DEVICE_COLUMNS,
+  type DeviceRow,
+  HOST_COLUMNS,
+  type HostRow,
+} from './inventory-table-rows';
+import type { InventoryWorkingSet } from './inventory-working-set';
+
+const upsertHosts = new MultiRowUpsert<HostRow>('inv_hosts', 'hostname', HOST_COLUMNS);
+const upsertDevices = new MultiRowUpsert<DeviceRow>('inv_devices', 'uuid', DEVICE_COLUMNS);
+const upsertDeployables = new MultiRowUpsert<DeployableRow>('inv_deployables', 'uuid', DEPLOYABLE_COLUMNS);
+const upsertHandles = new MultiRowUpsert<AttachHandleRow>('inv_attach_handles', 'uuid', ATTACH_HANDLE_COLUMNS);
+const deleteDeployables = new KeyListStatement('DELETE FROM inv_deployables WHERE uuid IN ($IN)');
+const deleteHandles = new KeyListStatement('DELETE FROM inv_attach_handles WHERE uuid IN ($IN)');
+
+/**
+ * Writes the batch's outcome: every changed row whole, every deleted key
+ * gone. A key is either changed or deleted, never both, so the order of
+ * the statements does not matter. Hosts and devices are never deleted.
+ */
+export async function flushWorkingSet(tx: SqlExecutor, set: InventoryWorkingSet): Promise<void> {
+  await deleteHandles.run(tx, set.handles.deleted);
+  await deleteDeployables.run(tx, set.deployables.deleted);
+  await upsertHosts.run(tx, set.hosts.changedRows());
+  await upsertDevices.run(tx, set.devices.changedRows());
+  await upsertDeployables.run(tx, set.deployables.changedRows());
+  await upsertHandles.run(tx, set.handles.changedRows());
+}

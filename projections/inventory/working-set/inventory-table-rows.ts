@@ -1,0 +1,125 @@
+/**
+ * Rows of the inventory tables as they are stored (see inventory.schema.ts),
+ * column for column: the batch loads them, changes them in memory and
+ * writes them back whole.
+ */
+export interface HostRow {
+  hostname: string;
+  registered_at: string;
+  last_report_at: string;
+  device_count: number;
+  status: string;
+  stream_version: number;
+}
+
+/** Description columns are null on a row that only a maintenance fact created. */
+export interface DeviceRow {
+  uuid: string;
+  hostname: string | null;
+  type: string | null;
+  vendor_id: string | null;
+  product_id: string | null;
+  subsystem_vendor_id: string | null;
+  subsystem_product_id: string | null;
+  model: string | null;
+  pci_address: string | null;
+  board_info: string | null;
+  vendor_board_info: string | null;
+  driver: string | null;
+  numa_node: number | null;
+  capacity: string | null;
+  status: string;
+  disabled_reason: string | null;
+  maintenance_version: number;
+  removed: number;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+export interface DeployableRow {
+  uuid: string;
+  device_uuid: string;
+  hostname: string;
+  name: string;
+  rp_uuid: string;
+  resource_class: string;
+  count: number;
+  traits: string;
+  driver_name: string | null;
+  stream_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttachHandleRow {
+  uuid: string;
+  deployable_uuid: string;
+  device_uuid: string;
+  hostname: string;
+  kind: string;
+  address: string;
+  physical_network: string | null;
+  mdev_type: string | null;
+  slot: number | null;
+  in_use: number;
+}
+
+export const HOST_COLUMNS: readonly (keyof HostRow)[] = [
+  'hostname',
+  'registered_at',
+  'last_report_at',
+  'device_count',
+  'status',
+  'stream_version',
+];
+
+export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
+  'uuid',
+  'hostname',
+  'type',
+  'vendor_id',
+  'product_id',
+  'subsystem_vendor_id',
+  'subsystem_product_id',
+  'model',
+  'pci_address',
+  'board_info',
+  'vendor_board_info',
+  'driver',
+  'numa_node',
+  'capacity',
+  'status',
+  'disabled_reason',
+  'maintenance_version',
+  'removed',
+  'created_at',
+  'updated_at',
+];
+
+export const DEPLOYABLE_COLUMNS: readonly (keyof DeployableRow)[] = [
+  'uuid',
+  'device_uuid',
+  'hostname',
+  'name',
+  'rp_uuid',
+  'resource_class',
+  'count',
+  'traits',
+  'driver_name',
+  'stream_version',
+  'created_at',
+  'updated_at',
+];
+
+export const ATTACH_HANDLE_COLUMNS: readonly (keyof AttachHandleRow)[] = [
+  'uuid',
+  'deployable_uuid',
+  'device_uuid',
+  'hostname',
+  'kind',
+  'address',
+  'physical_network',
+  'mdev_type',
+  'slot',
+  'in_use',
+];

@@ -1,0 +1,22 @@
+import type { AttachHandleRow, DeployableRow, DeviceRow, HostRow } from './inventory-table-rows';
+import { TableRows } from './table-rows';
+
+/**
+ * The rows one batch touches, loaded before its events are applied and
+ * written back after: every event then reads and writes memory instead of
+ * issuing its own statements. The load is complete for every key the
+ * batch's events can reach (see batch-keys.ts), so a reachable key missing
+ * here has no row in the table either.
+ */
+export class InventoryWorkingSet {
+  readonly hosts = new TableRows<HostRow>((row) => row.hostname);
+  readonly devices = new TableRows<DeviceRow>((row) => row.uuid);
+  readonly deployables = new TableRows<DeployableRow>(
+    (row) => row.uuid,
+    (row) => row.device_uuid,
+  );
+  readonly handles = new TableRows<AttachHandleRow>(
+    (row) => row.uuid,
+    (row) => row.deployable_uuid,
+  );
+}
