@@ -37,7 +37,6 @@ export function registerAuditReplay(audit: Command): void {
       try {
         const result = await rebuildProcessor(sequentialReader(source), db, inventoryProjection, {
           ...asOf,
-          batchSize: 5000,
           onProgress: ({ position }) => progress.update(position),
         });
         progress.done(result.position);

@@ -15,7 +15,7 @@ export interface ProcessorRuntimeOptions {
   readonly processors: readonly Processor[];
   /** This instance's identity in leases; unique per process (e.g. host, pid and a random suffix). */
   readonly owner: string;
-  /** Events scanned per batch transaction; default 1000. */
+  /** Events scanned per batch transaction; default 5000 (catching up after a version bump is a rebuild). */
   readonly batchSize?: number;
   /** How long a lease outlives its holder's last renewal; default 15000 ms. Renewed every third of it. */
   readonly leaseTtlMs?: number;
@@ -45,7 +45,7 @@ export class ProcessorRuntime {
     const names = options.processors.map((processor) => processor.name);
     const duplicate = names.find((name, index) => names.indexOf(name) !== index);
     if (duplicate !== undefined) throw new RangeError(`two processors are named ${duplicate}`);
-    const batchSize = options.batchSize ?? 1000;
+    const batchSize = options.batchSize ?? 5000;
     const leaseTtlMs = options.leaseTtlMs ?? 15_000;
     if (!(batchSize >= 1) || !(leaseTtlMs >= 3)) throw new RangeError('batchSize must be ≥ 1 and leaseTtlMs ≥ 3');
     this.waiters = new PositionWaiters(
