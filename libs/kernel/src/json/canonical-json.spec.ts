@@ -12,4 +12,14 @@ describe('canonicalJson', () => {
   it('writes undefined array items as null, as JSON.stringify does', () => {
     expect(canonicalJson([1, undefined])).toBe('[1,null]');
   });
+
+  it('gives what JSON.stringify would give after a round trip, for the values it accepts', () => {
+    const value = {
+      when: new Date('2026-11-22T03:00:00.000Z'),
+      nested: { gone: undefined, fn: () => 1, list: [undefined, NaN, -0, 1e21, 'é\u2028'] },
+      boxed: [Object(1), Object('s'), Object(false)],
+      custom: { toJSON: () => ({ b: 2, a: 1 }) },
+    };
+    expect(canonicalJson(value)).toBe(canonicalJson(JSON.parse(JSON.stringify(value))));
+  });
 });

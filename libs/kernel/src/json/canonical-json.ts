@@ -1,8 +1,11 @@
 /**
  * Canonical JSON (sorted keys, no insignificant whitespace, `undefined`
  * members dropped): the byte form hashed by the audit chain, so the same value
- * hashes the same whichever store returned it. Meant for JSON values (what
- * JSON.parse returns); it sits on every append, hence the hand-written walk.
+ * hashes the same whichever store returned it. For any value JSON.stringify
+ * accepts, `canonicalJson(v) === canonicalJson(JSON.parse(JSON.stringify(v)))`
+ * (it honours `toJSON` and boxed primitives as JSON.stringify does), so a
+ * writer can hash what it was given and a reader what it got back. It sits on
+ * every append, hence the hand-written walk.
  */
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
@@ -14,7 +17,10 @@ export function canonicalJson(value: unknown): string {
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
-      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+      if (Array.isArray(value)) return canonicalArray(value);
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) return canonicalJson(value.valueOf());
+      return canonicalObject(value as Record<string, unknown>);
     default:
       return 'null';
   }

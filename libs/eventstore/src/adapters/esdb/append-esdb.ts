@@ -38,8 +38,8 @@ export async function appendEsdb(
       id: event.id,
       type: event.type,
       // EventStoreDB stores any JSON value; its type only names the common ones.
-      data: event.data as JSONType,
-      metadata: toEsdbMetadata(event.metadata, { position, recordedAt: event.recordedAt, prevHash, hash }),
+      data: JSON.parse(event.dataJson) as JSONType,
+      metadata: toEsdbMetadata(JSON.parse(event.metadataJson), { position, recordedAt: event.recordedAt, prevHash, hash }),
     });
   });
   try {

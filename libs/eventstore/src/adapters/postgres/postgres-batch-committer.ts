@@ -11,24 +11,20 @@ type LedgerAppendResult = { version: number; position: string | number } | { con
 /** One round trip for a whole batch: every append, its expected version, its events and their content hashes. */
 export function postgresBatchCommitter(pool: Pool): (appends: readonly PreparedAppend[]) => Promise<readonly CommitOutcome<AppendResult>[]> {
   return async (appends) => {
-    const batch = appends.map((append) => ({
-      stream: append.stream,
-      expected: append.expected,
-      events: append.events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        recorded_at: event.recordedAt,
-        data: event.data,
-        metadata: event.metadata,
-        content_hash: event.contentHash,
-      })),
-    }));
-    // Stringified by hand: `pg` would turn a JS array into a PostgreSQL array literal.
-    const { rows } = await pool.query<{ results: LedgerAppendResult[] }>('SELECT ledger_append($1::jsonb) AS results', [
-      JSON.stringify(batch),
-    ]);
+    // Written as text so that the JSON each event was hashed over goes out verbatim.
+    const batch = `[${appends.map(appendJson).join(',')}]`;
+    const { rows } = await pool.query<{ results: LedgerAppendResult[] }>('SELECT ledger_append($1::jsonb) AS results', [batch]);
     return rows[0].results.map((result, index) => toOutcome(appends[index], result));
   };
+}
+
+function appendJson(append: PreparedAppend): string {
+  const events = append.events.map(
+    (event) =>
+      `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"recorded_at":${JSON.stringify(event.recordedAt)},` +
+      `"content_hash":${JSON.stringify(event.contentHash)},"data":${event.dataJson},"metadata":${event.metadataJson}}`,
+  );
+  return `{"stream":${JSON.stringify(append.stream)},"expected":${JSON.stringify(append.expected)},"events":[${events.join(',')}]}`;
 }
 
 function toOutcome(append: PreparedAppend, result: LedgerAppendResult): CommitOutcome<AppendResult> {

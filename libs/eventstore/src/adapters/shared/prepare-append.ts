@@ -1,5 +1,5 @@
 import { isUuid, uuidV7 } from '@ledger/kernel';
-import type { EventMetadata, NewEvent } from '../../envelope';
+import type { NewEvent } from '../../envelope';
 import { InvalidAppendError } from '../../errors/invalid-append.error';
 import type { ExpectedVersion } from '../../expected-version';
 import { contentHash } from '../../hash-chain/hash-chain';
@@ -50,14 +50,10 @@ function prepareEvent(stream: string, event: NewEvent, index: number, recordedAt
   }
   const dataJson = toJson(event.data, `event ${index} data`, facts);
   const metadataJson = toJson(event.metadata, `event ${index} metadata`, facts);
-  const content = {
-    id: event.id ?? uuidV7(),
-    type: event.type,
-    recordedAt,
-    data: JSON.parse(dataJson) as unknown,
-    metadata: JSON.parse(metadataJson) as EventMetadata,
-  };
-  return { ...content, idFromCaller: event.id !== undefined, dataJson, metadataJson, contentHash: contentHash(content) };
+  // Hashed from the caller's values, now, rather than a parse of their JSON: canonicalJson
+  // gives both the same text, and parsing would be half the cost of preparing.
+  const content = { id: event.id ?? uuidV7(), type: event.type, recordedAt, data: event.data, metadata: event.metadata };
+  return { id: content.id, type: content.type, recordedAt, idFromCaller: event.id !== undefined, dataJson, metadataJson, contentHash: contentHash(content) };
 }
 
 function toJson(value: unknown, what: string, facts: Record<string, unknown>): string {

@@ -1,4 +1,3 @@
-import type { EventMetadata } from '../../envelope';
 import type { ExpectedVersion } from '../../expected-version';
 
 /** An event with everything the writer fixes before the store places it. */
@@ -8,10 +7,11 @@ export interface PreparedEvent {
   readonly idFromCaller: boolean;
   readonly type: string;
   readonly recordedAt: string;
-  /** The JSON form of the caller's data: what every reader gets back. */
-  readonly data: unknown;
-  readonly metadata: EventMetadata;
-  /** `data` and `metadata` as JSON text, computed once here so a store that keeps text need not serialise again. */
+  /**
+   * Data and metadata as JSON text, taken when the append was made: what
+   * every reader gets back. Stores write this text, never the caller's
+   * objects, which the caller may change before the group commit flushes.
+   */
   readonly dataJson: string;
   readonly metadataJson: string;
   /** `contentHash` of the fields above; the store chains it to its place. */

@@ -37,6 +37,20 @@ export function hashChainContract(context: ContractContext): void {
     expect(verdict.headHash).toBe(events[events.length - 1].hash);
   });
 
+  it('records what the caller passed at append time, even if the caller changes it before the commit', async () => {
+    const { store } = context;
+    const stream = uniqueStream('device');
+    const data = { health: 'ok', since: new Date('2026-11-22T03:00:00.000Z'), counters: [1, 2] };
+    const appended = store.append(stream, [newEvent('inventory.DeviceHealthChanged', data)], { expected: 'no_stream' });
+    data.health = 'changed-after-append';
+    data.counters.push(3);
+    const { position } = await appended;
+    await untilVisible(store, position);
+    const [recorded] = await store.readStream(stream);
+    expect(recorded.data).toEqual({ health: 'ok', since: '2026-11-22T03:00:00.000Z', counters: [1, 2] });
+    expect(recorded.hash).toBe(chainHash(recorded.prevHash, recorded.position, stream, 1, contentHash(recorded)));
+  });
+
   it('detects a changed event', async () => {
     const events = await chainedLog(context.store);
     const target = events.length - 3;
