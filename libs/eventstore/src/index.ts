@@ -19,3 +19,4 @@ export type { PostgresEventStoreOptions } from './adapters/postgres/open-postgre
 export type { EsdbEventStore } from './adapters/esdb/esdb-event-store';
 export type { EsdbEventStoreOptions } from './adapters/esdb/open-esdb-event-store';
 export * from './filters/matches-filter';
+export { createSchemaIfMissing } from './adapters/postgres/create-schema';

@@ -1,4 +1,5 @@
 import { Client, Pool, type PoolClient, type QueryResult, types } from 'pg';
+import { createSchemaIfMissing } from '@ledger/eventstore';
 import { AsyncMutex } from './async-mutex';
 import type { SqlDatabase, SqlExecutor } from './sql-database.port';
 
@@ -54,7 +55,7 @@ async function createSchema(connectionString: string, schema: string): Promise<v
   const client = new Client({ connectionString });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await createSchemaIfMissing(client, schema);
   } finally {
     await client.end();
   }

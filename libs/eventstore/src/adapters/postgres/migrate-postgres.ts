@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { GENESIS_HASH } from '../../hash-chain/hash-chain';
+import { createSchemaIfMissing } from './create-schema';
 import { LEDGER_APPEND_FUNCTION } from './ledger-append.sql';
 
 /** Any constant shared by every ledger process: serializes concurrent migrations. */
@@ -18,9 +19,9 @@ const MIGRATION_LOCK = 7_468_113_520_431;
 export async function migratePostgres(pool: Pool, schema: string): Promise<void> {
   const client = await pool.connect();
   try {
+    await createSchemaIfMissing(client, schema);
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`
       CREATE TABLE IF NOT EXISTS ledger_events (
         position    bigint PRIMARY KEY,
