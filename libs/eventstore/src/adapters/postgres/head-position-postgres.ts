@@ -1,11 +1,11 @@
 import type { Pool } from 'pg';
 
-/** The last position a reader can see now: the same gap-safe bound as readAll. */
-const HEAD_POSITION = `
-  SELECT position FROM ledger_events
-  WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-  ORDER BY position DESC
-  LIMIT 1`;
+/**
+ * The last committed position: the head row is updated in the same
+ * transaction as the events it counts, so a reader's snapshot never shows a
+ * head ahead of the events (see read-all-postgres for why that prefix is whole).
+ */
+const HEAD_POSITION = 'SELECT position FROM ledger_head WHERE id = 1';
 
 export async function headPositionPostgres(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ position: string }>(HEAD_POSITION);

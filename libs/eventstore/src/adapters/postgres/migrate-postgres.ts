@@ -13,8 +13,6 @@ const MIGRATION_LOCK = 7_468_113_520_431;
  * REPLACE FUNCTION can otherwise fail with "tuple concurrently updated").
  *
  * `recorded_at` stays text: the exact ISO string the hash was computed over.
- * `tx_id` lets readers stop below the oldest transaction still running
- * (see read-all-postgres).
  */
 export async function migratePostgres(pool: Pool, schema: string): Promise<void> {
   const client = await pool.connect();
@@ -34,7 +32,6 @@ export async function migratePostgres(pool: Pool, schema: string): Promise<void>
         metadata    jsonb NOT NULL,
         prev_hash   text NOT NULL,
         hash        text NOT NULL,
-        tx_id       xid8 NOT NULL DEFAULT pg_current_xact_id(),
         UNIQUE (stream, version)
       )`);
     await client.query(`

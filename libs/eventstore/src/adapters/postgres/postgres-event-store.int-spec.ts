@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ChainVerifier, type RecordedEvent } from '@ledger/eventstore';
-import { appendBurstUntilKilled, describeEventStoreContract, newEvent, readAllAfter, uniqueStream, untilVisible } from '@ledger/eventstore/testing';
+import { contentHash } from '@ledger/eventstore';
+import { appendBurstUntilKilled, describeEventStoreContract, metadata, newEvent, readAllAfter, uniqueStream, untilVisible } from '@ledger/eventstore/testing';
+import { uuidV7 } from '@ledger/kernel';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../../test/support/services';
 import { openPostgresEventStore } from './open-postgres-event-store';
 import type { PostgresEventStore } from './postgres-event-store';
@@ -90,9 +92,9 @@ describePostgres('PostgreSQL event store', () => {
   });
 
   it('keeps one gap-free chain across replicas, and a reader on another replica misses nothing', async () => {
-    const replicas = await Promise.all([open(), open(), open()]);
+    const replicas = await Promise.all([open(), open(), open(), open()]);
     const reader = await open();
-    const perReplica = 30;
+    const perReplica = 60;
     const total = replicas.length * perReplica * 2;
     const writes = replicas.map(async (replica) => {
       for (let i = 0; i < perReplica; i++) {
@@ -120,23 +122,30 @@ describePostgres('PostgreSQL event store', () => {
     expect(verify(seen)).toMatchObject({ ok: true, checked: total });
   });
 
-  it('does not let readers pass a transaction that has not committed yet', async () => {
+  it('does not let readers pass an append that has not committed yet, nor show the ones queued behind it', async () => {
     const store = await open();
-    await untilVisible(store, (await store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' })).position);
-    const openTransaction = new Client({ connectionString: postgresUrl(), options: `-c search_path=${schema}` });
-    await openTransaction.connect();
+    const first = await store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' });
+    await untilVisible(store, first.position);
+    // Another replica in the middle of its commit: it holds the head lock and has inserted its row.
+    const replica = new Client({ connectionString: postgresUrl(), options: `-c search_path=${schema}` });
+    await replica.connect();
     try {
-      // Any transaction holding an xid keeps later commits out of readAll until it ends.
-      await openTransaction.query('BEGIN');
-      await openTransaction.query('SELECT pg_current_xact_id()');
-      await store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' });
-      expect(await store.readAll({ after: 0 })).toMatchObject({ position: 1 });
-      expect(await store.headPosition()).toBe(1);
-      await openTransaction.query('COMMIT');
-      await untilVisible(store, 2);
-      expect(await store.readAll({ after: 0 })).toMatchObject({ position: 2 });
+      await replica.query('BEGIN');
+      const event = { id: uuidV7(), type: 'test.Happened', recordedAt: new Date().toISOString(), data: {}, metadata: metadata() };
+      const batch = [{ stream: uniqueStream(), expected: 'no_stream', events: [{ id: event.id, type: event.type, recorded_at: event.recordedAt, data: event.data, metadata: event.metadata, content_hash: contentHash(event) }] }];
+      await replica.query('SELECT ledger_append($1::jsonb)', [JSON.stringify(batch)]);
+      const queued = store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' });
+      expect(await store.readAll({ after: first.position })).toEqual({ events: [], position: first.position });
+      expect(await store.headPosition()).toBe(first.position);
+      await replica.query('COMMIT');
+      const last = await queued;
+      expect(last.position).toBe(first.position + 2);
+      await untilVisible(store, last.position);
+      const { events } = await store.readAll({ after: first.position });
+      expect(events.map((e) => e.position)).toEqual([first.position + 1, first.position + 2]);
+      expect(events[0].id).toBe(event.id);
     } finally {
-      await openTransaction.end();
+      await replica.end();
     }
   });
 
