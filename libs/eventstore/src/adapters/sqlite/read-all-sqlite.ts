@@ -14,7 +14,7 @@ export function readAllSqlite(statements: SqliteStatements, options: ReadAllOpti
   if (!options.filter) {
     // Unfiltered, the window is just the next `max` rows: one statement.
     const rows = statements.readAfter.all(after, options.max ?? 1000);
-    return { events: rows.map(fromSqliteRow), position: rows.length > 0 ? rows[rows.length - 1].position : after };
+    return { events: rows.map(fromSqliteRow), position: rows.length > 0 ? rows[rows.length - 1][0] : after };
   }
   const upto = statements.scanBound.get(after, options.max ?? 1000)?.upto ?? null;
   if (upto === null) return { events: [], position: after };

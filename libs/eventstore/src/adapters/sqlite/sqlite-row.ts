@@ -1,28 +1,35 @@
 import type { RecordedEvent } from '../../envelope';
 
-/** An `events` row as better-sqlite3 returns it. */
-export interface SqliteEventRow {
-  readonly position: number;
-  readonly id: string;
-  readonly stream: string;
-  readonly version: number;
-  readonly type: string;
-  readonly recorded_at: string;
-  readonly data: string;
-  readonly metadata: string;
-  readonly prev_hash: string;
-  readonly hash: string;
-}
+/**
+ * The columns every read selects, in this order. Reads run in better-sqlite3's
+ * raw mode (rows as arrays): building one object per row only to copy it
+ * into the envelope cost about a third of readAll.
+ */
+export const EVENT_COLUMNS = 'position, id, stream, version, type, recorded_at, data, metadata, prev_hash, hash';
+
+/** An `events` row as a raw statement returns it, in EVENT_COLUMNS order. */
+export type SqliteEventRow = readonly [
+  position: number,
+  id: string,
+  stream: string,
+  version: number,
+  type: string,
+  recordedAt: string,
+  data: string,
+  metadata: string,
+  prevHash: string,
+  hash: string,
+];
 
 export const fromSqliteRow = (row: SqliteEventRow): RecordedEvent => ({
-  id: row.id,
-  type: row.type,
-  stream: row.stream,
-  version: row.version,
-  position: row.position,
-  recordedAt: row.recorded_at,
-  data: JSON.parse(row.data),
-  metadata: JSON.parse(row.metadata),
-  prevHash: row.prev_hash,
-  hash: row.hash,
+  id: row[1],
+  type: row[4],
+  stream: row[2],
+  version: row[3],
+  position: row[0],
+  recordedAt: row[5],
+  data: JSON.parse(row[6]),
+  metadata: JSON.parse(row[7]),
+  prevHash: row[8],
+  hash: row[9],
 });

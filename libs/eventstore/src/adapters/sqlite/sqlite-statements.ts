@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { SqliteEventRow } from './sqlite-row';
+import { EVENT_COLUMNS, type SqliteEventRow } from './sqlite-row';
 
 /** Every statement the store runs, prepared once per connection. */
 export interface SqliteStatements {
@@ -31,16 +31,16 @@ export function prepareSqliteStatements(db: Database): SqliteStatements {
       INSERT INTO events (position, id, stream, version, type, recorded_at, data, metadata, prev_hash, hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `),
-    readStream: db.prepare('SELECT * FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?'),
-    readAfter: db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    readStream: db.prepare<[string, number, number], SqliteEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?`).raw(true),
+    readAfter: db.prepare<[number, number], SqliteEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
     scanBound: db.prepare('SELECT MAX(position) AS upto FROM (SELECT position FROM events WHERE position > ? ORDER BY position LIMIT ?)'),
     // The category is the stream name up to its first dash (see streamCategory).
-    readRange: db.prepare(`
-      SELECT * FROM events
+    readRange: db.prepare<[ReadRangeParameters], SqliteEventRow>(`
+      SELECT ${EVENT_COLUMNS} FROM events
       WHERE position > @after AND position <= @upto
         AND (@categories IS NULL OR substr(stream, 1, instr(stream, '-') - 1) IN (SELECT value FROM json_each(@categories)))
         AND (@types IS NULL OR type IN (SELECT value FROM json_each(@types)))
       ORDER BY position
-    `),
+    `).raw(true),
   };
 }
