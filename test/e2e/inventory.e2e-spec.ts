@@ -188,5 +188,8 @@ describe('inventory over HTTP (embedded SQLite)', () => {
       expect.arrayContaining(['/api/v1/hosts/{hostname}/report', '/api/v1/devices', '/api/v1/devices/{uuid}/disable', '/api/v1/deployables/{uuid}']),
     );
     expect(openapi.body.components.schemas.ReportedDeviceDto.required).toEqual(expect.arrayContaining(['type', 'pciAddress']));
+    expect(openapi.body.paths['/api/v1/devices'].get.responses.default.content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
   });
 });

@@ -15,7 +15,39 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'token')
     .addSecurityRequirements('token')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return withProblemResponses(SwaggerModule.createDocument(app, config));
+}
+
+/** RFC 9457 problem details, the shape of every error response (docs/errors.md lists the codes). */
+const PROBLEM_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string', example: 'urn:accelerator-ledger:problem:AUTH.WRONG_HOST' },
+    title: { type: 'string', example: 'Forbidden' },
+    status: { type: 'integer', example: 403 },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'stable error code', example: 'AUTH.WRONG_HOST' },
+    instance: { type: 'string', example: '/api/v1/hosts/compute-2/report' },
+  },
+  additionalProperties: true,
+};
+
+/** Declares the problem-details error response on every operation, so clients generated from the document know it. */
+function withProblemResponses(document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, Problem: PROBLEM_SCHEMA } };
+  const problem = {
+    description: 'Error: RFC 9457 problem details with a stable code',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      if (operation && typeof operation === 'object' && 'responses' in operation) {
+        operation.responses = { ...operation.responses, default: problem };
+      }
+    }
+  }
+  return document;
 }
 
 /** Serves the document at OPENAPI_PATH (public: it describes the API, it holds no data). */
