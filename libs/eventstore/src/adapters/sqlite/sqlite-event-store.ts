@@ -1,25 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { NewEvent, RecordedEvent } from '../../envelope';
-import { StoreClosedError } from '../../errors/store-closed.error';
-import type {
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  ReadAllOptions,
-  ReadAllResult,
-  ReadStreamOptions,
-  SubscribeOptions,
-  Subscription,
-} from '../../event-store.port';
-import { AppendSignal } from '../shared/append-signal';
-import { GroupCommit } from '../shared/group-commit';
-import { prepareAppend } from '../shared/prepare-append';
-import type { PreparedAppend } from '../shared/prepared-append';
-import { SubscriptionRegistry } from '../shared/subscription-registry';
+import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
 import { sqliteBatchCommitter } from './commit-sqlite-batch';
 import { readAllSqlite } from './read-all-sqlite';
 import { readStreamSqlite } from './read-stream-sqlite';
-import { prepareSqliteStatements, type SqliteStatements } from './sqlite-statements';
+import { prepareSqliteStatements } from './sqlite-statements';
 
 export interface SqliteEventStoreStats {
   /** Write transactions committed: each pays one fsync. */
@@ -29,74 +13,26 @@ export interface SqliteEventStoreStats {
 
 /**
  * The embedded store: one SQLite file in WAL mode. Appends are group
- * committed (see GroupCommit); reads run synchronously on the same
- * connection, which better-sqlite3 makes cheap.
+ * committed; reads run synchronously on the same connection, which
+ * better-sqlite3 makes cheap.
  */
-export class SqliteEventStore implements EventStore {
-  readonly kind = 'sqlite';
-  private readonly statements: SqliteStatements;
-  private readonly commits: GroupCommit<PreparedAppend, AppendResult>;
-  private readonly appended = new AppendSignal();
-  private readonly subscriptions = new SubscriptionRegistry();
-  private closed = false;
-
-  constructor(private readonly db: Database) {
-    this.statements = prepareSqliteStatements(db);
-    const commitBatch = sqliteBatchCommitter(db, this.statements);
-    this.commits = new GroupCommit((appends) => {
-      const outcomes = commitBatch(appends);
-      if (outcomes.some((outcome) => 'result' in outcome)) this.appended.notify();
-      return outcomes;
+export class SqliteEventStore extends GroupCommittedEventStore {
+  constructor(db: Database) {
+    const statements = prepareSqliteStatements(db);
+    super({
+      kind: 'sqlite',
+      commit: sqliteBatchCommitter(db, statements),
+      readStream: (stream, options) => readStreamSqlite(statements, stream, options),
+      readAll: (options) => readAllSqlite(statements, options),
+      headPosition: () => statements.head.get()?.position ?? 0,
+      close: () => {
+        db.close();
+      },
     });
   }
 
-  async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    this.assertOpen();
-    return this.commits.submit(prepareAppend(stream, events, options.expected));
-  }
-
-  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    this.assertOpen();
-    return readStreamSqlite(this.statements, stream, options);
-  }
-
-  async readAll(options?: ReadAllOptions): Promise<ReadAllResult> {
-    this.assertOpen();
-    return readAllSqlite(this.statements, options);
-  }
-
-  async headPosition(): Promise<number> {
-    this.assertOpen();
-    return this.statements.head.get()?.position ?? 0;
-  }
-
-  subscribe(options?: SubscribeOptions): Subscription {
-    this.assertOpen();
-    return this.subscriptions.subscribe(this, options);
-  }
-
-  waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return this.appended.wait(timeoutMs, signal);
-  }
-
-  /** Group commit at work: how many transactions carried how many appends. */
   stats(): SqliteEventStoreStats {
-    const { batches, requests } = this.commits.stats();
+    const { batches, requests } = this.commitStats();
     return { transactions: batches, appends: requests };
-  }
-
-  /** Ends subscriptions, commits what is queued, then closes the file. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.subscriptions.closeAll();
-    await this.commits.drain();
-    this.appended.notify();
-    this.db.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError();
   }
 }

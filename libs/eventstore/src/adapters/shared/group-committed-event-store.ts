@@ -1,0 +1,109 @@
+import type { NewEvent, RecordedEvent } from '../../envelope';
+import { StoreClosedError } from '../../errors/store-closed.error';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  ReadAllOptions,
+  ReadAllResult,
+  ReadStreamOptions,
+  SubscribeOptions,
+  Subscription,
+} from '../../event-store.port';
+import { AppendSignal } from './append-signal';
+import { type BatchCommitter, GroupCommit, type GroupCommitStats } from './group-commit';
+import { prepareAppend } from './prepare-append';
+import type { PreparedAppend } from './prepared-append';
+import { SubscriptionRegistry } from './subscription-registry';
+
+/** What a database adapter supplies; the store around it is the same for every engine. */
+export interface StoreEngine {
+  readonly kind: string;
+  /** Commits a batch of appends in one transaction (one fsync or round trip). */
+  readonly commit: BatchCommitter<PreparedAppend, AppendResult>;
+  /** Upper bound on appends per commit (default: GroupCommit's). */
+  readonly maxAppendsPerCommit?: number;
+  readStream(stream: string, options?: ReadStreamOptions): RecordedEvent[] | Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): ReadAllResult | Promise<ReadAllResult>;
+  headPosition(): number | Promise<number>;
+  /** Called before each wait for an append (e.g. to re-establish LISTEN). */
+  beforeWait?(): void;
+  /** Releases the engine's connections, after every queued append is committed. */
+  close(): void | Promise<void>;
+}
+
+/**
+ * An event store over a SQL engine with group commit: appends are prepared
+ * (validated, hashed) at once, then committed together with the others of
+ * the same turn of the event loop; readers wait on the append signal, which
+ * the engine may also raise for writers in other processes.
+ */
+export class GroupCommittedEventStore implements EventStore {
+  readonly kind: string;
+  private readonly commits: GroupCommit<PreparedAppend, AppendResult>;
+  private readonly subscriptions = new SubscriptionRegistry();
+  private closed = false;
+
+  constructor(
+    private readonly engine: StoreEngine,
+    private readonly appended: AppendSignal = new AppendSignal(),
+  ) {
+    this.kind = engine.kind;
+    this.commits = new GroupCommit(async (appends) => {
+      const outcomes = await engine.commit(appends);
+      // Local waiters need not wait for a notification to come back from the database.
+      if (outcomes.some((outcome) => 'result' in outcome)) this.appended.notify();
+      return outcomes;
+    }, engine.maxAppendsPerCommit);
+  }
+
+  async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    this.assertOpen();
+    return this.commits.submit(prepareAppend(stream, events, options.expected));
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.engine.readStream(stream, options);
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<ReadAllResult> {
+    this.assertOpen();
+    return this.engine.readAll(options);
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.engine.headPosition();
+  }
+
+  subscribe(options?: SubscribeOptions): Subscription {
+    this.assertOpen();
+    return this.subscriptions.subscribe(this, options);
+  }
+
+  waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.engine.beforeWait?.();
+    return this.appended.wait(timeoutMs, signal);
+  }
+
+  /** Group commit at work: how many commits carried how many appends. */
+  protected commitStats(): GroupCommitStats {
+    return this.commits.stats();
+  }
+
+  /** Ends subscriptions, commits what is queued, then closes the engine. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.subscriptions.closeAll();
+    await this.commits.drain();
+    this.appended.notify();
+    await this.engine.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+}
