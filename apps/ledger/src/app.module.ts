@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AuthModule, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { InventoryModule } from '@ledger/inventory';
+import { VersionDiscoveryController } from './cyborg-v2/version-discovery.controller';
 import { HealthController } from './http/health.controller';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
@@ -26,6 +27,8 @@ export class AppModule {
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule);
     const providers: Provider[] = [ReadinessService];
-    return { module: AppModule, imports, providers, controllers: [HealthController] };
+    const controllers: Type[] = [HealthController];
+    if (config.roles.includes('api')) controllers.push(VersionDiscoveryController);
+    return { module: AppModule, imports, providers, controllers };
   }
 }

@@ -13,7 +13,8 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
 
 /** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
 export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimitBytes, genReqId: () => uuidV7() });
+  // Trailing slashes are ignored: OpenStack clients ask for both /v2 and /v2/.
+  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimitBytes, genReqId: () => uuidV7(), routerOptions: { ignoreTrailingSlash: true } });
   // JSON only: without Fastify's default text/plain parser, other media types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
