@@ -22,3 +22,4 @@ export * from './application/disable-device/disable-device.handler';
 export * from './application/enable-device/enable-device.command';
 export * from './application/enable-device/enable-device.handler';
 export * from './application/inventory.module';
+export * from './application/device-maintenance.runner';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AggregateCache } from '@ledger/eventstore';
 import type { DeviceMaintenanceState } from '../domain/device-maintenance.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
+import { DeviceMaintenanceRunner } from './device-maintenance.runner';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
 import { DEVICE_MAINTENANCE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
@@ -17,6 +18,7 @@ import { ReportHostHandler } from './report-host/report-host.handler';
     { provide: HOST_INVENTORY_CACHE, useFactory: () => new AggregateCache<HostInventoryState>(20_000) },
     { provide: DEVICE_MAINTENANCE_CACHE, useFactory: () => new AggregateCache<DeviceMaintenanceState>(50_000) },
     ReportHostHandler,
+    DeviceMaintenanceRunner,
     DisableDeviceHandler,
     EnableDeviceHandler,
   ],

@@ -1,33 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateCache, EVENT_STORE, handleCommand, type EventStore } from '@ledger/eventstore';
-import { deviceMaintenanceDecider, type DeviceMaintenanceState } from '../../domain/device-maintenance.decider';
-import type { HostInventoryState } from '../../domain/host-inventory.state';
-import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
-import { deviceStream } from '../../domain/streams';
-import { resolveMaintenanceTarget } from '../device-maintenance.target';
-import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { DEVICE_MAINTENANCE_CACHE, HOST_INVENTORY_CACHE } from '../inventory.tokens';
+import { DeviceMaintenanceRunner } from '../device-maintenance.runner';
+import type { InventoryCommandResult } from '../inventory-command.result';
 import { DisableDeviceCommand } from './disable-device.command';
 
 @CommandHandler(DisableDeviceCommand)
 export class DisableDeviceHandler implements ICommandHandler<DisableDeviceCommand> {
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(HOST_INVENTORY_CACHE) private readonly hostCache: AggregateCache<HostInventoryState>,
-    @Inject(DEVICE_MAINTENANCE_CACHE) private readonly cache: AggregateCache<DeviceMaintenanceState>,
-  ) {}
+  constructor(@Inject(DeviceMaintenanceRunner) private readonly maintenance: DeviceMaintenanceRunner) {}
 
-  async execute({ target, context }: DisableDeviceCommand): Promise<InventoryCommandResult> {
-    const deviceUuid = await resolveMaintenanceTarget(this.store, this.hostCache, target);
-    const result = await handleCommand(
-      this.store,
-      deviceStream(deviceUuid),
-      deviceMaintenanceDecider,
-      { type: 'DisableDevice', deviceUuid, reason: target.reason ?? null },
-      context,
-      { cache: this.cache, schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS },
-    );
-    return toInventoryCommandResult(result);
+  execute({ target, context }: DisableDeviceCommand): Promise<InventoryCommandResult> {
+    return this.maintenance.run(target, (deviceUuid) => ({ type: 'DisableDevice', deviceUuid, reason: target.reason ?? null }), context);
   }
 }
