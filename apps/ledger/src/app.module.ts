@@ -2,13 +2,16 @@ import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/co
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthModule, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
+import { AllocationModule } from '@ledger/allocation';
 import { InventoryModule } from '@ledger/inventory';
-import { VersionDiscoveryController } from './cyborg-v2/version-discovery.controller';
+import { QuotaModule } from '@ledger/quota';
+import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { HealthController } from './http/health.controller';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
 import { ReadinessService } from './infrastructure/readiness.service';
+import { QuotaHttpModule } from './quota/quota-http.module';
 
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
@@ -23,12 +26,11 @@ export class AppModule {
       PersistenceModule.forRoot(config),
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
-    if (config.roles.includes('conductor')) imports.push(InventoryModule);
+    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
-    if (config.roles.includes('api')) imports.push(InventoryHttpModule);
+    if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module);
     const providers: Provider[] = [ReadinessService];
     const controllers: Type[] = [HealthController];
-    if (config.roles.includes('api')) controllers.push(VersionDiscoveryController);
     return { module: AppModule, imports, providers, controllers };
   }
 }

@@ -10,6 +10,7 @@ export * from './subscriptions/catch-up-subscription';
 export * from './command-handling/decider';
 export * from './command-handling/aggregate-cache';
 export * from './command-handling/handle-command';
+export * from './command-handling/stream-locks';
 export * from './nest/event-store.token';
 export * from './open-event-store';
 export type { SqliteEventStore, SqliteEventStoreStats } from './adapters/sqlite/sqlite-event-store';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { LedgerError, ValidationError } from '@ledger/kernel';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { type ProcessorRuntime, readCheckpoint, type SqlDatabase } from '@ledger/processing';
 import { LEDGER_PROCESSORS } from '../infrastructure/processors.module';
 import { PROCESSOR_RUNTIME, READ_MODEL_DB } from '../infrastructure/tokens';
@@ -20,6 +21,7 @@ const POLL_MS = 25;
 export class ConsistencyService {
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: SqlDatabase,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Optional() @Inject(PROCESSOR_RUNTIME) private readonly runtime?: ProcessorRuntime,
   ) {}
 
@@ -29,6 +31,17 @@ export class ConsistencyService {
       throw new ValidationError('REQUEST.INVALID', `${MIN_POSITION_HEADER} must be a non-negative integer`, { header });
     }
     await this.awaitPosition(Number(header));
+  }
+
+  /**
+   * Serves a read only from projections that include everything recorded
+   * before the request arrived. Nova and the `openstack` client read right
+   * after they write (create then show, bind then poll `?instance=`) and
+   * send no position, so the Cyborg API reads this way. Costs one head
+   * lookup when the projections are caught up.
+   */
+  async awaitFresh(): Promise<void> {
+    await this.awaitPosition(await this.store.headPosition());
   }
 
   async awaitPosition(position: number): Promise<void> {

@@ -15,3 +15,6 @@ export const wrongHost = (credentialHost: string | undefined, requestedHost: str
     credentialHost: credentialHost ?? null,
     requestedHost,
   });
+
+export const serviceTokenWithoutRole = () =>
+  new ForbiddenError('AUTH.SERVICE_TOKEN_ROLE', 'the X-Service-Token does not carry the service role');

@@ -6,10 +6,31 @@ export type Role = (typeof ROLES)[number];
 export interface Principal {
   readonly user: string;
   readonly project: string | null;
+  /** The token's roles, plus `service` when a valid X-Service-Token carries it (as Nova sends). */
   readonly roles: readonly Role[];
   /** For `agent` tokens: the one host this agent may speak for. */
   readonly host?: string;
+  /** The user of the X-Service-Token that vouched for this request, if any. */
+  readonly serviceUser?: string;
 }
 
-export const hasAnyRole = (principal: Principal, roles: readonly Role[]): boolean =>
-  principal.roles.some((role) => roles.includes(role));
+/**
+ * Keystone's default role implications: an admin is also a manager, a
+ * manager a member, a member a reader. Tokens carry only what was granted;
+ * every check goes through `hasRole`, so an admin passes a reader rule.
+ */
+const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
+  admin: ['admin', 'manager', 'member', 'reader'],
+  manager: ['manager', 'member', 'reader'],
+  member: ['member', 'reader'],
+  reader: ['reader'],
+  service: ['service'],
+  agent: ['agent'],
+};
+
+export const hasRole = (principal: Pick<Principal, 'roles'>, role: Role): boolean =>
+  principal.roles.some((granted) => IMPLIED[granted].includes(role));
+
+export const hasAnyRole = (principal: Pick<Principal, 'roles'>, roles: readonly Role[]): boolean => roles.some((role) => hasRole(principal, role));
+
+export const isAdmin = (principal: Pick<Principal, 'roles'>): boolean => hasRole(principal, 'admin');

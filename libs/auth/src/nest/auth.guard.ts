@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { missingToken, roleRequired, wrongHost } from '../domain/auth-errors';
-import { hasAnyRole, type Principal, type Role } from '../domain/principal';
+import { missingToken, roleRequired, serviceTokenWithoutRole, wrongHost } from '../domain/auth-errors';
+import { hasAnyRole, hasRole, isAdmin, type Principal, type Role } from '../domain/principal';
 import { ALLOWED_ROLES, HOST_PARAM, PUBLIC_ROUTE } from './auth.decorators';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 
@@ -36,7 +36,7 @@ export class AuthGuard implements CanActivate {
     if (!hasAnyRole(principal, allowed)) throw roleRequired(allowed);
 
     const hostParam = this.reflector.getAllAndOverride<string | undefined>(HOST_PARAM, targets);
-    if (hostParam !== undefined && !principal.roles.includes('admin')) {
+    if (hostParam !== undefined && !isAdmin(principal)) {
       const requested = request.params?.[hostParam] ?? '';
       if (principal.host !== requested) throw wrongHost(principal.host, requested);
     }
@@ -50,8 +50,29 @@ export class AuthGuard implements CanActivate {
       throw missingToken();
     }
     const { user, project, roles, host } = this.options.codec.verify(token);
-    return { user, project, roles, ...(host !== undefined ? { host } : {}) };
+    const principal: Principal = { user, project, roles, ...(host !== undefined ? { host } : {}) };
+    return withServiceToken(principal, this.serviceTokenOf(request.headers));
   }
+
+  /**
+   * Nova sends the user's token plus its own in X-Service-Token (Cyborg's
+   * CVE-2026-40214 fix requires it for bind and unbind). A service token that
+   * is present must be valid and carry the service role: a bad one is refused,
+   * never silently ignored.
+   */
+  private serviceTokenOf(headers: AuthenticatedRequest['headers']): Principal | undefined {
+    const token = headers['x-service-token'];
+    if (typeof token !== 'string' || token.length === 0) return undefined;
+    const service = this.options.codec.verify(token);
+    if (!hasRole(service, 'service')) throw serviceTokenWithoutRole();
+    return service;
+  }
+}
+
+function withServiceToken(principal: Principal, service: Principal | undefined): Principal {
+  if (service === undefined) return principal;
+  const roles = principal.roles.includes('service') ? principal.roles : [...principal.roles, 'service' as const];
+  return { ...principal, roles, serviceUser: service.user };
 }
 
 function tokenOf(headers: AuthenticatedRequest['headers']): string | undefined {

@@ -4,6 +4,7 @@ import type { EventStore } from '../event-store.port';
 import { WrongExpectedVersionError } from '../errors/wrong-expected-version.error';
 import type { AggregateCache } from './aggregate-cache';
 import { type Decider, type DomainEvent, foldEvents } from './decider';
+import type { StreamLocks } from './stream-locks';
 
 /** Who asks, and in which conversation: becomes the metadata of every event appended. */
 export interface CommandContext {
@@ -20,6 +21,8 @@ export interface HandleCommandOptions<State> {
   readonly cache?: AggregateCache<State>;
   /** Schema version per event type (default 1). */
   readonly schemaVersions?: Readonly<Record<string, number>>;
+  /** Queues commands per stream in this process (see StreamLocks). */
+  readonly locks?: StreamLocks;
 }
 
 export interface CommandResult<State> {
@@ -45,6 +48,10 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   context: CommandContext,
   options: HandleCommandOptions<State> = {},
 ): Promise<CommandResult<State>> {
+  if (options.locks) {
+    const { locks, ...rest } = options;
+    return locks.run(stream, () => handleCommand(store, stream, decider, command, context, rest));
+  }
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     const { state, version } = await loadAggregate(store, stream, decider, options.cache);

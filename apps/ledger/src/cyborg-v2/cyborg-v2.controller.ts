@@ -1,0 +1,11 @@
+import { applyDecorators, Controller, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { MicroversionInterceptor } from './microversion.interceptor';
+
+/**
+ * A controller of Cyborg's v2 API at `/v2/<path>`: microversion negotiation
+ * and Cyborg's version headers on every answer. Its routes are documented by
+ * Cyborg's api-ref (and docs/cyborg-v2.md), not our OpenAPI document.
+ */
+export const CyborgV2Controller = (path: string) =>
+  applyDecorators(Controller(`v2/${path}`), UseInterceptors(MicroversionInterceptor), ApiExcludeController());

@@ -1,0 +1,1 @@
+export * from './application/allocation.module';
