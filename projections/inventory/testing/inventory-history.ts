@@ -1,6 +1,6 @@
 import { handleCommand, type CommandContext, type RecordedEvent } from '@ledger/eventstore';
 import {
-  deviceMaintenanceDecider,
+  deviceDecider,
   deviceStream,
   hostInventoryDecider,
   hostStream,
@@ -28,7 +28,7 @@ export async function recordHostHistory(hostname: string, steps: readonly Histor
       const command = { type: 'ReportHost', report: { hostname, devices: step.report }, receivedAt: '2026-03-01T00:00:00.000Z' } as const;
       await handleCommand(store, hostStream(hostname), hostInventoryDecider, command, context);
     } else {
-      await handleCommand(store, deviceStream(step.deviceUuid), deviceMaintenanceDecider, step, context);
+      await handleCommand(store, deviceStream(step.deviceUuid), deviceDecider, step, context);
     }
   }
   return (await store.readAll({ max: 10_000 })).events;

@@ -1,6 +1,6 @@
 import { handleCommand, type CommandContext, type EventStore, type RecordedEvent } from '@ledger/eventstore';
 import {
-  deviceMaintenanceDecider,
+  deviceDecider,
   deviceStream,
   deviceUuidOf,
   hostInventoryDecider,
@@ -38,7 +38,7 @@ export async function recordInventoryScenario(store: EventStore = new InMemoryEv
       context,
     );
   const maintain = (command: DeviceMaintenanceCommand) =>
-    handleCommand(store, deviceStream(command.deviceUuid), deviceMaintenanceDecider, command, context);
+    handleCommand(store, deviceStream(command.deviceUuid), deviceDecider, command, context);
 
   await report('compute-1', [a100('0000:3b:00.0'), arria10('0000:5e:00.0', 3), x710('0000:af:00.0')]);
   await report('compute-2', [t4vgpu('0000:d8:00.0', 4), a100('0000:18:00.0')]);

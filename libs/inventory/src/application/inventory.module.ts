@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AggregateCache } from '@ledger/eventstore';
-import type { DeviceMaintenanceState } from '../domain/device-maintenance.decider';
+import type { DeviceState } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
-import { DeviceMaintenanceRunner } from './device-maintenance.runner';
+import { ClaimAttachHandleHandler, ReleaseAttachHandleHandler } from './attach-handle-claims/attach-handle-claims.handlers';
+import { DeviceCommandRunner } from './device-command.runner';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
-import { DEVICE_MAINTENANCE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
+import { DEVICE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
 import { ReportHostHandler } from './report-host/report-host.handler';
 
 /**
@@ -16,11 +17,13 @@ import { ReportHostHandler } from './report-host/report-host.handler';
   providers: [
     // Sized for the 10,000-host scale target with headroom; states are immutable, so sharing them is safe.
     { provide: HOST_INVENTORY_CACHE, useFactory: () => new AggregateCache<HostInventoryState>(20_000) },
-    { provide: DEVICE_MAINTENANCE_CACHE, useFactory: () => new AggregateCache<DeviceMaintenanceState>(50_000) },
+    { provide: DEVICE_CACHE, useFactory: () => new AggregateCache<DeviceState>(50_000) },
     ReportHostHandler,
-    DeviceMaintenanceRunner,
+    DeviceCommandRunner,
     DisableDeviceHandler,
     EnableDeviceHandler,
+    ClaimAttachHandleHandler,
+    ReleaseAttachHandleHandler,
   ],
   exports: [HOST_INVENTORY_CACHE],
 })

@@ -1,5 +1,5 @@
 /** Nest token of the host aggregates' AggregateCache (shared by the report and maintenance handlers). */
 export const HOST_INVENTORY_CACHE = Symbol('HOST_INVENTORY_CACHE');
 
-/** Nest token of the device maintenance aggregates' AggregateCache. */
-export const DEVICE_MAINTENANCE_CACHE = Symbol('DEVICE_MAINTENANCE_CACHE');
+/** Nest token of the device aggregates' AggregateCache (maintenance and handle claims). */
+export const DEVICE_CACHE = Symbol('DEVICE_CACHE');

@@ -14,6 +14,10 @@ export const InventoryErrorCodes = {
   HOST_NOT_FOUND: 'INVENTORY.HOST_NOT_FOUND',
   /** No such deployable in the inventory. */
   DEPLOYABLE_NOT_FOUND: 'INVENTORY.DEPLOYABLE_NOT_FOUND',
+  /** The device is in maintenance: nothing on it can be claimed (409). */
+  DEVICE_IN_MAINTENANCE: 'INVENTORY.DEVICE_IN_MAINTENANCE',
+  /** Every attach handle of the deployable is claimed (409). */
+  NO_FREE_ATTACH_HANDLE: 'INVENTORY.NO_FREE_ATTACH_HANDLE',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;

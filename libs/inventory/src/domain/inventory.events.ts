@@ -11,6 +11,8 @@ export const InventoryEventTypes = {
   AttachHandlesRemoved: 'inventory.AttachHandlesRemoved',
   DeviceDisabled: 'inventory.DeviceDisabled',
   DeviceEnabled: 'inventory.DeviceEnabled',
+  AttachHandleClaimed: 'inventory.AttachHandleClaimed',
+  AttachHandleReleased: 'inventory.AttachHandleReleased',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -25,6 +27,8 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.AttachHandlesRemoved': 1,
   'inventory.DeviceDisabled': 1,
   'inventory.DeviceEnabled': 1,
+  'inventory.AttachHandleClaimed': 1,
+  'inventory.AttachHandleReleased': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -119,7 +123,25 @@ export type DeviceEnabled = DomainEvent<'inventory.DeviceEnabled', { readonly de
 
 export type DeviceMaintenanceEvent = DeviceDisabled | DeviceEnabled;
 
-export type InventoryEvent = HostInventoryEvent | DeviceMaintenanceEvent;
+/** Facts of one claim: which handle of which deployable an accelerator request holds. */
+export interface AttachHandleClaim {
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+  readonly handleUuid: string;
+  readonly arqUuid: string;
+}
+
+/** A bind took a free attach handle of the device for an accelerator request. */
+export type AttachHandleClaimed = DomainEvent<'inventory.AttachHandleClaimed', AttachHandleClaim>;
+
+/** An unbind, a delete or a failed bind gave the handle back. */
+export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased', AttachHandleClaim>;
+
+export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent;
+
+export type InventoryEvent = HostInventoryEvent | DeviceEvent;
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

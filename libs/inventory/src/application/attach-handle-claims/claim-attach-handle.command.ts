@@ -1,0 +1,31 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { AttachHandleClaim } from '../../domain/inventory.events';
+
+export interface ClaimAttachHandleInput {
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+  readonly arqUuid: string;
+  /** The deployable's handle uuids in order of preference (from the inventory read model). */
+  readonly candidates: readonly string[];
+}
+
+/** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */
+export class ClaimAttachHandleCommand extends Command<AttachHandleClaim> {
+  constructor(
+    readonly input: ClaimAttachHandleInput,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Releases what a request holds on a device; answers how many handles were released (0 or 1). */
+export class ReleaseAttachHandleCommand extends Command<number> {
+  constructor(
+    readonly input: { readonly deviceUuid: string; readonly arqUuid: string },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

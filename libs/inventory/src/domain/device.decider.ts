@@ -1,0 +1,130 @@
+import { ConflictError, isUuid, ValidationError } from '@ledger/kernel';
+import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { InventoryErrorCodes } from './inventory.errors';
+import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
+
+export const MAX_DISABLE_REASON_LENGTH = 255;
+
+/** Put a device in maintenance (Cyborg's `maintaining`): known, but not offered. */
+export interface DisableDevice {
+  readonly type: 'DisableDevice';
+  readonly deviceUuid: string;
+  readonly reason: string | null;
+}
+
+export interface EnableDevice {
+  readonly type: 'EnableDevice';
+  readonly deviceUuid: string;
+}
+
+/**
+ * Take a free attach handle of one deployable of the device for an
+ * accelerator request. `candidates` are the deployable's handle uuids in
+ * order of preference, from the inventory read model; which of them are free
+ * is decided here, on the device's own stream, so two binds never get one.
+ */
+export interface ClaimAttachHandle {
+  readonly type: 'ClaimAttachHandle';
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+  readonly arqUuid: string;
+  readonly candidates: readonly string[];
+}
+
+/** Give back whatever the request holds on this device (nothing held: nothing appended). */
+export interface ReleaseAttachHandle {
+  readonly type: 'ReleaseAttachHandle';
+  readonly deviceUuid: string;
+  readonly arqUuid: string;
+}
+
+export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
+export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle;
+
+export type DeviceStatus = 'enabled' | 'maintaining';
+
+export interface DeviceState {
+  readonly status: DeviceStatus;
+  readonly reason: string | null;
+  /** Claims held, by handle uuid. */
+  readonly claims: Readonly<Record<string, AttachHandleClaim>>;
+}
+
+/** The claim a request holds on the device, if any. */
+export const claimOf = (state: DeviceState, arqUuid: string): AttachHandleClaim | undefined =>
+  Object.values(state.claims).find((claim) => claim.arqUuid === arqUuid);
+
+/**
+ * One device (stream `device-<uuid>`): its maintenance status and the claims
+ * on its attach handles. Every command is idempotent: disabling a disabled
+ * device, claiming for a request that already holds a handle, or releasing
+ * what is not held appends nothing.
+ */
+export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
+  decide(command, state) {
+    const deviceUuid = uuidOf(command.deviceUuid, 'deviceUuid');
+    switch (command.type) {
+      case 'EnableDevice':
+        return state.status === 'enabled' ? [] : [{ type: 'inventory.DeviceEnabled', data: { deviceUuid } }];
+      case 'DisableDevice':
+        return decideDisable(deviceUuid, command.reason ?? null, state);
+      case 'ClaimAttachHandle':
+        return decideClaim(deviceUuid, command, state);
+      case 'ReleaseAttachHandle': {
+        const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
+        return Object.values(state.claims)
+          .filter((claim) => claim.arqUuid === arqUuid)
+          .map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
+      }
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'inventory.DeviceDisabled':
+        return { ...state, status: 'maintaining', reason: event.data.reason };
+      case 'inventory.DeviceEnabled':
+        return { ...state, status: 'enabled', reason: null };
+      case 'inventory.AttachHandleClaimed':
+        return { ...state, claims: { ...state.claims, [event.data.handleUuid]: event.data } };
+      case 'inventory.AttachHandleReleased': {
+        const { [event.data.handleUuid]: _released, ...claims } = state.claims;
+        return { ...state, claims };
+      }
+      default:
+        return state;
+    }
+  },
+  initialState: () => ({ status: 'enabled', reason: null, claims: {} }),
+};
+
+function decideDisable(deviceUuid: string, reason: string | null, state: DeviceState): DeviceEvent[] {
+  if (reason !== null && (typeof reason !== 'string' || reason.length > MAX_DISABLE_REASON_LENGTH)) {
+    const rule = `reason must be a string of at most ${MAX_DISABLE_REASON_LENGTH} characters`;
+    throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, rule, { path: 'reason' });
+  }
+  return state.status === 'maintaining' ? [] : [{ type: 'inventory.DeviceDisabled', data: { deviceUuid, reason } }];
+}
+
+function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: DeviceState): DeviceEvent[] {
+  const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
+  const deployableUuid = uuidOf(command.deployableUuid, 'deployableUuid');
+  if (claimOf(state, arqUuid)) return [];
+  if (state.status === 'maintaining') {
+    throw new ConflictError(InventoryErrorCodes.DEVICE_IN_MAINTENANCE, `device ${deviceUuid} is in maintenance and offers no attach handles`, {
+      deviceUuid,
+    });
+  }
+  const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined);
+  if (free === undefined) {
+    throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
+      deviceUuid,
+      deployableUuid,
+    });
+  }
+  return [{ type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid } }];
+}
+
+function uuidOf(value: string, path: string): string {
+  if (!isUuid(value)) throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, `${path} must be a uuid`, { path });
+  return value.toLowerCase();
+}

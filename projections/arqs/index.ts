@@ -1,0 +1,2 @@
+export * from './arq.schema';
+export * from './arq.queries';
