@@ -5,6 +5,8 @@ import type { LedgerConfig } from '@ledger/config';
 import { AllocationModule } from '@ledger/allocation';
 import { InventoryModule } from '@ledger/inventory';
 import { QuotaModule } from '@ledger/quota';
+import { AllocationDirectoryModule } from './allocation/allocation-directory.module';
+import { NovaNotifier } from './allocation/nova-notifier';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { HealthController } from './http/health.controller';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
@@ -26,10 +28,11 @@ export class AppModule {
       PersistenceModule.forRoot(config),
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
-    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationModule);
+    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationDirectoryModule, AllocationModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module);
     const providers: Provider[] = [ReadinessService];
+    if (config.roles.includes('processors')) providers.push(NovaNotifier);
     const controllers: Type[] = [HealthController];
     return { module: AppModule, imports, providers, controllers };
   }

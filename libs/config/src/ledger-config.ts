@@ -49,6 +49,20 @@ export interface LedgerConfig {
   readonly bodyLimitBytes: number;
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /**
+   * LEDGER_NOVA_URL: Nova's compute endpoint (e.g. http://nova-api:8774/v2.1),
+   * where `accelerator-request-bound` events go once an instance's requests
+   * are resolved. Unset: no events are sent (Nova then relies on polling).
+   */
+  readonly novaUrl?: string;
+  /** LEDGER_NOVA_TOKEN: the X-Auth-Token sent to Nova (a service token with Nova's admin rights). */
+  readonly novaToken?: string;
+  /**
+   * LEDGER_BIND_TIMEOUT_MS (60000): a bind still starting after this long
+   * (its process died mid-way) is failed and its holds released by the
+   * allocation sweeper; also the age after which leaked holds are released.
+   */
+  readonly bindTimeoutMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -88,6 +102,9 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     devNoAuth: boolean(env, 'LEDGER_DEV_NO_AUTH', false),
     bodyLimitBytes: integer(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    novaUrl: url(env, 'LEDGER_NOVA_URL'),
+    novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
+    bindTimeoutMs: integer(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
   };
 }
 
@@ -109,6 +126,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(name, `"${value}" is not an integer between ${min} and ${max}`);
   }
   return Number(value);
+}
+
+function url(env: Env, name: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new ConfigError(name, `"${value}" is not an http(s) URL`);
+  return value.replace(/\/+$/, '');
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -10,11 +10,14 @@ import {
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { type Processor, ProcessorRuntime, type SqlDatabase } from '@ledger/processing';
+import { arqProjection } from '@ledger/projections/arqs';
 import { inventoryProjection } from '@ledger/projections/inventory';
+import { quotaProjection } from '@ledger/projections/quota';
+import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { PROCESSOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection];
+export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -40,6 +40,7 @@ export class ProcessorRuntime {
   /** Set from start() until stop(); aborting it ends every worker's loop. */
   private stopSignal: AbortController | undefined;
   private loops: Promise<void>[] = [];
+  private readonly progressListeners = new Set<() => void>();
 
   constructor(private readonly options: ProcessorRuntimeOptions) {
     const names = options.processors.map((processor) => processor.name);
@@ -62,7 +63,10 @@ export class ProcessorRuntime {
       maxRetryMs: options.maxRetryMs ?? 10_000,
       clock: options.clock ?? systemClock,
       logger: options.logger ?? consoleProcessorLogger,
-      onProgress: () => this.waiters.notify(),
+      onProgress: () => {
+        this.waiters.notify();
+        for (const listener of this.progressListeners) listener();
+      },
     };
     this.workers = options.processors.map((processor) => new ProcessorWorker(processor, settings));
   }
@@ -106,5 +110,14 @@ export class ProcessorRuntime {
    */
   waitForPosition(position: number, options: { readonly timeoutMs?: number } = {}): Promise<void> {
     return this.waiters.wait(position, options.timeoutMs ?? 10_000);
+  }
+
+  /**
+   * Calls `listener` whenever a processor may have committed a batch (for
+   * outbox drainers that act on what a batch wrote). Returns the unsubscribe.
+   */
+  onProgress(listener: () => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 }

@@ -1,4 +1,18 @@
 import type { Provider } from '@nestjs/common';
+import { ArqHolds } from './arq-holds';
+import { ArqStore } from './arq-store';
+import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
+import { CreateArqsHandler } from './create-arqs/create-arqs.handler';
+import { DeleteArqsHandler, DeleteInstanceArqsHandler } from './delete-arqs/delete-arqs.handlers';
+import { UnbindArqsHandler } from './unbind-arqs/unbind-arqs.handler';
 
-/** The accelerator-request command handlers, registered by AllocationModule. */
-export const ARQ_PROVIDERS: Provider[] = [];
+/** The accelerator-request command handlers, registered by AllocationModule (which also needs ALLOCATION_DIRECTORY from the app). */
+export const ARQ_PROVIDERS: Provider[] = [
+  ArqStore,
+  ArqHolds,
+  CreateArqsHandler,
+  BindArqsHandler,
+  UnbindArqsHandler,
+  DeleteArqsHandler,
+  DeleteInstanceArqsHandler,
+];

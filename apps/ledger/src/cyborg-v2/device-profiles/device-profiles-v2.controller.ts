@@ -1,0 +1,97 @@
+import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import {
+  CreateDeviceProfileCommand,
+  DeleteDeviceProfilesCommand,
+  DeviceProfileDuplicateError,
+  DeviceProfileNotFoundError,
+  readDeviceProfileInput,
+} from '@ledger/allocation';
+import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { isUuid } from '@ledger/kernel';
+import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
+import { commandContext } from '../../http/command-context';
+import { ConsistencyService } from '../../http/consistency.service';
+import { baseUrlOf } from '../cyborg-representation';
+import { CyborgV2Controller } from '../cyborg-v2.controller';
+import { atLeast, type Microversion, versionNotAcceptable } from '../microversion';
+import { RequestMicroversion } from '../microversion.interceptor';
+import { DeviceProfileDeletion } from './device-profile-deletion';
+import { profileOfPostBody } from './device-profile-post-body';
+import { DeviceProfileDeleteQuery, DeviceProfileListQuery } from './device-profile.query.dto';
+import { cyborgDeviceProfile, cyborgDeviceProfileDetail } from './device-profile.representation';
+
+/**
+ * Cyborg's device profiles (CYBORG-V2.md §1.3). Profiles are global, like
+ * flavors: any reader sees all of them, only admins change them. Reads
+ * wait for the projection to include every earlier write, because clients
+ * create and then show at once.
+ */
+@CyborgV2Controller('device_profiles')
+export class DeviceProfilesV2Controller {
+  constructor(
+    @Inject(DeviceProfileQueries) private readonly profiles: DeviceProfileQueries,
+    @Inject(DeviceProfileDeletion) private readonly deletion: DeviceProfileDeletion,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+  ) {}
+
+  @Get()
+  @Allow('reader')
+  async list(@Query() query: DeviceProfileListQuery, @Req() request: FastifyRequest) {
+    await this.consistency.awaitFresh();
+    const profiles = await this.profiles.list(query.name?.split(','));
+    return { device_profiles: profiles.map((profile) => cyborgDeviceProfile(profile, baseUrlOf(request))) };
+  }
+
+  @Get(':uuidOrName')
+  @Allow('reader')
+  async get(@Param('uuidOrName') uuidOrName: string, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
+    const byUuid = isUuid(uuidOrName);
+    if (!byUuid && !atLeast(version, 2)) {
+      throw versionNotAcceptable('Request not acceptable. The minimal required API version should be 2.2');
+    }
+    await this.consistency.awaitFresh();
+    const profile = byUuid ? await this.profiles.getByUuid(uuidOrName) : await this.profiles.getByName(uuidOrName);
+    if (!profile) throw new DeviceProfileNotFoundError(byUuid ? 'uuid' : 'name', byUuid ? uuidOrName.toLowerCase() : uuidOrName);
+    return { device_profile: cyborgDeviceProfileDetail(profile, baseUrlOf(request)) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Allow('admin')
+  async create(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
+    // Checked here too, so that a bad profile is a 400 before its uuid is looked up.
+    const input = readDeviceProfileInput(profileOfPostBody(body));
+    if (input.uuid !== undefined) {
+      // The name's stream decides name clashes; a uuid clash can only be seen in the read model.
+      await this.consistency.awaitFresh();
+      if (await this.profiles.getByUuid(input.uuid)) throw new DeviceProfileDuplicateError('uuid', input.uuid);
+    }
+    const { profile } = await this.commands.execute(new CreateDeviceProfileCommand(input, commandContext(principal, request)));
+    return cyborgDeviceProfile({ ...profile, groups: [...profile.groups], updatedAt: null }, baseUrlOf(request));
+  }
+
+  /** `DELETE /v2/device_profiles/{uuid}`; like Cyborg, a path that is no uuid is read as names. */
+  @Delete(':value')
+  @HttpCode(204)
+  @Allow('admin')
+  async deleteOne(@Param('value') value: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
+    await this.delete(value, principal, request);
+  }
+
+  /** `DELETE /v2/device_profiles?value=n1,n2`. */
+  @Delete()
+  @HttpCode(204)
+  @Allow('admin')
+  async deleteMany(@Query() query: DeviceProfileDeleteQuery, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
+    await this.delete(query.value, principal, request);
+  }
+
+  private async delete(value: string, principal: Principal, request: FastifyRequest): Promise<void> {
+    await this.consistency.awaitFresh();
+    const profiles = await this.deletion.targetsOf(value);
+    await this.commands.execute(new DeleteDeviceProfilesCommand({ profiles }, commandContext(principal, request)));
+  }
+}

@@ -1,0 +1,30 @@
+import type { InventoryAttachHandle } from '../../domain/attach-handle-info';
+import type { ArqStateName } from '../../domain/arq.state';
+
+/** A Placement provider (a deployable) as a bind needs to know it. */
+export interface ProviderDescription {
+  readonly deployableUuid: string;
+  readonly deviceUuid: string;
+  readonly hostname: string;
+  readonly resourceClass: string;
+  readonly traits: readonly string[];
+  /** What the device measures (`{ memoryGiB: 80 }`): charged to capacity quota while bound. */
+  readonly capacity: Readonly<Record<string, number>>;
+}
+
+/**
+ * What the allocation commands read from the read models. A command calls
+ * `catchUp` once first: the answers then include everything recorded before
+ * the command arrived (a bind right after a report, a create right after a
+ * profile, a delete by instance right after the bind).
+ */
+export interface AllocationDirectory {
+  catchUp(): Promise<void>;
+  deviceProfileByName(name: string): Promise<{ uuid: string; name: string; groups: readonly Record<string, string>[] } | undefined>;
+  providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined>;
+  /** The deployable's attach handles, free ones (per the read model) first. */
+  attachHandlesOf(deployableUuid: string): Promise<InventoryAttachHandle[]>;
+  arqsOfInstance(instanceUuid: string): Promise<{ uuid: string; projectId: string; state: ArqStateName }[]>;
+}
+
+export const ALLOCATION_DIRECTORY = Symbol('ALLOCATION_DIRECTORY');

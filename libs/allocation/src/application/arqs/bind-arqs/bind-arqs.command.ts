@@ -1,0 +1,20 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { BindRequest } from '../../../domain/arq-patch';
+import type { LiveArq } from '../../../domain/arq.state';
+import type { ArqVisibility } from '../arq-store';
+
+/**
+ * Binds requests to the host and provider Nova chose: for each, BindStarted
+ * → a free attach handle claimed on the provider's device → Bound (or
+ * BindFailed). Everything that can be checked beforehand is, for all of
+ * them, before anything is recorded.
+ */
+export class BindArqsCommand extends Command<LiveArq[]> {
+  constructor(
+    readonly input: { readonly binds: readonly BindRequest[]; readonly visibility: ArqVisibility },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

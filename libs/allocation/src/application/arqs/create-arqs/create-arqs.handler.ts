@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { uuidV7 } from '@ledger/kernel';
+import { ReserveQuotaCommand } from '@ledger/quota';
+import type { CreateArq } from '../../../domain/arq.decider';
+import { ArqInvalidError } from '../../../domain/arq.errors';
+import type { LiveArq } from '../../../domain/arq.state';
+import { DeviceProfileNotFoundError } from '../../../domain/device-profile.errors';
+import { parseDeviceProfileGroups, type RequestGroup } from '../../../domain/device-profile-groups';
+import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
+import { ArqStore, liveOrThrow } from '../arq-store';
+import { CreateArqsCommand } from './create-arqs.command';
+
+@CommandHandler(CreateArqsCommand)
+export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
+  constructor(
+    @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+    @Inject(ArqStore) private readonly arqs: ArqStore,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ input, context }: CreateArqsCommand): Promise<LiveArq[]> {
+    await this.directory.catchUp();
+    const profile = await this.directory.deviceProfileByName(input.deviceProfileName);
+    if (!profile) throw new DeviceProfileNotFoundError('name', input.deviceProfileName);
+    const groups = chosenGroups(parseDeviceProfileGroups(profile.groups), input.groupId);
+    const at = new Date().toISOString();
+    const creates: CreateArq[] = groups.flatMap((group) =>
+      group.resources.flatMap(({ resourceClass, amount }) =>
+        Array.from({ length: amount }, () => ({
+          type: 'CreateArq' as const,
+          uuid: uuidV7(),
+          projectId: input.projectId,
+          deviceProfileUuid: profile.uuid,
+          deviceProfileName: profile.name,
+          groupId: group.index,
+          resourceClass,
+          requiredTraits: group.requiredTraits,
+          forbiddenTraits: group.forbiddenTraits,
+          at,
+        })),
+      ),
+    );
+    // Quota first, for all of them: a request that exists is always paid for. A crash before the
+    // requests are recorded leaves reservations without requests, which the allocation sweeper releases.
+    await this.commands.execute(
+      new ReserveQuotaCommand(
+        { project: input.projectId, consumers: creates.map((create) => ({ consumerId: create.uuid, resources: { [create.resourceClass]: 1 } })) },
+        context,
+      ),
+    );
+    const states = await Promise.all(creates.map((create) => this.arqs.run(create, context)));
+    return states.map((state, index) => liveOrThrow(state, creates[index].uuid));
+  }
+}
+
+function chosenGroups(groups: RequestGroup[], groupId: number | null): RequestGroup[] {
+  if (groupId === null) return groups;
+  const group = groups.find((candidate) => candidate.index === groupId);
+  if (!group) throw new ArqInvalidError('device_profile_group_id', `The device profile has no group ${groupId} (it has ${groups.length})`);
+  return [group];
+}

@@ -1,0 +1,26 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { ArqVisibility } from '../arq-store';
+
+/**
+ * Deletes requests by uuid (`?arqs=`): all of them or, when one is unknown
+ * or may not be deleted, none. A bound request needs the service role.
+ */
+export class DeleteArqsCommand extends Command<void> {
+  constructor(
+    readonly input: { readonly uuids: readonly string[]; readonly visibility: ArqVisibility; readonly mayDeleteBound: boolean },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
+
+/** Unbinds, then deletes, every request of an instance (`?instance=`, Nova's clean-up). Idempotent. */
+export class DeleteInstanceArqsCommand extends Command<void> {
+  constructor(
+    readonly input: { readonly instanceUuid: string; readonly visibility: ArqVisibility },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { ArqVisibility } from '../arq-store';
+
+/** Unbinds requests (unbinding an unbound one is a no-op) and releases their handles and capacity. */
+export class UnbindArqsCommand extends Command<void> {
+  constructor(
+    readonly input: { readonly uuids: readonly string[]; readonly visibility: ArqVisibility },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

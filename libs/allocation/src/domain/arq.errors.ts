@@ -1,0 +1,49 @@
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@ledger/kernel';
+import type { ArqStateName } from './arq.state';
+
+/** Stable error codes of accelerator requests (clients and tests match on them). */
+export const ArqErrorCodes = {
+  /** A request body, query or patch breaks a rule; `facts.path` names the member. */
+  INVALID: 'ARQ.INVALID',
+  /** No such request visible to the caller (another project's requests are not visible). */
+  NOT_FOUND: 'ARQ.NOT_FOUND',
+  /** The request's state does not allow the operation (Cyborg answers 500; we say 409). */
+  BAD_STATE: 'ARQ.BAD_STATE',
+  /** The instance already owns requests: Cyborg has no hot-add, so neither do we. */
+  INSTANCE_HAS_ARQS: 'ARQ.INSTANCE_HAS_ARQS',
+  /** `device_rp_uuid` names no provider the ledger knows, or one on another host. */
+  UNKNOWN_PROVIDER: 'ARQ.UNKNOWN_PROVIDER',
+  /** The provider does not offer what the request asks for (resource class or traits). */
+  PROVIDER_MISMATCH: 'ARQ.PROVIDER_MISMATCH',
+  /** The bind was attempted and failed (no free handle, device in maintenance, capacity quota). */
+  BIND_FAILED: 'ARQ.BIND_FAILED',
+  /** Deleting a bound request needs the service role, as in Cyborg. */
+  SERVICE_ROLE_REQUIRED: 'ARQ.SERVICE_ROLE_REQUIRED',
+  /** `?instance=&bind_state=resolved` while some of the instance's requests are still binding (Cyborg's 423). */
+  NOT_RESOLVED: 'ARQ.NOT_RESOLVED',
+} as const;
+
+export class ArqInvalidError extends ValidationError {
+  constructor(path: string, message: string) {
+    super(ArqErrorCodes.INVALID, message, { path });
+  }
+}
+
+/** Worded as the `openstack accelerator` client expects it. */
+export class ArqNotFoundError extends NotFoundError {
+  constructor(uuid: string) {
+    super(ArqErrorCodes.NOT_FOUND, `Accelerator request ${uuid} could not be found.`, { uuid });
+  }
+}
+
+export class ArqBadStateError extends ConflictError {
+  constructor(uuid: string, state: ArqStateName | 'deleted', action: string) {
+    super(ArqErrorCodes.BAD_STATE, `Accelerator request ${uuid} is ${state}: cannot ${action}`, { uuid, state, action });
+  }
+}
+
+export class ArqServiceRoleRequiredError extends ForbiddenError {
+  constructor(uuid: string) {
+    super(ArqErrorCodes.SERVICE_ROLE_REQUIRED, `Accelerator request ${uuid} is bound: deleting it needs the service role`, { uuid });
+  }
+}

@@ -1,0 +1,40 @@
+import type { BoundAttachHandle } from './arq.events';
+
+/**
+ * Cyborg's states (CYBORG-V2.md §2.2) minus the two it never reaches:
+ * `Deleting` (a delete here is one fact, after which the request is gone)
+ * and `UnbindFailed` (an unbind only releases what the ledger itself holds).
+ */
+export type ArqStateName = 'Initial' | 'BindStarted' | 'Bound' | 'BindFailed' | 'Unbound';
+
+export interface ArqBinding {
+  readonly hostname: string;
+  readonly deviceRpUuid: string;
+  readonly instanceUuid: string;
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+}
+
+export interface LiveArq {
+  readonly status: 'live';
+  readonly uuid: string;
+  readonly state: ArqStateName;
+  readonly projectId: string;
+  readonly deviceProfileUuid: string;
+  readonly deviceProfileName: string;
+  readonly groupId: number;
+  readonly resourceClass: string;
+  readonly requiredTraits: readonly string[];
+  readonly forbiddenTraits: readonly string[];
+  /** Set from BindStarted until Unbound; kept on BindFailed so the claim can be found and released. */
+  readonly binding: ArqBinding | null;
+  readonly attachHandle: BoundAttachHandle | null;
+  readonly failure: { readonly code: string; readonly reason: string } | null;
+  readonly createdAt: string;
+  readonly updatedAt: string | null;
+}
+
+export type ArqState = { readonly status: 'absent' } | LiveArq | { readonly status: 'deleted'; readonly uuid: string };
+
+/** Nova's "resolved": the bind is over, one way or the other. */
+export const isResolved = (state: ArqStateName): boolean => state === 'Bound' || state === 'BindFailed';

@@ -1,0 +1,32 @@
+import type { BoundAttachHandle } from './arq.events';
+
+/** An attach handle as the inventory knows it. */
+export interface InventoryAttachHandle {
+  readonly uuid: string;
+  readonly kind: 'PCI' | 'VF' | 'MDEV';
+  /** PCI address `dddd:bb:dd.f`; for an MDEV, of its parent function. */
+  readonly address: string;
+  readonly physicalNetwork: string | null;
+  readonly mdevType: string | null;
+  readonly slot: number | null;
+}
+
+const PCI_ADDRESS = /^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$/i;
+
+/**
+ * What Nova reads from a bound request (CYBORG-V2.md §1.4, §8.7): VFs and
+ * whole functions are both `PCI` to Nova's libvirt driver; an MDEV carries
+ * its type and a `vgpu_mark` naming the instance slot (`nvidia-35_0`).
+ */
+export function boundAttachHandle(handle: InventoryAttachHandle): BoundAttachHandle {
+  const match = PCI_ADDRESS.exec(handle.address);
+  if (!match) throw new Error(`attach handle ${handle.uuid} has no PCI address: ${handle.address}`);
+  const [, domain, bus, device, fn] = match;
+  const info: Record<string, string> = { domain: domain.toLowerCase(), bus: bus.toLowerCase(), device: device.toLowerCase(), function: fn };
+  if (handle.physicalNetwork) info.physical_network = handle.physicalNetwork;
+  if (handle.kind === 'MDEV') {
+    const type = handle.mdevType ?? '';
+    return { uuid: handle.uuid, type: 'MDEV', info: { ...info, asked_type: type, vgpu_mark: `${type}_${handle.slot ?? 0}` } };
+  }
+  return { uuid: handle.uuid, type: 'PCI', info };
+}
