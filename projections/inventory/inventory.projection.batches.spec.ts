@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import { attachHandleUuidOf, deployableUuidOf, deviceUuidOf, type ReportedDevice } from '@ledger/inventory';
+import { attachHandleUuidOf, attributeUuidOf, deployableUuidOf, deviceUuidOf, type ReportedDevice } from '@ledger/inventory';
 import { a100, arria10, t4vgpu, x710 } from '../../libs/inventory/src/domain/testing/host-report.fixtures';
 import type { InventorySnapshot } from './inventory.snapshot';
 import { buildInventory, everyBatchTwice, oneBatch, onePerBatch } from './testing/inventory-batches';
@@ -60,7 +60,7 @@ describe('inventoryProjection in batches equals one event per batch', () => {
       removed: 0,
       status: 'maintaining',
       disabled_reason: 'fan failure',
-      maintenance_version: 1,
+      device_version: 1,
       created_at: events[4].recordedAt,
     });
     expect(snapshot.inv_hosts[0]).toMatchObject({ device_count: 1 });
@@ -75,7 +75,7 @@ describe('inventoryProjection in batches equals one event per batch', () => {
       { report: [a100('0000:3b:00.0')] },
     ]);
     const snapshot = await expectBatchingChangesNothing(events);
-    expect(deviceRow(snapshot, gpu)).toMatchObject({ removed: 0, status: 'enabled', maintenance_version: 2 });
+    expect(deviceRow(snapshot, gpu)).toMatchObject({ removed: 0, status: 'enabled', device_version: 2 });
   });
 
   it('when a batch changes deployables: counts, handles, physical networks, a renamed deployable', async () => {
@@ -120,6 +120,72 @@ describe('inventoryProjection in batches equals one event per batch', () => {
     const [region0, region1] = rowsOfDevice(snapshot.inv_deployables, fpga).sort((a, b) => String(a.name).localeCompare(String(b.name)));
     expect(region0).toMatchObject({ count: 3, updated_at: events.at(-1)!.recordedAt });
     expect(region1).toMatchObject({ count: 1, updated_at: region1.created_at, stream_version: region0.stream_version });
+  });
+
+  it('when a batch claims handles, a report drops and brings back a claimed one, and claims are released', async () => {
+    const fpga = deviceUuidOf(hostname, '0000:5e:00.0');
+    const deployable = deployableUuidOf(fpga, '0000:5e:00.0-region0');
+    const [h1, h2, h3] = ['0000:5e:00.1', '0000:5e:00.2', '0000:5e:00.3'].map((address) => attachHandleUuidOf(deployable, `VF/${address}`));
+    const [arqA, arqB] = ['01900000-0000-7000-8000-00000000000a', '01900000-0000-7000-8000-00000000000b'];
+    const claim = (arqUuid: string) =>
+      ({ type: 'ClaimAttachHandle', deviceUuid: fpga, deployableUuid: deployable, arqUuid, candidates: [h1, h2, h3] }) as const;
+    const events = await recordHostHistory(hostname, [
+      { report: [arria10('0000:5e:00.0', 3)] },
+      claim(arqA),
+      claim(arqB),
+      { report: [arria10('0000:5e:00.0', 1)] },
+      { report: [arria10('0000:5e:00.0', 3)] },
+      { report: [] },
+      { report: [arria10('0000:5e:00.0', 3)] },
+      { type: 'ReleaseAttachHandle', deviceUuid: fpga, arqUuid: arqB },
+      claim(arqB),
+      { type: 'ReleaseAttachHandle', deviceUuid: fpga, arqUuid: arqA },
+    ]);
+    expect(typesOf(events).filter((type) => type.startsWith('AttachHandle'))).toEqual([
+      'AttachHandleClaimed',
+      'AttachHandleClaimed',
+      'AttachHandlesRemoved',
+      'AttachHandlesAdded',
+      'AttachHandleReleased',
+      'AttachHandleClaimed',
+      'AttachHandleReleased',
+    ]);
+
+    const snapshot = await expectBatchingChangesNothing(events);
+    const handles = Object.fromEntries(rowsOfDevice(snapshot.inv_attach_handles, fpga).map((row) => [row.uuid, [row.in_use, row.claimed_by]]));
+    // h2 was claimed while the report dropped it and came back claimed; B's second claim took it again (A still held h1).
+    expect(handles).toEqual({ [h1]: [0, null], [h2]: [1, arqB], [h3]: [0, null] });
+    expect(snapshot.inv_handle_claims).toEqual([{ handle_uuid: h2, arq_uuid: arqB, device_uuid: fpga, deployable_uuid: deployable }]);
+    expect(deviceRow(snapshot, fpga)).toMatchObject({ device_version: 5, status: 'enabled', removed: 0 });
+  });
+
+  it('when a batch sets and deletes attributes while reports change the discovered ones and remove the device', async () => {
+    const fpga = deviceUuidOf(hostname, '0000:5e:00.0');
+    const deployable = deployableUuidOf(fpga, '0000:5e:00.0-region0');
+    const owner = attributeUuidOf(deployable, 'owner');
+    const create = (value: string, createdAt: string) => ({ type: 'CreateAttribute', deployableUuid: deployable, key: 'owner', value, createdAt }) as const;
+    const fewerTraits = { ...arria10('0000:5e:00.0', 2), deployables: [{ ...arria10('0000:5e:00.0', 2).deployables[0], traits: ['CUSTOM_FPGA_INTEL'] }] };
+    const events = await recordHostHistory(hostname, [
+      { report: [arria10('0000:5e:00.0', 2)] },
+      create('team-a', '2026-03-02T00:00:00.000Z'),
+      { report: [fewerTraits] },
+      { type: 'DeleteAttribute', uuid: owner },
+      create('team-b', '2026-03-03T00:00:00.000Z'),
+      { report: [] },
+      { report: [a100('0000:3b:00.0')] },
+    ]);
+
+    const snapshot = await expectBatchingChangesNothing(events);
+    // The FPGA is gone: its discovered attributes with it; the operator's stays (hidden by the queries) for its return.
+    expect(snapshot.inv_attributes.filter((row) => row.deployable_uuid === deployable)).toEqual([
+      expect.objectContaining({ uuid: owner, key: 'owner', value: 'team-b', origin: 'operator', deleted: 0, stream_version: 3 }),
+    ]);
+    expect(snapshot.inv_attributes.filter((row) => row.origin === 'discovered').map((row) => [row.key, row.value])).toEqual(
+      expect.arrayContaining([
+        ['rc', 'PGPU'],
+        ['trait0', expect.any(String)],
+      ]),
+    );
   });
 
   it('on a log the deciders never write: handles recorded before their deployable go with the device', async () => {

@@ -23,9 +23,9 @@ describe('inventoryProjection (SQLite :memory:)', () => {
 
   afterEach(() => db.close());
 
-  it('reads only inventory events from host and device streams', () => {
+  it('reads only inventory events from host, device and attribute streams', () => {
     expect(inventoryProjection.name).toBe('inventory');
-    expect(inventoryProjection.filter).toEqual({ categories: ['host', 'device'] });
+    expect(inventoryProjection.filter).toEqual({ categories: ['host', 'device', 'attribute'] });
     expect(new Set(events.map((event) => event.type)).size).toBeGreaterThanOrEqual(7);
     expect(events.every((event) => inventoryProjection.handles.includes(event.type))).toBe(true);
   });
@@ -158,7 +158,14 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     await applyAll(events);
     const live = await snapshotInventory(db);
     await db.transaction((tx) => inventoryProjection.reset(tx));
-    expect(await snapshotInventory(db)).toEqual({ inv_attach_handles: [], inv_deployables: [], inv_devices: [], inv_hosts: [] });
+    expect(await snapshotInventory(db)).toEqual({
+      inv_attributes: [],
+      inv_handle_claims: [],
+      inv_attach_handles: [],
+      inv_deployables: [],
+      inv_devices: [],
+      inv_hosts: [],
+    });
     await applyAll(events);
     expect(await snapshotInventory(db)).toEqual(live);
   });

@@ -7,20 +7,21 @@ import { flushWorkingSet } from './working-set/flush-working-set';
 import { loadWorkingSet } from './working-set/load-working-set';
 
 /**
- * The inventory read model (hosts, devices, deployables, attach handles)
- * from the host and device streams. A batch is applied in memory: its rows
+ * The inventory read model (hosts, devices, deployables, attach handles and
+ * their claims, attributes) from the host, device and attribute streams. A batch is applied in memory: its rows
  * are read with a few set-based SELECTs, its events applied in order, and
  * the outcome written with multi-row upserts and deletes. Statements per
  * batch instead of per event are what keeps a rebuild fast, above all on
  * PostgreSQL, where each statement is a round trip. Redelivery is a no-op:
  * host-stream events are guarded by `inv_hosts.stream_version`, device-stream
- * events by `inv_devices.maintenance_version`.
+ * events by `inv_devices.device_version`, attribute-stream events by
+ * `inv_attributes.stream_version`.
  */
 export const inventoryProjection: Projection = {
   name: 'inventory',
-  version: 1,
+  version: 2,
   handles: INVENTORY_EVENT_TYPES,
-  filter: { categories: ['host', 'device'] },
+  filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,
   reset: emptyInventoryTables,
   async apply(events, tx) {

@@ -1,7 +1,29 @@
 import type { SqlExecutor } from '@ledger/processing';
+import { KeyListStatement } from './multi-row';
 import { decodeCursor, encodeCursor, pageLimit } from './page-cursor';
-import { toAttachHandleView, toDeployableView, toDeviceView, toHostView, type Row } from './inventory.rows';
-import type { AttachHandleView, DeployableView, DeviceView, HostView, Page } from './inventory.views';
+import {
+  toAttachHandleView,
+  toAttributeView,
+  toDeployableBindingView,
+  toDeployableView,
+  toDeviceView,
+  toHandleClaimView,
+  toHostView,
+  type Row,
+} from './inventory.rows';
+import type {
+  AttachHandleView,
+  AttributeView,
+  BindableHandleView,
+  DeployableBindingView,
+  DeployableView,
+  DeviceView,
+  HandleClaimView,
+  HostView,
+  Page,
+} from './inventory.views';
+import { compareAttributes, DEPLOYABLE_SORT_COLUMNS, DEVICE_SORT_COLUMNS, orderAndLimit, type SortDirection } from './search-order';
+import { Conditions } from './sql-conditions';
 
 export interface PageRequest {
   /** 1–1000, default 100. */
@@ -23,6 +45,39 @@ export interface DeployableFilter extends PageRequest {
   readonly deviceUuid?: string;
   readonly resourceClass?: string;
 }
+
+/** An unpaged, sorted search (Cyborg's lists): every match, or the first `limit`. */
+export interface SearchRequest<SortKey extends string> {
+  /** A positive integer; all matches when absent. */
+  readonly limit?: number;
+  /** Default `createdAt`; ties are broken by uuid. */
+  readonly sortBy?: SortKey;
+  readonly sortDirection?: SortDirection;
+}
+
+export interface DeviceSearch extends SearchRequest<keyof typeof DEVICE_SORT_COLUMNS> {
+  readonly hostname?: string;
+  readonly type?: string;
+  /** PCI vendor id (case-insensitive). */
+  readonly vendor?: string;
+}
+
+export interface DeployableSearch extends SearchRequest<keyof typeof DEPLOYABLE_SORT_COLUMNS> {
+  readonly name?: string;
+  readonly hostname?: string;
+}
+
+export interface AttributeFilter {
+  /** The deployable's integer id. */
+  readonly deployableId?: number;
+  readonly key?: string;
+  /** Only these deployables' attributes. */
+  readonly deployableUuids?: readonly string[];
+}
+
+/** Attributes served: not deleted, of a deployable that is reported now. */
+const LIVE_ATTRIBUTES = 'SELECT a.* FROM inv_attributes a JOIN inv_deployables d ON d.uuid = a.deployable_uuid';
+const attributesOfDeployables = new KeyListStatement(`${LIVE_ATTRIBUTES} WHERE a.deleted = 0 AND a.deployable_uuid IN ($IN)`);
 
 /**
  * Reads of the inventory read model. Lists are keyset-paginated in a stable
@@ -83,6 +138,81 @@ export class InventoryQueries {
     return rows.map(toAttachHandleView);
   }
 
+  /** Devices still reported, sorted, for Cyborg's unpaged `GET /v2/devices`. */
+  async searchDevices(search: DeviceSearch = {}): Promise<DeviceView[]> {
+    const where = new Conditions(['removed = 0']);
+    where.equal('hostname', search.hostname);
+    where.equal('type', search.type);
+    where.equal('vendor_id', search.vendor?.toLowerCase());
+    const order = orderAndLimit(DEVICE_SORT_COLUMNS, search.sortBy, search.sortDirection, search.limit);
+    return (await this.db.all<Row>(`SELECT * FROM inv_devices ${where.sql()} ${order}`, where.params)).map(toDeviceView);
+  }
+
+  /** Deployables, sorted, for Cyborg's unpaged `GET /v2/deployables`. */
+  async searchDeployables(search: DeployableSearch = {}): Promise<DeployableView[]> {
+    const where = new Conditions([]);
+    where.equal('name', search.name);
+    where.equal('hostname', search.hostname);
+    const order = orderAndLimit(DEPLOYABLE_SORT_COLUMNS, search.sortBy, search.sortDirection, search.limit);
+    return (await this.db.all<Row>(`SELECT * FROM inv_deployables ${where.sql()} ${order}`, where.params)).map(toDeployableView);
+  }
+
+  /** The deployable with this integer id (Cyborg's `deployable_id`); the smallest uuid in the unlikely case two share it. */
+  async findDeployableByNumericId(numericId: number): Promise<DeployableView | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM inv_deployables WHERE numeric_id = $1 ORDER BY uuid LIMIT 1', [numericId]);
+    return row && toDeployableView(row);
+  }
+
+  /** The deployable behind a Placement resource provider, with its device's status, unless the device is removed. */
+  async findDeployableByRpUuid(rpUuid: string): Promise<DeployableBindingView | undefined> {
+    const row = await this.db.get<Row>(
+      `SELECT p.*, d.status AS device_status, d.capacity AS device_capacity
+         FROM inv_deployables p JOIN inv_devices d ON d.uuid = p.device_uuid
+        WHERE p.rp_uuid = $1 AND d.removed = 0
+        ORDER BY p.uuid LIMIT 1`,
+      [rpUuid.toLowerCase()],
+    );
+    return row && toDeployableBindingView(row);
+  }
+
+  /** A deployable's handles by address, then slot, with the request holding each. */
+  async listAttachHandlesOfDeployable(deployableUuid: string): Promise<BindableHandleView[]> {
+    const rows = await this.db.all<Row>(
+      'SELECT * FROM inv_attach_handles WHERE deployable_uuid = $1 ORDER BY address, slot, uuid',
+      [deployableUuid.toLowerCase()],
+    );
+    return rows.map((row) => {
+      const { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy } = toAttachHandleView(row);
+      return { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy };
+    });
+  }
+
+  /** Every claim held, also on handles no longer reported (for the sweeper of leaked claims), by handle uuid. */
+  async listClaims(): Promise<HandleClaimView[]> {
+    return (await this.db.all<Row>('SELECT * FROM inv_handle_claims ORDER BY handle_uuid')).map(toHandleClaimView);
+  }
+
+  /** Attributes of reported deployables, discovered and an operator's, each deployable's in Cyborg's order. */
+  async listAttributes(filter: AttributeFilter = {}): Promise<AttributeView[]> {
+    let rows: Row[];
+    if (filter.deployableUuids !== undefined) {
+      rows = await attributesOfDeployables.all<Row>(this.db, new Set(filter.deployableUuids.map((uuid) => uuid.toLowerCase())));
+      if (filter.deployableId !== undefined) rows = rows.filter((row) => Number(row.deployable_id) === filter.deployableId);
+      if (filter.key !== undefined) rows = rows.filter((row) => row.key === filter.key);
+    } else {
+      const where = new Conditions(['a.deleted = 0']);
+      where.equal('a.deployable_id', filter.deployableId);
+      where.equal('a.key', filter.key);
+      rows = await this.db.all<Row>(`${LIVE_ATTRIBUTES} ${where.sql()}`, where.params);
+    }
+    return rows.map(toAttributeView).sort(compareAttributes);
+  }
+
+  async getAttribute(uuid: string): Promise<AttributeView | undefined> {
+    const row = await this.db.get<Row>(`${LIVE_ATTRIBUTES} WHERE a.uuid = $1 AND a.deleted = 0`, [uuid.toLowerCase()]);
+    return row && toAttributeView(row);
+  }
+
   private async listByHostAndUuid<T extends { hostname: string; uuid: string }>(
     table: string,
     where: Conditions,
@@ -97,30 +227,6 @@ export class InventoryQueries {
       where.params,
     );
     return page(rows, limit, toView, (item) => [item.hostname, item.uuid]);
-  }
-}
-
-/** A WHERE clause built from the filters a caller set, with `$n` parameters. */
-class Conditions {
-  readonly params: unknown[] = [];
-
-  constructor(private readonly clauses: string[]) {}
-
-  equal(column: string, value: string | undefined): void {
-    if (value !== undefined) this.add(`${column} = ${this.param(value)}`);
-  }
-
-  add(clause: string): void {
-    this.clauses.push(clause);
-  }
-
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  sql(): string {
-    return this.clauses.length === 0 ? '' : `WHERE ${this.clauses.join(' AND ')}`;
   }
 }
 

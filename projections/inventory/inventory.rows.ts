@@ -1,4 +1,12 @@
-import type { AttachHandleView, DeployableView, DeviceView, HostView } from './inventory.views';
+import type {
+  AttachHandleView,
+  AttributeView,
+  DeployableBindingView,
+  DeployableView,
+  DeviceView,
+  HandleClaimView,
+  HostView,
+} from './inventory.views';
 
 export type Row = Record<string, unknown>;
 
@@ -56,4 +64,33 @@ export const toAttachHandleView = (row: Row): AttachHandleView => ({
   mdevType: (row.mdev_type as string | null) ?? null,
   slot: row.slot === null || row.slot === undefined ? null : Number(row.slot),
   inUse: Number(row.in_use) === 1,
+  claimedBy: (row.claimed_by as string | null) ?? null,
+});
+
+/** From a deployable row joined with its device's `status` (as device_status) and `capacity` (as device_capacity). */
+export const toDeployableBindingView = (row: Row): DeployableBindingView => {
+  const { createdAt: _created, updatedAt: _updated, ...deployable } = toDeployableView(row);
+  return {
+    ...deployable,
+    deviceStatus: row.device_status as DeployableBindingView['deviceStatus'],
+    deviceCapacity: row.device_capacity ? (JSON.parse(row.device_capacity as string) as Record<string, number>) : null,
+  };
+};
+
+export const toHandleClaimView = (row: Row): HandleClaimView => ({
+  handleUuid: row.handle_uuid as string,
+  arqUuid: row.arq_uuid as string,
+  deviceUuid: row.device_uuid as string,
+  deployableUuid: row.deployable_uuid as string,
+});
+
+export const toAttributeView = (row: Row): AttributeView => ({
+  uuid: row.uuid as string,
+  deployableUuid: row.deployable_uuid as string,
+  deployableId: Number(row.deployable_id),
+  key: row.key as string,
+  value: row.value as string,
+  origin: row.origin as AttributeView['origin'],
+  createdAt: row.created_at as string,
+  updatedAt: row.updated_at as string,
 });

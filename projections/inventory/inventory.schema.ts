@@ -3,9 +3,9 @@ import type { SqlExecutor } from '@ledger/processing';
 /**
  * The inventory read model. Portable SQL (SQLite and PostgreSQL); JSON is
  * kept as canonical-JSON TEXT, booleans as INTEGER 0/1, times as ISO-8601
- * TEXT. `stream_version` columns hold the host stream version that last
- * wrote a row and `maintenance_version` the device stream's: they make
- * applying an event twice a no-op.
+ * TEXT. `stream_version` columns hold the version of the stream that last
+ * wrote a row (the host's, or an attribute's) and `device_version` the
+ * device stream's: they make applying an event twice a no-op.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS inv_hosts (
@@ -36,7 +36,7 @@ const STATEMENTS = [
     capacity TEXT,
     status TEXT NOT NULL DEFAULT 'enabled',
     disabled_reason TEXT,
-    maintenance_version INTEGER NOT NULL DEFAULT 0,
+    device_version INTEGER NOT NULL DEFAULT 0,
     removed INTEGER NOT NULL DEFAULT 0,
     created_at TEXT,
     updated_at TEXT
@@ -48,6 +48,7 @@ const STATEMENTS = [
     hostname TEXT NOT NULL,
     name TEXT NOT NULL,
     rp_uuid TEXT NOT NULL,
+    numeric_id BIGINT NOT NULL,
     resource_class TEXT NOT NULL,
     count INTEGER NOT NULL,
     traits TEXT NOT NULL,
@@ -58,6 +59,8 @@ const STATEMENTS = [
   )`,
   'CREATE INDEX IF NOT EXISTS inv_deployables_by_device ON inv_deployables (device_uuid)',
   'CREATE INDEX IF NOT EXISTS inv_deployables_by_host ON inv_deployables (hostname, uuid)',
+  'CREATE INDEX IF NOT EXISTS inv_deployables_by_rp ON inv_deployables (rp_uuid)',
+  'CREATE INDEX IF NOT EXISTS inv_deployables_by_numeric_id ON inv_deployables (numeric_id)',
   `CREATE TABLE IF NOT EXISTS inv_attach_handles (
     uuid TEXT PRIMARY KEY,
     deployable_uuid TEXT NOT NULL,
@@ -68,15 +71,65 @@ const STATEMENTS = [
     physical_network TEXT,
     mdev_type TEXT,
     slot INTEGER,
-    in_use INTEGER NOT NULL DEFAULT 0
+    in_use INTEGER NOT NULL DEFAULT 0,
+    claimed_by TEXT
   )`,
   'CREATE INDEX IF NOT EXISTS inv_attach_handles_by_deployable ON inv_attach_handles (deployable_uuid)',
+  // Claims live on the device stream and outlive the handle row: a handle that
+  // a report drops and brings back is still held by the same request.
+  `CREATE TABLE IF NOT EXISTS inv_handle_claims (
+    handle_uuid TEXT PRIMARY KEY,
+    arq_uuid TEXT NOT NULL,
+    device_uuid TEXT NOT NULL,
+    deployable_uuid TEXT NOT NULL
+  )`,
+  // Discovered attributes (rc, trait<N>) follow their deployable's row;
+  // operator attributes live on their own streams, stay after deletion as
+  // tombstones (deleted = 1) for redelivery, and are served only while
+  // their deployable exists.
+  `CREATE TABLE IF NOT EXISTS inv_attributes (
+    uuid TEXT PRIMARY KEY,
+    deployable_uuid TEXT NOT NULL,
+    deployable_id BIGINT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    stream_version INTEGER NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX IF NOT EXISTS inv_attributes_by_deployable ON inv_attributes (deployable_uuid)',
+  'CREATE INDEX IF NOT EXISTS inv_attributes_by_deployable_id ON inv_attributes (deployable_id)',
 ];
 
 /** Every table of the read model, children first (the order `reset` empties them in). */
-export const INVENTORY_TABLES = ['inv_attach_handles', 'inv_deployables', 'inv_devices', 'inv_hosts'] as const;
+export const INVENTORY_TABLES = [
+  'inv_attributes',
+  'inv_handle_claims',
+  'inv_attach_handles',
+  'inv_deployables',
+  'inv_devices',
+  'inv_hosts',
+] as const;
 
+/** Bump with any change to the tables above (together with the projection's version). */
+const SCHEMA_VERSION = 2;
+
+/**
+ * Creates the tables. `CREATE TABLE IF NOT EXISTS` cannot add a column to a
+ * table an older build created, so tables of another schema version are
+ * dropped first; the projection's version bump rebuilds their content.
+ */
 export async function createInventorySchema(tx: SqlExecutor): Promise<void> {
+  await tx.run('CREATE TABLE IF NOT EXISTS inv_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)');
+  const stored = await tx.get<{ version: number }>('SELECT version FROM inv_schema WHERE id = 1');
+  if (stored?.version !== SCHEMA_VERSION) {
+    for (const table of INVENTORY_TABLES) await tx.run(`DROP TABLE IF EXISTS ${table}`);
+    await tx.run('INSERT INTO inv_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version', [
+      SCHEMA_VERSION,
+    ]);
+  }
   for (const statement of STATEMENTS) await tx.run(statement);
 }
 

@@ -9,6 +9,8 @@ const ORDER: Readonly<Record<(typeof INVENTORY_TABLES)[number], string>> = {
   inv_devices: 'uuid',
   inv_deployables: 'uuid',
   inv_attach_handles: 'uuid',
+  inv_handle_claims: 'handle_uuid',
+  inv_attributes: 'uuid',
 };
 
 /**

@@ -55,6 +55,50 @@ export interface AttachHandleView {
   readonly mdevType: string | null;
   readonly slot: number | null;
   readonly inUse: boolean;
+  /** The accelerator request that holds the handle, or null. */
+  readonly claimedBy: string | null;
+}
+
+/** What binding a request to a resource provider needs to know of its deployable. */
+export interface DeployableBindingView {
+  readonly uuid: string;
+  readonly deviceUuid: string;
+  readonly hostname: string;
+  readonly name: string;
+  readonly rpUuid: string;
+  readonly resourceClass: string;
+  readonly count: number;
+  readonly traits: string[];
+  readonly driverName: string | null;
+  readonly deviceStatus: 'enabled' | 'maintaining';
+  readonly deviceCapacity: Record<string, number> | null;
+}
+
+/** An attach handle as binding chooses among them. */
+export type BindableHandleView = Pick<
+  AttachHandleView,
+  'uuid' | 'kind' | 'address' | 'physicalNetwork' | 'mdevType' | 'slot' | 'inUse' | 'claimedBy'
+>;
+
+/** A claim held on an attach handle (also while the handle is not reported). */
+export interface HandleClaimView {
+  readonly handleUuid: string;
+  readonly arqUuid: string;
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+}
+
+/** A deployable's attribute: discovered from the report (`rc`, `trait<N>`) or set by an operator. */
+export interface AttributeView {
+  readonly uuid: string;
+  readonly deployableUuid: string;
+  /** The deployable's integer id (Cyborg's `deployable_id`). */
+  readonly deployableId: number;
+  readonly key: string;
+  readonly value: string;
+  readonly origin: 'discovered' | 'operator';
+  readonly createdAt: string;
+  readonly updatedAt: string;
 }
 
 /** One page of a keyset-paginated list; pass `nextCursor` back as `cursor` for the next (null: no more). */

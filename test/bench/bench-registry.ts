@@ -2,14 +2,16 @@ import type { BenchModule } from './bench-module';
 import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
+import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 
-/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them. */
+/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API. */
 export const BENCH_MODULES: readonly BenchModule[] = [
   ceilingsBench,
   appendConcurrencyBench,
   appendBatchBench,
   readAllBench,
   projectionRebuildBench,
+  cyborgV2Bench,
 ];

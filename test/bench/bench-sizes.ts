@@ -1,3 +1,5 @@
+import type { ClosedLoopTiming } from './measure/closed-loop';
+
 /** How much work each benchmark does. `--quick` picks the small set, for a smoke check. */
 export interface BenchSizes {
   /** Hosts in the synthetic fleet whose reports make the inventory log. */
@@ -17,6 +19,10 @@ export interface BenchSizes {
    * many times; the best is reported (the machine is shared).
    */
   readonly rounds: number;
+  /** Cyborg v2 over HTTP: timed requests per latency record (after a fifth as many untimed). */
+  readonly httpSamples: number;
+  /** Cyborg v2 create → bind → delete flows: warm-up, then `rounds` windows; the best window is reported. */
+  readonly flowTiming: ClosedLoopTiming;
 }
 
 export const DEFAULT_SIZES: BenchSizes = {
@@ -27,6 +33,8 @@ export const DEFAULT_SIZES: BenchSizes = {
   warmupMs: 500,
   measureMs: 1500,
   rounds: 3,
+  httpSamples: 1000,
+  flowTiming: { warmupMs: 2000, measureMs: 2000, rounds: 5 },
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -37,4 +45,6 @@ export const QUICK_SIZES: BenchSizes = {
   warmupMs: 100,
   measureMs: 500,
   rounds: 1,
+  httpSamples: 200,
+  flowTiming: { warmupMs: 500, measureMs: 1000, rounds: 1 },
 };

@@ -1,7 +1,12 @@
 import { Client } from 'pg';
+import { openstackClientProblem } from './openstack-cli';
 
 /** Probes the real services once per Jest run; suites read the verdicts from the environment. */
 export default async function globalSetup(): Promise<void> {
+  await Promise.all([probePostgres(), probeOpenstackClient()]);
+}
+
+async function probePostgres(): Promise<void> {
   const url = process.env.LEDGER_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
@@ -13,4 +18,10 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+async function probeOpenstackClient(): Promise<void> {
+  const problem = await openstackClientProblem();
+  if (problem === undefined) delete process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE;
+  else process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE = problem;
 }

@@ -13,6 +13,9 @@ export const postgresUrl = (): string => process.env.LEDGER_TEST_POSTGRES_URL ??
 /** Why PostgreSQL cannot be used, or undefined when it can. */
 export const postgresUnavailable = (): string | undefined => process.env.LEDGER_TEST_POSTGRES_UNAVAILABLE || undefined;
 
+/** Why the real `openstack accelerator` CLI (Debian's python3-openstackclient + python3-cyborgclient) cannot be used, or undefined when it can. */
+export const openstackClientUnavailable = (): string | undefined => process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE || undefined;
+
 /**
  * Jest's `describe` when the service is there; otherwise `describe.skip`
  * after printing why — or, under CI, a suite whose one test fails with the reason.

@@ -2,10 +2,9 @@ import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/co
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthModule, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
-import { AllocationModule } from '@ledger/allocation';
 import { InventoryModule } from '@ledger/inventory';
 import { QuotaModule } from '@ledger/quota';
-import { AllocationDirectoryModule } from './allocation/allocation-directory.module';
+import { AllocationConductorModule } from './allocation/allocation-conductor.module';
 import { NovaNotifier } from './allocation/nova-notifier';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { HealthController } from './http/health.controller';
@@ -28,7 +27,7 @@ export class AppModule {
       PersistenceModule.forRoot(config),
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
-    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationDirectoryModule, AllocationModule);
+    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module);
     const providers: Provider[] = [ReadinessService];

@@ -5,6 +5,7 @@ import { registerAuditExport } from './commands/audit-export.command';
 import { registerAuditReplay } from './commands/audit-replay.command';
 import { registerAuditVerify } from './commands/audit-verify.command';
 import { registerTokenCommands } from './commands/token-issue.command';
+import { registerQuotaCommands } from './commands/quota.command';
 import { CliError } from './support/cli-error';
 
 /** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
@@ -18,6 +19,7 @@ function buildProgram(): Command {
   registerAuditExport(audit);
   registerAuditReplay(audit);
   registerTokenCommands(program);
+  registerQuotaCommands(program);
   return program;
 }
 

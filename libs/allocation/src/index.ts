@@ -21,3 +21,4 @@ export * from './application/arqs/create-arqs/create-arqs.command';
 export * from './application/arqs/bind-arqs/bind-arqs.command';
 export * from './application/arqs/unbind-arqs/unbind-arqs.command';
 export * from './application/arqs/delete-arqs/delete-arqs.command';
+export * from './application/arqs/allocation-sweeper';

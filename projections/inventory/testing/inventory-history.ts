@@ -1,17 +1,21 @@
 import { handleCommand, type CommandContext, type RecordedEvent } from '@ledger/eventstore';
 import {
+  type AttributeCommand,
+  attributeDecider,
+  attributeStream,
+  attributeUuidOf,
   deviceDecider,
   deviceStream,
   hostInventoryDecider,
   hostStream,
-  type DeviceMaintenanceCommand,
+  type DeviceCommand,
   type ReportedDevice,
 } from '@ledger/inventory';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '../../../libs/processing/src/testing/in-memory-event-store';
 
-/** A host report (the devices it lists) or an operator's maintenance command. */
-export type HistoryStep = { readonly report: readonly ReportedDevice[] } | DeviceMaintenanceCommand;
+/** A host report (the devices it lists), a device command (maintenance, claims) or an operator's attribute command. */
+export type HistoryStep = { readonly report: readonly ReportedDevice[] } | DeviceCommand | AttributeCommand;
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'inventory-history' };
 
@@ -27,6 +31,10 @@ export async function recordHostHistory(hostname: string, steps: readonly Histor
     if ('report' in step) {
       const command = { type: 'ReportHost', report: { hostname, devices: step.report }, receivedAt: '2026-03-01T00:00:00.000Z' } as const;
       await handleCommand(store, hostStream(hostname), hostInventoryDecider, command, context);
+    } else if (step.type === 'CreateAttribute') {
+      await handleCommand(store, attributeStream(attributeUuidOf(step.deployableUuid, step.key)), attributeDecider, step, context);
+    } else if (step.type === 'DeleteAttribute') {
+      await handleCommand(store, attributeStream(step.uuid), attributeDecider, step, context);
     } else {
       await handleCommand(store, deviceStream(step.deviceUuid), deviceDecider, step, context);
     }

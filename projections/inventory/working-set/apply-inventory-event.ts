@@ -1,5 +1,7 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { InventoryEvent } from '@ledger/inventory';
+import { createAttribute, deleteAttribute } from './attribute-changes';
+import { claimHandle, releaseHandle } from './claim-changes';
 import { deleteDeployablesOf, putDeployables, putHandles } from './deployable-changes';
 import { changeDevice, discoverDevice, removeDevice, setMaintenance } from './device-changes';
 import type { InventoryWorkingSet } from './inventory-working-set';
@@ -9,7 +11,8 @@ import type { InventoryWorkingSet } from './inventory-working-set';
  * event first claims its host's `stream_version`: an event at or below it
  * was applied before and changes nothing, and so does one for a host that
  * never registered. Device-stream events are guarded by the device's
- * `maintenance_version` instead.
+ * `device_version` instead, attribute-stream events by the attribute's
+ * `stream_version`.
  */
 export function applyInventoryEvent(set: InventoryWorkingSet, recorded: RecordedEvent): void {
   const event = recorded as unknown as RecordedEvent & InventoryEvent;
@@ -70,6 +73,18 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
       return;
     case 'inventory.DeviceEnabled':
       setMaintenance(set, event.data.deviceUuid, 'enabled', null, recorded);
+      return;
+    case 'inventory.AttachHandleClaimed':
+      claimHandle(set, event.data, recorded);
+      return;
+    case 'inventory.AttachHandleReleased':
+      releaseHandle(set, event.data, recorded);
+      return;
+    case 'inventory.AttributeCreated':
+      createAttribute(set, event, recorded);
+      return;
+    case 'inventory.AttributeDeleted':
+      deleteAttribute(set, event, recorded);
       return;
     default:
       return;

@@ -11,8 +11,10 @@ export interface BatchKeys {
   readonly deployableUuids: ReadonlySet<string>;
   /** Deployables, named by an event, of parent devices: a wholesale delete takes their handles too. */
   readonly handleParentUuids: ReadonlySet<string>;
-  /** Attach handles an event may insert, update or delete. */
+  /** Attach handles an event may insert, update or delete; also the keys of their claims. */
   readonly handleUuids: ReadonlySet<string>;
+  /** Operator attributes an event may create or delete. */
+  readonly attributeUuids: ReadonlySet<string>;
 }
 
 export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
@@ -21,6 +23,7 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
   const parentDeviceUuids = new Set<string>();
   const deployableUuids = new Set<string>();
   const handleUuids = new Set<string>();
+  const attributeUuids = new Set<string>();
   const deployablesByDevice: [string, string][] = [];
   const nameDeployable = (deviceUuid: string, deployableUuid: string) => {
     deployableUuids.add(deployableUuid);
@@ -69,10 +72,19 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
       case 'inventory.DeviceEnabled':
         deviceUuids.add(event.data.deviceUuid);
         break;
+      case 'inventory.AttachHandleClaimed':
+      case 'inventory.AttachHandleReleased':
+        deviceUuids.add(event.data.deviceUuid);
+        handleUuids.add(event.data.handleUuid);
+        break;
+      case 'inventory.AttributeCreated':
+      case 'inventory.AttributeDeleted':
+        attributeUuids.add(event.data.uuid);
+        break;
       default:
         break;
     }
   }
   const handleParentUuids = new Set(deployablesByDevice.filter(([device]) => parentDeviceUuids.has(device)).map(([, deployable]) => deployable));
-  return { hostnames, deviceUuids, parentDeviceUuids, deployableUuids, handleParentUuids, handleUuids };
+  return { hostnames, deviceUuids, parentDeviceUuids, deployableUuids, handleParentUuids, handleUuids, attributeUuids };
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { AttachHandleSnapshot, DeployableDescription } from '@ledger/inventory';
+import { type AttachHandleSnapshot, type DeployableDescription, numericIdOf } from '@ledger/inventory';
+import { deleteDiscoveredAttributes, syncDiscoveredAttributes } from './attribute-changes';
 import type { DeployableRow } from './inventory-table-rows';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
@@ -7,7 +8,8 @@ import type { InventoryWorkingSet } from './inventory-working-set';
  * Inserts or updates a device's deployables, each stamped with the host
  * stream version of the event. An existing deployable keeps its identity
  * columns and `created_at`; `updated_at` moves only when what Placement sees
- * (resource class, count, traits, driver) changed.
+ * (resource class, count, traits, driver) changed. The discovered
+ * attributes (`rc`, `trait<N>`) follow the deployable.
  */
 export function putDeployables(
   set: InventoryWorkingSet,
@@ -26,6 +28,7 @@ export function putDeployables(
       driver_name: deployable.driverName ?? null,
       stream_version: event.version,
     };
+    syncDiscoveredAttributes(set, deployable, at);
     const existing = set.deployables.get(deployable.uuid);
     if (existing === undefined) {
       set.deployables.put({
@@ -34,6 +37,7 @@ export function putDeployables(
         hostname,
         name: deployable.name,
         rp_uuid: deployable.rpUuid,
+        numeric_id: numericIdOf(deployable.uuid),
         ...reported,
         created_at: at,
         updated_at: at,
@@ -49,16 +53,21 @@ export function putDeployables(
   }
 }
 
-/** Deletes the device's deployables that `doomed` picks, each with its attach handles. */
+/** Deletes the device's deployables that `doomed` picks, each with its attach handles and discovered attributes. */
 export function deleteDeployablesOf(set: InventoryWorkingSet, deviceUuid: string, doomed: (row: DeployableRow) => boolean): void {
   for (const uuid of set.deployables.keysIn(deviceUuid)) {
     if (!doomed(set.deployables.get(uuid)!)) continue;
     for (const handle of set.handles.keysIn(uuid)) set.handles.delete(handle);
+    deleteDiscoveredAttributes(set, uuid);
     set.deployables.delete(uuid);
   }
 }
 
-/** Inserts handles; a handle already there only takes the new physical network and keeps its `in_use` flag (claims live on the device stream). */
+/**
+ * Inserts handles; a handle already there only takes the new physical
+ * network. Claims live on the device stream: a new row takes `in_use` and
+ * `claimed_by` from the claim its handle still holds, if any.
+ */
 export function putHandles(
   set: InventoryWorkingSet,
   hostname: string,
@@ -73,6 +82,7 @@ export function putHandles(
       set.handles.put({ ...existing, physical_network: physicalNetwork });
       continue;
     }
+    const claim = set.claims.get(handle.uuid);
     set.handles.put({
       uuid: handle.uuid,
       deployable_uuid: deployableUuid,
@@ -83,7 +93,8 @@ export function putHandles(
       physical_network: physicalNetwork,
       mdev_type: handle.mdevType ?? null,
       slot: handle.slot ?? null,
-      in_use: 0,
+      in_use: claim === undefined ? 0 : 1,
+      claimed_by: claim?.arq_uuid ?? null,
     });
   }
 }

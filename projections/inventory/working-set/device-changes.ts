@@ -53,7 +53,7 @@ export function discoverDevice(
     ...descriptionColumns(device),
     status: existing?.status ?? 'enabled',
     disabled_reason: existing?.disabled_reason ?? null,
-    maintenance_version: existing?.maintenance_version ?? 0,
+    device_version: existing?.device_version ?? 0,
     removed: 0,
     created_at: existing === undefined || existing.removed === 1 ? at : existing.created_at,
     updated_at: at,
@@ -75,10 +75,18 @@ export function removeDevice(set: InventoryWorkingSet, uuid: string, at: string)
 }
 
 /**
- * Maintenance facts may in principle precede a device's first discovery in
- * the log; the row they create then waits, removed and without a host, for
- * the discovery that fills it in.
+ * The device row stamped with a device-stream event's version, to be put
+ * back with that event's changes; undefined when the event was applied
+ * before. Device-stream facts may in principle precede the device's first
+ * discovery in the log; the row they create then waits, removed and without
+ * a host, for the discovery that fills it in.
  */
+export function claimDeviceEvent(set: InventoryWorkingSet, uuid: string, event: RecordedEvent): DeviceRow | undefined {
+  const existing = set.devices.get(uuid);
+  if (existing !== undefined && existing.device_version >= event.version) return undefined;
+  return { ...(existing ?? absentDevice(uuid)), device_version: event.version };
+}
+
 export function setMaintenance(
   set: InventoryWorkingSet,
   uuid: string,
@@ -86,10 +94,8 @@ export function setMaintenance(
   reason: string | null,
   event: RecordedEvent,
 ): void {
-  const existing = set.devices.get(uuid);
-  if (existing !== undefined && existing.maintenance_version >= event.version) return;
-  const maintenance = { status, disabled_reason: reason, maintenance_version: event.version, updated_at: event.recordedAt };
-  set.devices.put(existing !== undefined ? { ...existing, ...maintenance } : { ...absentDevice(uuid), ...maintenance });
+  const device = claimDeviceEvent(set, uuid, event);
+  if (device !== undefined) set.devices.put({ ...device, status, disabled_reason: reason, updated_at: event.recordedAt });
 }
 
 const absentDevice = (uuid: string): DeviceRow => ({
@@ -109,7 +115,7 @@ const absentDevice = (uuid: string): DeviceRow => ({
   capacity: null,
   status: 'enabled',
   disabled_reason: null,
-  maintenance_version: 0,
+  device_version: 0,
   removed: 1,
   created_at: null,
   updated_at: null,

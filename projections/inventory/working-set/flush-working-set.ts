@@ -2,11 +2,15 @@ import type { SqlExecutor } from '@ledger/processing';
 import { KeyListStatement, MultiRowUpsert } from '../multi-row';
 import {
   ATTACH_HANDLE_COLUMNS,
+  ATTRIBUTE_COLUMNS,
   type AttachHandleRow,
+  type AttributeRow,
   DEPLOYABLE_COLUMNS,
   type DeployableRow,
   DEVICE_COLUMNS,
   type DeviceRow,
+  HANDLE_CLAIM_COLUMNS,
+  type HandleClaimRow,
   HOST_COLUMNS,
   type HostRow,
 } from './inventory-table-rows';
@@ -18,6 +22,10 @@ const upsertDeployables = new MultiRowUpsert<DeployableRow>('inv_deployables', '
 const upsertHandles = new MultiRowUpsert<AttachHandleRow>('inv_attach_handles', 'uuid', ATTACH_HANDLE_COLUMNS);
 const deleteDeployables = new KeyListStatement('DELETE FROM inv_deployables WHERE uuid IN ($IN)');
 const deleteHandles = new KeyListStatement('DELETE FROM inv_attach_handles WHERE uuid IN ($IN)');
+const upsertClaims = new MultiRowUpsert<HandleClaimRow>('inv_handle_claims', 'handle_uuid', HANDLE_CLAIM_COLUMNS);
+const deleteClaims = new KeyListStatement('DELETE FROM inv_handle_claims WHERE handle_uuid IN ($IN)');
+const upsertAttributes = new MultiRowUpsert<AttributeRow>('inv_attributes', 'uuid', ATTRIBUTE_COLUMNS);
+const deleteAttributes = new KeyListStatement('DELETE FROM inv_attributes WHERE uuid IN ($IN)');
 
 /**
  * Writes the batch's outcome: every changed row whole, every deleted key
@@ -25,10 +33,14 @@ const deleteHandles = new KeyListStatement('DELETE FROM inv_attach_handles WHERE
  * the statements does not matter. Hosts and devices are never deleted.
  */
 export async function flushWorkingSet(tx: SqlExecutor, set: InventoryWorkingSet): Promise<void> {
+  await deleteAttributes.run(tx, set.attributes.deleted);
+  await deleteClaims.run(tx, set.claims.deleted);
   await deleteHandles.run(tx, set.handles.deleted);
   await deleteDeployables.run(tx, set.deployables.deleted);
   await upsertHosts.run(tx, set.hosts.changedRows());
   await upsertDevices.run(tx, set.devices.changedRows());
   await upsertDeployables.run(tx, set.deployables.changedRows());
   await upsertHandles.run(tx, set.handles.changedRows());
+  await upsertClaims.run(tx, set.claims.changedRows());
+  await upsertAttributes.run(tx, set.attributes.changedRows());
 }

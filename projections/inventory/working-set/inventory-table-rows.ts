@@ -30,7 +30,7 @@ export interface DeviceRow {
   capacity: string | null;
   status: string;
   disabled_reason: string | null;
-  maintenance_version: number;
+  device_version: number;
   removed: number;
   created_at: string | null;
   updated_at: string | null;
@@ -42,6 +42,7 @@ export interface DeployableRow {
   hostname: string;
   name: string;
   rp_uuid: string;
+  numeric_id: number;
   resource_class: string;
   count: number;
   traits: string;
@@ -62,6 +63,28 @@ export interface AttachHandleRow {
   mdev_type: string | null;
   slot: number | null;
   in_use: number;
+  claimed_by: string | null;
+}
+
+export interface HandleClaimRow {
+  handle_uuid: string;
+  arq_uuid: string;
+  device_uuid: string;
+  deployable_uuid: string;
+}
+
+export interface AttributeRow {
+  uuid: string;
+  deployable_uuid: string;
+  deployable_id: number;
+  key: string;
+  value: string;
+  origin: 'discovered' | 'operator';
+  /** The attribute stream's version for an operator's attribute; 0 for a discovered one. */
+  stream_version: number;
+  deleted: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export const HOST_COLUMNS: readonly (keyof HostRow)[] = [
@@ -90,7 +113,7 @@ export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
   'capacity',
   'status',
   'disabled_reason',
-  'maintenance_version',
+  'device_version',
   'removed',
   'created_at',
   'updated_at',
@@ -102,6 +125,7 @@ export const DEPLOYABLE_COLUMNS: readonly (keyof DeployableRow)[] = [
   'hostname',
   'name',
   'rp_uuid',
+  'numeric_id',
   'resource_class',
   'count',
   'traits',
@@ -122,4 +146,20 @@ export const ATTACH_HANDLE_COLUMNS: readonly (keyof AttachHandleRow)[] = [
   'mdev_type',
   'slot',
   'in_use',
+  'claimed_by',
+];
+
+export const HANDLE_CLAIM_COLUMNS: readonly (keyof HandleClaimRow)[] = ['handle_uuid', 'arq_uuid', 'device_uuid', 'deployable_uuid'];
+
+export const ATTRIBUTE_COLUMNS: readonly (keyof AttributeRow)[] = [
+  'uuid',
+  'deployable_uuid',
+  'deployable_id',
+  'key',
+  'value',
+  'origin',
+  'stream_version',
+  'deleted',
+  'created_at',
+  'updated_at',
 ];

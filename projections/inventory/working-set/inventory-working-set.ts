@@ -1,4 +1,4 @@
-import type { AttachHandleRow, DeployableRow, DeviceRow, HostRow } from './inventory-table-rows';
+import type { AttachHandleRow, AttributeRow, DeployableRow, DeviceRow, HandleClaimRow, HostRow } from './inventory-table-rows';
 import { TableRows } from './table-rows';
 
 /**
@@ -16,6 +16,11 @@ export class InventoryWorkingSet {
     (row) => row.device_uuid,
   );
   readonly handles = new TableRows<AttachHandleRow>(
+    (row) => row.uuid,
+    (row) => row.deployable_uuid,
+  );
+  readonly claims = new TableRows<HandleClaimRow>((row) => row.handle_uuid);
+  readonly attributes = new TableRows<AttributeRow>(
     (row) => row.uuid,
     (row) => row.deployable_uuid,
   );

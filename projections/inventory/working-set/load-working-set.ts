@@ -3,11 +3,15 @@ import { KeyListStatement } from '../multi-row';
 import type { BatchKeys } from './batch-keys';
 import {
   ATTACH_HANDLE_COLUMNS,
+  ATTRIBUTE_COLUMNS,
   type AttachHandleRow,
+  type AttributeRow,
   DEPLOYABLE_COLUMNS,
   type DeployableRow,
   DEVICE_COLUMNS,
   type DeviceRow,
+  HANDLE_CLAIM_COLUMNS,
+  type HandleClaimRow,
   HOST_COLUMNS,
   type HostRow,
 } from './inventory-table-rows';
@@ -22,6 +26,9 @@ const deployablesByDevice = select(DEPLOYABLE_COLUMNS, 'inv_deployables', 'devic
 const deployablesByUuid = select(DEPLOYABLE_COLUMNS, 'inv_deployables', 'uuid');
 const handlesByDeployable = select(ATTACH_HANDLE_COLUMNS, 'inv_attach_handles', 'deployable_uuid');
 const handlesByUuid = select(ATTACH_HANDLE_COLUMNS, 'inv_attach_handles', 'uuid');
+const claimsByHandle = select(HANDLE_CLAIM_COLUMNS, 'inv_handle_claims', 'handle_uuid');
+const attributesByDeployable = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'deployable_uuid');
+const attributesByUuid = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'uuid');
 
 /** Reads every stored row the batch's events may read or write, a few set-based SELECTs per table. */
 export async function loadWorkingSet(tx: SqlExecutor, keys: BatchKeys): Promise<InventoryWorkingSet> {
@@ -42,5 +49,13 @@ export async function loadWorkingSet(tx: SqlExecutor, keys: BatchKeys): Promise<
   for (const row of await handlesByDeployable.all<AttachHandleRow>(tx, handleParents)) set.handles.load(row);
   const unseenHandles = [...keys.handleUuids].filter((uuid) => set.handles.get(uuid) === undefined);
   for (const row of await handlesByUuid.all<AttachHandleRow>(tx, unseenHandles)) set.handles.load(row);
+  for (const row of await claimsByHandle.all<HandleClaimRow>(tx, keys.handleUuids)) set.claims.load(row);
+
+  // Putting or deleting a deployable rewrites its discovered attributes.
+  for (const row of await attributesByDeployable.all<AttributeRow>(tx, new Set([...handleParents, ...keys.deployableUuids]))) {
+    set.attributes.load(row);
+  }
+  const unseenAttributes = [...keys.attributeUuids].filter((uuid) => set.attributes.get(uuid) === undefined);
+  for (const row of await attributesByUuid.all<AttributeRow>(tx, unseenAttributes)) set.attributes.load(row);
   return set;
 }

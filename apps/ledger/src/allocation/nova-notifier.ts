@@ -34,8 +34,9 @@ export class NovaNotifier implements OnApplicationBootstrap, BeforeApplicationSh
 
   onApplicationBootstrap(): void {
     if (!this.config.novaUrl) this.logger.warn('LEDGER_NOVA_URL is not set: Nova will not be told when binds finish (it falls back to polling)');
+    // Progress is also signalled once each processor has prepared its tables, which covers
+    // entries left from before a restart without querying a table that may not exist yet.
     this.unsubscribe = this.runtime.onProgress(() => this.kick());
-    this.kick();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -8,6 +8,8 @@ import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
 import { DEVICE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
 import { ReportHostHandler } from './report-host/report-host.handler';
+import { CreateAttributeHandler, DeleteAttributeHandler } from './attributes/attribute.handlers';
+import { RequestProgrammingHandler } from './request-programming/request-programming.handler';
 
 /**
  * The inventory command side. Expects the app to import
@@ -24,6 +26,9 @@ import { ReportHostHandler } from './report-host/report-host.handler';
     EnableDeviceHandler,
     ClaimAttachHandleHandler,
     ReleaseAttachHandleHandler,
+    CreateAttributeHandler,
+    DeleteAttributeHandler,
+    RequestProgrammingHandler,
   ],
   exports: [HOST_INVENTORY_CACHE],
 })

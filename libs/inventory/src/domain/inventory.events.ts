@@ -13,6 +13,8 @@ export const InventoryEventTypes = {
   DeviceEnabled: 'inventory.DeviceEnabled',
   AttachHandleClaimed: 'inventory.AttachHandleClaimed',
   AttachHandleReleased: 'inventory.AttachHandleReleased',
+  AttributeCreated: 'inventory.AttributeCreated',
+  AttributeDeleted: 'inventory.AttributeDeleted',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -29,6 +31,8 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.DeviceEnabled': 1,
   'inventory.AttachHandleClaimed': 1,
   'inventory.AttachHandleReleased': 1,
+  'inventory.AttributeCreated': 1,
+  'inventory.AttributeDeleted': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -141,7 +145,19 @@ export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
 
 export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent;
 
-export type InventoryEvent = HostInventoryEvent | DeviceEvent;
+// ---- attribute stream `attribute-<uuid>`: attributes an operator sets on a deployable ----
+
+/** An operator set `key` = `value` on a deployable (Cyborg's POST /v2/attributes). */
+export type AttributeCreated = DomainEvent<
+  'inventory.AttributeCreated',
+  { readonly uuid: string; readonly deployableUuid: string; readonly key: string; readonly value: string; readonly createdAt: string }
+>;
+
+export type AttributeDeleted = DomainEvent<'inventory.AttributeDeleted', { readonly uuid: string; readonly deployableUuid: string }>;
+
+export type AttributeEvent = AttributeCreated | AttributeDeleted;
+
+export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent;
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

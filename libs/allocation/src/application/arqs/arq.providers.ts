@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { AllocationSweeper } from './allocation-sweeper';
 import { ArqHolds } from './arq-holds';
 import { ArqStore } from './arq-store';
 import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
@@ -15,4 +16,5 @@ export const ARQ_PROVIDERS: Provider[] = [
   UnbindArqsHandler,
   DeleteArqsHandler,
   DeleteInstanceArqsHandler,
+  AllocationSweeper,
 ];

@@ -1,0 +1,49 @@
+import { Body, Controller, Get, Inject, Param, Put, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { QuotaReader, SetQuotaLimitsCommand } from '@ledger/quota';
+import { commandContext } from '../http/command-context';
+import { PutQuotaLimitsRequest } from './quota-limits.request.dto';
+import { assertMayReadQuota } from './quota-project-access';
+import { QuotaChangeResponse, QuotaResponse } from './quota.responses';
+
+/**
+ * Per-project limits. Reads come from the project's quota stream (through
+ * QuotaReader), not from the projection: it is what reservations are
+ * checked against, always fresh, with no wait for processors.
+ */
+@ApiTags('quota')
+@Controller('api/v1/quotas')
+export class QuotasController {
+  constructor(
+    @Inject(QuotaReader) private readonly reader: QuotaReader,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
+
+  @Get(':project')
+  @Allow('admin', 'manager', 'member', 'reader')
+  @ApiOperation({ summary: "A project's limits and usage (admins: any project; others: their own)" })
+  @ApiOkResponse({ type: QuotaResponse })
+  async get(@Param('project') project: string, @CurrentPrincipal() principal: Principal): Promise<QuotaResponse> {
+    assertMayReadQuota(principal, project);
+    const { limits, usage } = await this.reader.read(project);
+    return { project, limits, usage };
+  }
+
+  @Put(':project')
+  @Allow('admin')
+  @ApiOperation({ summary: 'Set or remove (null) limits; limits not named are kept. Idempotent.' })
+  @ApiOkResponse({ type: QuotaChangeResponse })
+  async put(
+    @Param('project') project: string,
+    @Body() body: PutQuotaLimitsRequest,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<QuotaChangeResponse> {
+    const result = await this.commands.execute(new SetQuotaLimitsCommand({ project, limits: body.limits }, commandContext(principal, request)));
+    const { limits, usage } = await this.reader.read(project);
+    return { project, limits, usage, appended: result.appended, position: result.position };
+  }
+}

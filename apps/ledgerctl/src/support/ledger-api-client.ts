@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { dataFiles, type LedgerConfig } from '@ledger/config';
+import { CliError } from './cli-error';
+import { cliConfig } from './config';
+
+/** How long one request may take before the CLI gives up. */
+const TIMEOUT_MS = 30_000;
+
+/** `--url` and `--token`, as every command that talks to a running ledger takes them. */
+export interface LedgerApiOptions {
+  readonly url?: string;
+  readonly token?: string;
+}
+
+/** The ledger refused a request: its problem-details `code` and `detail`, exit code 1. */
+export class LedgerApiError extends CliError {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`, 1);
+  }
+}
+
+/** Adds `--url` and `--token` to a command. */
+export function withLedgerApiOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'the ledger (default: $LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)')
+    .option('--token <token>', "a token (default: $LEDGER_TOKEN, else the admin token the ledger wrote under its data directory)");
+}
+
+/**
+ * A small client of the ledger's native HTTP API, for commands that act on
+ * a running ledger rather than on its store: JSON in and out, problem
+ * details turned into LedgerApiError, an unreachable ledger into one clear line.
+ */
+export class LedgerApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  /** Resolves the URL and the token from options, then the environment, then the ledger's configuration and data directory. */
+  static fromOptions(options: LedgerApiOptions, env: NodeJS.ProcessEnv = process.env): LedgerApiClient {
+    let config: LedgerConfig | undefined;
+    const configOnce = () => (config ??= cliConfig());
+    const url = options.url ?? nonEmpty(env.LEDGER_URL) ?? `http://127.0.0.1:${configOnce().port}`;
+    return new LedgerApiClient(checkedBaseUrl(url), options.token ?? nonEmpty(env.LEDGER_TOKEN) ?? adminTokenOf(configOnce()));
+  }
+
+  /** Sends one request; resolves to the parsed JSON body (undefined when empty). */
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { 'x-auth-token': this.token, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+    const text = await response.text();
+    const parsed = parseJson(text);
+    if (!response.ok) throw refusal(response.status, parsed, text);
+    return parsed as T;
+  }
+
+  private unreachable(error: unknown): CliError {
+    if ((error as Error)?.name === 'TimeoutError') return new CliError(`the ledger at ${this.baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`, 1);
+    const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+    return new CliError(`cannot reach the ledger at ${this.baseUrl} (${cause?.code ?? cause?.message ?? (error as Error)?.message})`, 1);
+  }
+}
+
+function refusal(status: number, body: unknown, text: string): CliError {
+  const problem = body as { code?: unknown; detail?: unknown } | undefined;
+  if (typeof problem?.code === 'string') return new LedgerApiError(status, problem.code, String(problem.detail ?? ''));
+  return new LedgerApiError(status, `HTTP.${status}`, text.slice(0, 200) || 'no details');
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function checkedBaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`--url / LEDGER_URL: "${url}" is not a URL`, 2);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`--url / LEDGER_URL: "${url}" is not http(s)`, 2);
+  return url.replace(/\/+$/, '');
+}
+
+function adminTokenOf(config: LedgerConfig): string {
+  const file = dataFiles(config).adminToken;
+  if (!existsSync(file)) throw new CliError(`no token: pass --token or set LEDGER_TOKEN (there is no admin token at ${file})`, 2);
+  return readFileSync(file, 'utf8').trim();
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());

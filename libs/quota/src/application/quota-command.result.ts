@@ -1,0 +1,6 @@
+/** What a quota command did: nothing (appended 0, position null) or the events it appended. */
+export interface QuotaCommandResult {
+  readonly appended: number;
+  /** Global position of the last appended event; null when nothing was appended. */
+  readonly position: number | null;
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AggregateCache, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
+import { quotaStream } from '../domain/quota-project';
+import type { QuotaResources } from '../domain/quota-resources';
+import { quotaDecider } from '../domain/quota.decider';
+import type { QuotaState } from '../domain/quota.state';
+import { QUOTA_CACHE } from './quota.tokens';
+
+/** One project's quota as the command side enforces it. */
+export interface QuotaSnapshot {
+  readonly project: string;
+  /** Limit per resource; a resource without an entry is unlimited. */
+  readonly limits: QuotaResources;
+  /** Amount in use per resource; resources with nothing in use have no entry. */
+  readonly usage: QuotaResources;
+  /** Who holds what, by consumer id. */
+  readonly reservations: readonly { readonly consumerId: string; readonly resources: QuotaResources }[];
+  /** The quota stream's version (0 for a project never touched). */
+  readonly version: number;
+}
+
+/**
+ * Reads a project's quota from its stream, not from a projection: the
+ * answer is exactly what the next reservation will be checked against, with
+ * no wait for processors (and none on an API replica that runs none). It
+ * shares the handlers' cache, so a read costs one query for the stream's tail.
+ */
+@Injectable()
+export class QuotaReader {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(QUOTA_CACHE) private readonly cache: AggregateCache<QuotaState>,
+  ) {}
+
+  /** Throws QUOTA.INVALID for a malformed project id. */
+  async read(project: string): Promise<QuotaSnapshot> {
+    const { state, version } = await loadAggregate(this.store, quotaStream(project), quotaDecider, this.cache);
+    return {
+      project,
+      limits: state.limits,
+      usage: state.usage,
+      reservations: state.reservations.entries().map(([consumerId, resources]) => ({ consumerId, resources })),
+      version,
+    };
+  }
+}

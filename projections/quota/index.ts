@@ -1,0 +1,3 @@
+export * from './quota.projection';
+export * from './quota.schema';
+export * from './quota.queries';

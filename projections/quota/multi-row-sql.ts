@@ -1,0 +1,21 @@
+import type { SqlExecutor } from '@ledger/processing';
+
+/** Rows per statement: few round trips, well under both engines' parameter limits. */
+const CHUNK = 256;
+
+/** `($1, $2), ($3, $4)…` for `rows` tuples of `width` values. */
+function tuples(rows: number, width: number): string {
+  return Array.from({ length: rows }, (_, row) => `(${Array.from({ length: width }, (_, column) => `$${row * width + column + 1}`).join(', ')})`).join(', ');
+}
+
+/**
+ * Runs `sql` once per chunk of rows, with `$VALUES` replaced by the chunk's
+ * tuples: multi-row INSERT … VALUES and `(a, b) IN (VALUES …)` lists, the
+ * same text on SQLite and PostgreSQL.
+ */
+export async function runForRows(tx: SqlExecutor, sql: string, rows: readonly (readonly unknown[])[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const chunk = rows.slice(start, start + CHUNK);
+    await tx.run(sql.replace('$VALUES', tuples(chunk.length, chunk[0].length)), chunk.flat());
+  }
+}

@@ -1,0 +1,77 @@
+import { type QuotaResources, QuotaInvalidError } from '@ledger/quota';
+import type { SqlExecutor } from '@ledger/processing';
+
+/** One project's limits and usage as projected. */
+export interface QuotaProjectView {
+  readonly project: string;
+  readonly limits: QuotaResources;
+  readonly usage: QuotaResources;
+}
+
+export interface ReservationView {
+  readonly project: string;
+  readonly consumerId: string;
+  readonly resources: QuotaResources;
+  /** When the reservation was recorded (ISO-8601). */
+  readonly reservedAt: string;
+}
+
+export interface ReservationFilter {
+  /** Only reservations recorded strictly before this ISO-8601 time. */
+  readonly reservedBefore?: string;
+  /** 1–10000, default 1000. */
+  readonly limit?: number;
+}
+
+export const DEFAULT_RESERVATION_LIMIT = 1000;
+export const MAX_RESERVATION_LIMIT = 10_000;
+
+/** Reads of the quota read model. */
+export class QuotaQueries {
+  constructor(private readonly db: SqlExecutor) {}
+
+  /** A project never touched has no limits and no usage. */
+  async getProject(project: string): Promise<QuotaProjectView> {
+    const limits = await this.db.all<{ resource: string; limit_value: number | string }>(
+      'SELECT resource, limit_value FROM quota_limits WHERE project = $1 ORDER BY resource',
+      [project],
+    );
+    const usage = await this.db.all<{ resource: string; used: number | string }>(
+      'SELECT resource, used FROM quota_usage WHERE project = $1 AND used > 0 ORDER BY resource',
+      [project],
+    );
+    return {
+      project,
+      limits: Object.fromEntries(limits.map((row) => [row.resource, Number(row.limit_value)])),
+      usage: Object.fromEntries(usage.map((row) => [row.resource, Number(row.used)])),
+    };
+  }
+
+  /** Oldest first (then by project and consumer), for a sweeper of reservations whose request never got recorded. */
+  async listReservations(filter: ReservationFilter = {}): Promise<ReservationView[]> {
+    const limit = filter.limit ?? DEFAULT_RESERVATION_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESERVATION_LIMIT) {
+      throw new QuotaInvalidError('limit', `must be an integer from 1 to ${MAX_RESERVATION_LIMIT}`, limit);
+    }
+    const before = filter.reservedBefore === undefined ? undefined : isoTime(filter.reservedBefore);
+    const rows = await this.db.all<{ project: string; consumer_id: string; resources: string; reserved_at: string }>(
+      `SELECT project, consumer_id, resources, reserved_at FROM quota_reservations
+       ${before === undefined ? '' : 'WHERE reserved_at < $2'}
+       ORDER BY reserved_at, project, consumer_id LIMIT $1`,
+      before === undefined ? [limit] : [limit, before],
+    );
+    return rows.map((row) => ({
+      project: row.project,
+      consumerId: row.consumer_id,
+      resources: JSON.parse(row.resources) as QuotaResources,
+      reservedAt: row.reserved_at,
+    }));
+  }
+}
+
+/** The store writes times as `toISOString()`; comparing TEXT needs the argument in the same form. */
+function isoTime(value: string): string {
+  const time = new Date(value);
+  if (typeof value !== 'string' || Number.isNaN(time.getTime())) throw new QuotaInvalidError('reservedBefore', 'must be an ISO-8601 time', value);
+  return time.toISOString();
+}

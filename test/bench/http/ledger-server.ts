@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { loadOrCreateCredentials, type Principal } from '@ledger/auth';
+import { dataFiles, loadLedgerConfig } from '@ledger/config';
+import { processCpuSeconds } from './process-cpu';
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+const POLL_MS = 50;
+
+/** A compiled ledger running as its own process on a fresh data directory, as the embedded setup runs it. */
+export interface LedgerServer {
+  readonly url: URL;
+  readonly pid: number;
+  /** A token the ledger accepts (signed with the key it loaded from its data directory). */
+  token(principal: Principal): string;
+  /** CPU seconds the ledger process has used so far (all threads). */
+  cpuSeconds(): number;
+  /** With LEDGER_BENCH_PROFILE_DIR set: runs `work` under the ledger's CPU profiler, written to `<dir>/<name>.cpuprofile`. */
+  profiled<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** SIGTERM (SIGKILL after 10 s), then the data directory is removed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node scripts/run.js ledger` (run `npm run build` first) with
+ * LEDGER_DATA_DIR in a new temporary directory, and resolves once /readyz
+ * answers 200. test/support/ledger-process.ts does the same for tests run
+ * from source; from dist/ its path to scripts/run.js is wrong.
+ */
+export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}): Promise<LedgerServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
+  const { codec } = loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
+  const port = await freePort();
+  const profileDir = process.env.LEDGER_BENCH_PROFILE_DIR;
+  const preload = profileDir ? ['-r', join(__dirname, 'cpu-profile.preload.js')] : [];
+  const child = spawn(process.execPath, [...preload, join(repositoryRoot(), 'scripts', 'run.js'), 'ledger'], {
+    cwd: repositoryRoot(),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(profileDir ? (['ipc'] as const) : [])],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  // An interrupted or crashed benchmark must not leave a ledger running or its files behind.
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+  const url = new URL(`http://127.0.0.1:${port}`);
+  try {
+    await waitUntilReady(child, url, () => output);
+  } catch (error) {
+    killOnExit();
+    process.off('exit', killOnExit);
+    throw error;
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    token: (principal) => codec.issue(principal),
+    cpuSeconds: () => processCpuSeconds(child.pid as number),
+    profiled: (name, work) => (profileDir ? profile(child, name, work, progress) : work()),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      process.off('exit', killOnExit);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, url: URL, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode} before it was ready:\n${output()}`);
+    if (await fetch(new URL('/readyz', url)).then((reply) => reply.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`the ledger was not ready within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+    await delay(POLL_MS);
+  }
+}
+
+async function profile<T>(child: ChildProcess, name: string, work: () => Promise<T>, progress: (message: string) => void): Promise<T> {
+  const ask = async (message: object): Promise<{ file?: string; error?: string }> => {
+    const answer = once(child, 'message') as Promise<[{ file?: string; error?: string }]>;
+    child.send(message);
+    const [reply] = await answer;
+    if (reply.error) throw new Error(`ledger CPU profile: ${reply.error}`);
+    return reply;
+  };
+  await ask({ profile: 'start' });
+  const result = await work();
+  const { file } = await ask({ profile: 'stop', name });
+  progress(`ledger CPU profile of ${name}: ${file}`);
+  return result;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** The directory holding scripts/run.js, found from this file whether it runs from dist/ or from source. */
+function repositoryRoot(): string {
+  for (let directory = __dirname; ; directory = dirname(directory)) {
+    if (existsSync(join(directory, 'scripts', 'run.js'))) return directory;
+    if (dirname(directory) === directory) throw new Error(`scripts/run.js not found above ${__dirname}`);
+  }
+}
