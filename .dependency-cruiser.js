@@ -25,8 +25,8 @@ module.exports = {
     {
       name: 'domain-is-pure',
       severity: 'error',
-      comment: 'domain/ holds deciders and events only: no Nest, no adapters, no I/O modules.',
-      from: { path: '/domain/' },
+      comment: 'domain/ holds deciders and events only: no Nest, no adapters, no I/O modules. (Specs may use the shared test helpers.)',
+      from: { path: '/domain/', pathNot: '\\.spec\\.ts$' },
       to: {
         path: '^(node_modules/@nestjs|node_modules/pg|node_modules/better-sqlite3|node_modules/@eventstore|node_modules/kafkajs|node_modules/rxjs)|/(application|infrastructure|adapters)/|^libs/(processing|config|auth)/|^projections/|^apps/',
       },
@@ -34,7 +34,7 @@ module.exports = {
     {
       name: 'domain-imports-only-its-context-and-the-kernel',
       severity: 'error',
-      from: { path: '^libs/([^/]+)/src/domain/' },
+      from: { path: '^libs/([^/]+)/src/domain/', pathNot: '\\.spec\\.ts$' },
       to: {
         pathNot: [
           '^libs/$1/src/domain/',

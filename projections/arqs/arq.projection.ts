@@ -20,8 +20,9 @@ export const arqProjection: Projection = {
   async apply(events, tx) {
     const now = Date.now();
     for (const event of events) {
-      await applyArqEvent(tx, event);
-      if (event.type === 'allocation.ArqBound' || event.type === 'allocation.ArqBindFailed') await enqueueNovaEventsIfResolved(tx, event, now);
+      const changed = await applyArqEvent(tx, event);
+      // Only a resolution applied now may notify: a redelivered one was judged when it first applied.
+      if (changed && (event.type === 'allocation.ArqBound' || event.type === 'allocation.ArqBindFailed')) await enqueueNovaEventsIfResolved(tx, event, now);
     }
   },
 };

@@ -1,8 +1,9 @@
 import { describeWithService, postgresUnavailable } from '../../test/support/services';
-import { postgresTestDatabases, type TestDatabases } from '../../libs/processing/src/testing/test-databases';
+import { postgresTestDatabases, type TestDatabases } from '@ledger/processing/testing';
 import { openSqliteSqlDatabase } from '@ledger/processing';
 import { DeviceProfileQueries } from './device-profile.queries';
-import { applyDeviceProfileBatches, everyBatchTwice, oneBatch, onePerBatch, snapshotDeviceProfiles } from './testing/device-profile-batches';
+import { everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
+import { applyDeviceProfileBatches, snapshotDeviceProfiles } from './testing/device-profile-batches';
 import { deviceProfileHistory } from './testing/device-profile-history';
 
 describeWithService('PostgreSQL', postgresUnavailable())('deviceProfilesProjection (PostgreSQL)', () => {

@@ -1,7 +1,8 @@
 import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { DeviceProfileQueries } from './device-profile.queries';
 import { deviceProfilesProjection } from './device-profiles.projection';
-import { applyDeviceProfileBatches, everyBatchTwice, oneBatch, onePerBatch, snapshotDeviceProfiles } from './testing/device-profile-batches';
+import { everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
+import { applyDeviceProfileBatches, snapshotDeviceProfiles } from './testing/device-profile-batches';
 import { deviceProfileHistory, PROFILE_UUIDS } from './testing/device-profile-history';
 
 describe('deviceProfilesProjection (SQLite :memory:)', () => {

@@ -1,7 +1,8 @@
 import { describeWithService, postgresUnavailable } from '../../test/support/services';
-import { postgresTestDatabases, type TestDatabases } from '../../libs/processing/src/testing/test-databases';
+import { postgresTestDatabases, type TestDatabases } from '@ledger/processing/testing';
 import { QuotaQueries } from './quota.queries';
-import { applyBatches, buildQuota, everyBatchTwice, inBatchesOf, onePerBatch, snapshotQuota } from './testing/quota-batches';
+import { everyBatchTwice, inBatchesOf, onePerBatch } from '@ledger/processing/testing';
+import { applyBatches, buildQuota, snapshotQuota } from './testing/quota-batches';
 import { quotaCommandMix, recordQuotaHistory } from './testing/quota-history';
 
 describeWithService('PostgreSQL', postgresUnavailable())('quotaProjection (PostgreSQL)', () => {

@@ -2,7 +2,8 @@ import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import type { QuotaCommand } from '@ledger/quota';
 import { quotaProjection } from './quota.projection';
 import { QuotaQueries } from './quota.queries';
-import { applyBatches, buildQuota, everyBatchTwice, inBatchesOf, oneBatch, onePerBatch, snapshotQuota } from './testing/quota-batches';
+import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/processing/testing';
+import { applyBatches, buildQuota, snapshotQuota } from './testing/quota-batches';
 import { quotaCommandMix, recordQuotaHistory } from './testing/quota-history';
 
 const scenario: QuotaCommand[] = [

@@ -1,21 +1,10 @@
-import type { RecordedEvent } from '@ledger/eventstore';
 import { openSqliteSqlDatabase, type SqlDatabase, type SqlExecutor } from '@ledger/processing';
+import { applyProjectionBatches, type Batches } from '@ledger/processing/testing';
 import { quotaProjection } from '../quota.projection';
 import { QUOTA_TABLES } from '../quota.schema';
 
-export type Batches = readonly (readonly RecordedEvent[])[];
-
-export const oneBatch = (events: readonly RecordedEvent[]): Batches => [events];
-export const onePerBatch = (events: readonly RecordedEvent[]): Batches => events.map((event) => [event]);
-export const inBatchesOf = (size: number, events: readonly RecordedEvent[]): Batches =>
-  Array.from({ length: Math.ceil(events.length / size) }, (_, index) => events.slice(index * size, (index + 1) * size));
-export const everyBatchTwice = (batches: Batches): Batches => batches.flatMap((batch) => [batch, batch]);
-
 /** Applies each batch in its own transaction, as the runtime does. */
-export async function applyBatches(db: SqlDatabase, batches: Batches): Promise<void> {
-  await db.transaction((tx) => quotaProjection.setup(tx));
-  for (const batch of batches) await db.transaction((tx) => quotaProjection.apply(batch, tx));
-}
+export const applyBatches = (db: SqlDatabase, batches: Batches): Promise<void> => applyProjectionBatches(db, quotaProjection, batches);
 
 export type QuotaSnapshot = Record<(typeof QUOTA_TABLES)[number], Record<string, unknown>[]>;
 

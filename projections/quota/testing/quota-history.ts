@@ -1,7 +1,7 @@
 import { handleCommand, loadAggregate, type CommandContext, type RecordedEvent } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { type QuotaCommand, type QuotaConsumer, quotaDecider, quotaStream } from '@ledger/quota';
-import { InMemoryEventStore } from '../../../libs/processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'quota-history' };
 

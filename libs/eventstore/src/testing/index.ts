@@ -2,3 +2,4 @@ export * from './event-store.contract';
 export type { OpenedStore, OpenStore } from './contract/contract-context';
 export { contractActor, metadata, newEvent, probe, readAllAfter, take, uniqueCategory, uniqueStream, untilVisible } from './contract/fixtures';
 export { appendBurstUntilKilled } from './append-burst-crash';
+export * from './decider-spec';

@@ -1,7 +1,7 @@
 import { attributeUuidOf, discoveredAttributesOf, isDiscoveredAttributeKey } from './attribute';
 import { attributeDecider, type CreateAttribute } from './attribute.decider';
 import type { AttributeEvent } from './inventory.events';
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 
 const DEPLOYABLE = 'b0a7f0c4-6a3e-5c55-9d0e-1e5a0c1f2a3b';
 const AT = '2026-03-01T10:00:00.000Z';

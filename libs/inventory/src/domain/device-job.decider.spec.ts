@@ -1,6 +1,6 @@
 import { deviceJobDecider, type RequestProgramming } from './device-job.decider';
 import type { DeviceJobEvent } from './device-job.events';
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 
 const spec = deciderSpec(deviceJobDecider);
 const request: RequestProgramming = {

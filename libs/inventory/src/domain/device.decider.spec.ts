@@ -1,4 +1,4 @@
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 import { deviceDecider } from './device.decider';
 import type { DeviceEvent } from './inventory.events';
 

@@ -1,4 +1,4 @@
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 import { a100, arria10, hostReport, t4vgpu, x710 } from './testing/host-report.fixtures';
 import type { DeviceSnapshot } from './device-snapshot';
 import { hostInventoryDecider, type ReportHost } from './host-inventory.decider';

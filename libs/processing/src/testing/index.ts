@@ -5,3 +5,4 @@ export * from './capturing-logger';
 export * from './eventually';
 export * from './test-databases';
 export * from './sql-database.contract';
+export * from './projection-batches';

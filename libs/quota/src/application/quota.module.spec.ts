@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, type CommandContext, WrongExpectedVersionError } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '../../../processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 import { QuotaModule } from './quota.module';
 import { QuotaReader } from './quota.reader';
 import { ReleaseQuotaCommand } from './release-quota/release-quota.command';

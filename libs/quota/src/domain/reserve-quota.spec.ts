@@ -1,6 +1,6 @@
 import type { QuotaConsumer, ReserveQuota } from './quota.commands';
 import { quotaDecider } from './quota.decider';
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 import { limitSet, released, reserved } from './testing/quota-events';
 
 const spec = deciderSpec(quotaDecider);

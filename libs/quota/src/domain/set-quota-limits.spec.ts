@@ -1,6 +1,6 @@
 import { quotaDecider } from './quota.decider';
 import type { SetQuotaLimits } from './quota.commands';
-import { deciderSpec } from './testing/decider-spec';
+import { deciderSpec } from '@ledger/eventstore/testing';
 import { limitSet, reserved } from './testing/quota-events';
 
 const spec = deciderSpec(quotaDecider);

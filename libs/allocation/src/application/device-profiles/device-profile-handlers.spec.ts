@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { type CommandContext, EVENT_STORE } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '../../../../processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 import { CreateDeviceProfileCommand } from './create-device-profile.command';
 import { DeleteDeviceProfilesCommand } from './delete-device-profiles.command';
 import { DEVICE_PROFILE_PROVIDERS } from './device-profile.providers';

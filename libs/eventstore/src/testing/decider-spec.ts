@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '../../../../eventstore/src/command-handling/decider';
+import type { Decider, DomainEvent } from '../command-handling/decider';
 import { LedgerError } from '@ledger/kernel';
 
 /**
@@ -19,6 +19,7 @@ export function deciderSpec<Command, State, Event extends DomainEvent>(decider: 
               expect(actual).toEqual(expected);
               return actual;
             },
+            events: run,
             thenThrows(code: string, facts?: Record<string, unknown>): LedgerError {
               let caught: unknown;
               try {
