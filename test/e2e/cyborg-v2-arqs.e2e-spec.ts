@@ -111,6 +111,16 @@ describe('Cyborg v2 accelerator requests', () => {
     expect(removed.status).toBe(204);
   };
 
+  it('serves a path without a version as /v2, as Cyborg does (clients whose endpoint lacks /v2)', async () => {
+    const [arq] = await createArqs('fpga-dp');
+    const unversioned = await ledger.request('GET', `/accelerator_requests/${arq.uuid}`, { token: tenant });
+    expect(unversioned.status).toBe(200);
+    expect(unversioned.body.uuid).toBe(arq.uuid);
+    expect(unversioned.headers.get('openstack-api-version')).toBe('accelerator 2.0');
+    expect((await ledger.request('GET', '/accelerator_requestsX', { token: tenant })).status).toBe(404);
+    await cleanUp([arq.uuid]);
+  });
+
   it('creates one request per unit across groups, and only the asked group with device_profile_group_id', async () => {
     const all = await createArqs('two-fpga');
     expect(all.map((arq) => arq.device_profile_group_id)).toEqual([0, 0]);
@@ -150,7 +160,7 @@ describe('Cyborg v2 accelerator requests', () => {
     const rebind = await bind(bindBody(a.uuid, fpgaRp, newInstance()));
     expect(rebind.status).toBe(409);
     expect(rebind.headers.get('x-error-code')).toBe('ARQ.BAD_STATE');
-    expect(rebind.body).toEqual({ error_message: expect.stringContaining('is Bound') });
+    expect(rebind.body).toEqual({ error_message: expect.stringContaining('is Bound'), message: rebind.body.error_message });
     const hotAdd = await bind(bindBody(b.uuid, fpgaRp, instance));
     expect(hotAdd.status).toBe(400);
     expect(hotAdd.body.error_message).toContain(`Instance ${instance} already has accelerator requests. Cannot bind additional ARQs.`);

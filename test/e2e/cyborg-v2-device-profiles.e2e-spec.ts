@@ -42,7 +42,7 @@ describe('Cyborg v2: device profiles over HTTP (embedded SQLite)', () => {
     const before = await store.headPosition();
     const response = await send();
     expect({ status: response.status, code: response.headers.get('x-error-code') }).toEqual({ status, code });
-    expect(Object.keys(response.body)).toEqual(['error_message']);
+    expect(Object.keys(response.body)).toEqual(['error_message', 'message']);
     expect(await store.headPosition()).toBe(before);
     return response.body.error_message as string;
   }

@@ -28,18 +28,22 @@ export interface CliRun {
 export interface AcceleratorCallOptions {
   /** The `--os-endpoint`; default `<ledger>/v2`, which skips discovery at `/`. */
   readonly endpoint?: string;
-  /** `--os-accelerator-api-version`; default 2.2, the highest the client knows. */
+  /** `--os-accelerator-api-version`; default 2.2, from which `device profile show` takes a name. */
   readonly apiVersion?: string;
 }
 
 export interface OpenstackCli {
-  /** Runs `openstack --os-auth-type admin_token … accelerator <args>` as the holder of `token`. */
-  accelerator(token: string, args: readonly string[], options?: AcceleratorCallOptions): Promise<CliRun>;
+  /**
+   * Runs `openstack --os-auth-type admin_token … accelerator <args>` as the
+   * holder of `token`; with null, `--os-auth-type none` (the client then
+   * sends `X-Auth-Token: notused`).
+   */
+  accelerator(token: string | null, args: readonly string[], options?: AcceleratorCallOptions): Promise<CliRun>;
   /** Removes the CLI's temporary HOME. */
   close(): void;
 }
 
-/** Longer than any call should take (≈1 s, nearly all Python start-up), short enough to fail a hung call clearly. */
+/** Far longer than a call takes (1–2 s, nearly all Python start-up, more on a loaded machine), short enough to fail a hung call clearly. */
 const TIMEOUT_MS = 30_000;
 
 /**
@@ -53,12 +57,8 @@ export function openstackCli(ledgerUrl: string): OpenstackCli {
   const env = { PATH: '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', PYTHONNOUSERSITE: '1' };
   return {
     accelerator(token, args, options = {}) {
-      const global = [
-        '--os-auth-type', 'admin_token',
-        '--os-token', token,
-        '--os-endpoint', options.endpoint ?? `${ledgerUrl}/v2`,
-        '--os-accelerator-api-version', options.apiVersion ?? '2.2',
-      ];
+      const auth = token === null ? ['--os-auth-type', 'none'] : ['--os-auth-type', 'admin_token', '--os-token', token];
+      const global = [...auth, '--os-endpoint', options.endpoint ?? `${ledgerUrl}/v2`, '--os-accelerator-api-version', options.apiVersion ?? '2.2'];
       const shown = [OPENSTACK, ...global.map((arg) => (arg === token ? '<token>' : arg)), 'accelerator', ...args].join(' ');
       return run(OPENSTACK, [...global, 'accelerator', ...args], env, shown);
     },
@@ -70,13 +70,14 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, command: stri
   return new Promise((resolve) => {
     execFile(file, args, { env, timeout: TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      const timedOut = error !== null && error.killed ? `\n[killed after ${TIMEOUT_MS} ms]` : '';
-      const describe = () => `${command}\nexit code: ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}${timedOut}`;
+      // A timeout, or a process that never started (ENOENT), leaves no exit code: say why in stderr.
+      const whyNoExitCode = error === null || code !== null ? '' : error.killed ? `\n[killed after ${TIMEOUT_MS} ms]` : `\n[${error.message}]`;
+      const describe = () => `${command}\nexit code: ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}${whyNoExitCode}`;
       resolve({
         command,
         code,
         stdout,
-        stderr: stderr + timedOut,
+        stderr: stderr + whyNoExitCode,
         json() {
           if (code !== 0) throw new Error(`The openstack CLI failed:\n${describe()}`);
           try {

@@ -5,6 +5,7 @@ import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
+import { withDefaultVersion } from './http/cyborg-error';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { requestValidationPipe } from './http/validation.pipe';
 import { mountOpenApi } from './openapi/openapi';
@@ -14,7 +15,12 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
 /** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
 export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): Promise<NestFastifyApplication> {
   // Trailing slashes are ignored: OpenStack clients ask for both /v2 and /v2/.
-  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimitBytes, genReqId: () => uuidV7(), routerOptions: { ignoreTrailingSlash: true } });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => uuidV7(),
+    routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: (request: { url?: string }) => withDefaultVersion(request.url ?? '/'),
+  });
   // JSON only: without Fastify's default text/plain parser, other media types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
