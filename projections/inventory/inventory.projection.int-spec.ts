@@ -1,13 +1,16 @@
 import type { RecordedEvent } from '@ledger/eventstore';
+import { attachHandleUuidOf, deployableUuidOf, deviceUuidOf, numericIdOf, resourceProviderUuidOf } from '@ledger/inventory';
 import type { SqlDatabase } from '@ledger/processing';
 import { describeWithService, postgresUnavailable } from '../../test/support/services';
 import { postgresTestDatabases, type TestDatabases } from '../../libs/processing/src/testing/test-databases';
+import { arria10 } from '../../libs/inventory/src/domain/testing/host-report.fixtures';
 import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
 import { applyBatches, buildInventory, everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from './testing/inventory-batches';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
+import { recordHostHistory } from './testing/inventory-history';
 
 const applyAll = (db: SqlDatabase, events: readonly RecordedEvent[]) => applyBatches(db, oneBatch(events));
 
@@ -56,5 +59,39 @@ describeWithService('PostgreSQL', postgresUnavailable())('inventoryProjection (P
     expect((await queries.listAttachHandles(deployable.uuid)).map((handle) => handle.slot)).toEqual([0, 1]);
     await postgres.transaction((tx) => inventoryProjection.reset(tx));
     expect((await queries.listHosts()).items).toEqual([]);
+  });
+
+  it('keeps claims and attributes as SQLite does, and answers the binding and v2 queries', async () => {
+    const fpga = deviceUuidOf('compute-5', '0000:5e:00.0');
+    const deployable = deployableUuidOf(fpga, '0000:5e:00.0-region0');
+    const [h1, h2] = ['0000:5e:00.1', '0000:5e:00.2'].map((address) => attachHandleUuidOf(deployable, `VF/${address}`));
+    const arq = '01900000-0000-7000-8000-00000000000a';
+    const history = await recordHostHistory('compute-5', [
+      { report: [arria10('0000:5e:00.0', 2)] },
+      { type: 'ClaimAttachHandle', deviceUuid: fpga, deployableUuid: deployable, arqUuid: arq, candidates: [h2, h1] },
+      { report: [arria10('0000:5e:00.0', 1)] },
+      { type: 'CreateAttribute', deployableUuid: deployable, key: 'owner', value: 'team-a', createdAt: '2026-03-05T00:00:00.000Z' },
+      { report: [arria10('0000:5e:00.0', 2)] },
+    ]);
+    const postgres = await databases.open('inventory_claims');
+    await applyBatches(postgres, everyBatchTwice(onePerBatch(history)));
+    expect(await snapshotInventory(postgres)).toEqual(await buildInventory(oneBatch(history)));
+
+    const queries = new InventoryQueries(postgres);
+    expect(await queries.findDeployableByRpUuid(resourceProviderUuidOf('0000:5e:00.0-region0'))).toMatchObject({ uuid: deployable, deviceStatus: 'enabled' });
+    expect((await queries.listAttachHandlesOfDeployable(deployable)).map((handle) => [handle.uuid, handle.claimedBy])).toEqual([
+      [h1, null],
+      [h2, arq],
+    ]);
+    expect(await queries.listClaims()).toEqual([{ handleUuid: h2, arqUuid: arq, deviceUuid: fpga, deployableUuid: deployable }]);
+    expect((await queries.listAttributes({ deployableId: numericIdOf(deployable) })).map((attribute) => attribute.key)).toEqual([
+      'rc',
+      'trait0',
+      'trait1',
+      'trait2',
+      'owner',
+    ]);
+    expect(await queries.findDeployableByNumericId(numericIdOf(deployable))).toMatchObject({ uuid: deployable });
+    expect((await queries.searchDevices({ sortBy: 'hostname', sortDirection: 'desc', limit: 1 })).map((device) => device.uuid)).toEqual([fpga]);
   });
 });

@@ -32,6 +32,9 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
+  /** A GET answered with JSON: the API's shapes are asserted by the v2 and inventory suites, here only read. */
+  const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
+
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'ledger-alloc-crash-'));
   });
@@ -47,7 +50,7 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
       const agent = codec.issue({ user: `agent:${hostname(i)}`, project: null, roles: ['agent'], host: hostname(i) });
       expect((await call('PUT', `/api/v1/hosts/${hostname(i)}/report`, agent, hostReportBody(i, 0))).status).toBe(200);
     }
-    const deployables = await (await call('GET', '/api/v1/deployables?resourceClass=FPGA&limit=100', admin)).json();
+    const deployables = await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100');
     providers.push(...deployables.items.map((d: { rpUuid: string }) => d.rpUuid));
     expect(providers).toHaveLength(HOSTS);
     expect((await call('POST', '/v2/device_profiles', admin, [{ name: 'fpga-dp', groups: [{ 'resources:FPGA': '1' }] }])).status).toBe(201);
@@ -60,7 +63,7 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
       while (!killed) {
         const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: 'fpga-dp' }).catch(() => undefined);
         if (!created || created.status !== 201) return;
-        const [arq] = (await created.json()).arqs;
+        const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
         const instance = crypto.randomUUID();
         const ops = [
           { op: 'add', path: '/hostname', value: hostname(client % HOSTS) },
@@ -93,18 +96,18 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
   /** What a crash may have left half done, as the v2 and native APIs show it; empty once everything is finished. */
   async function inconsistencies(): Promise<string[]> {
     const problems: string[] = [];
-    const { arqs } = await (await call('GET', '/v2/accelerator_requests', admin)).json();
+    const { arqs } = await getJson('/v2/accelerator_requests');
     for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
     const boundHandles = new Set<string>();
     for (const arq of arqs.filter((a: { state: string }) => a.state === 'Bound')) boundHandles.add(`${arq.device_rp_uuid}/${JSON.stringify(arq.attach_handle_info)}`);
-    const deployables = (await (await call('GET', '/api/v1/deployables?resourceClass=FPGA&limit=100', admin)).json()).items;
+    const deployables = (await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100')).items;
     let claimed = 0;
     for (const deployable of deployables) {
-      const handles = (await (await call('GET', `/api/v1/deployables/${deployable.uuid}`, admin)).json()).attachHandles ?? [];
+      const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
       claimed += handles.filter((handle: { inUse: boolean }) => handle.inUse).length;
     }
     if (claimed !== boundHandles.size) problems.push(`${claimed} handles claimed, ${boundHandles.size} requests bound`);
-    const quota = await (await call('GET', '/api/v1/quotas/tenant-c', admin)).json();
+    const quota = await getJson('/api/v1/quotas/tenant-c');
     if ((quota.usage.FPGA ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage.FPGA ?? 0}, live requests ${arqs.length}`);
     return problems;
   }

@@ -20,6 +20,7 @@ export function syncDiscoveredAttributes(set: InventoryWorkingSet, deployable: D
   for (const uuid of set.attributes.keysIn(deployable.uuid)) {
     if (set.attributes.get(uuid)!.origin === 'discovered' && !wanted.has(uuid)) set.attributes.delete(uuid);
   }
+  let deployableId: number | undefined;
   for (const [uuid, { key, value }] of wanted) {
     const existing = set.attributes.get(uuid);
     if (existing?.value === value) continue;
@@ -29,7 +30,7 @@ export function syncDiscoveredAttributes(set: InventoryWorkingSet, deployable: D
         : {
             uuid,
             deployable_uuid: deployable.uuid,
-            deployable_id: numericIdOf(deployable.uuid),
+            deployable_id: (deployableId ??= numericIdOf(deployable.uuid)),
             key,
             value,
             origin: 'discovered',

@@ -9,7 +9,9 @@ import type { InventoryWorkingSet } from './inventory-working-set';
  * stream version of the event. An existing deployable keeps its identity
  * columns and `created_at`; `updated_at` moves only when what Placement sees
  * (resource class, count, traits, driver) changed. The discovered
- * attributes (`rc`, `trait<N>`) follow the deployable.
+ * attributes (`rc`, `trait<N>`) follow the resource class and traits; they
+ * are rewritten only when those change, which keeps the common change (a
+ * count) cheap.
  */
 export function putDeployables(
   set: InventoryWorkingSet,
@@ -28,8 +30,10 @@ export function putDeployables(
       driver_name: deployable.driverName ?? null,
       stream_version: event.version,
     };
-    syncDiscoveredAttributes(set, deployable, at);
     const existing = set.deployables.get(deployable.uuid);
+    if (existing?.resource_class !== reported.resource_class || existing.traits !== reported.traits) {
+      syncDiscoveredAttributes(set, deployable, at);
+    }
     if (existing === undefined) {
       set.deployables.put({
         uuid: deployable.uuid,

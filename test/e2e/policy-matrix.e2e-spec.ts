@@ -1,0 +1,584 @@
+import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { attributeUuidOf, numericIdOf } from '@ledger/inventory';
+import { hostReportBody } from '../support/fleet';
+import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
+import {
+  AGENT_HOST,
+  CALLERS,
+  type Caller,
+  credentialsOf,
+  expectRefusal,
+  forbidden,
+  HIDDEN,
+  labelOf,
+  NO_TOKEN,
+  OK,
+  type Outcome,
+  type Outcomes,
+  PROJECT_A,
+  PROJECT_B,
+  projectOf,
+  SERVICE_USER,
+} from '../support/policy-matrix';
+
+/** Legend: OK allowed (2xx); NF hidden (another project's: 404 or absent, never the data); NO 401; the rest 403 with this code. */
+const NF = HIDDEN;
+const NO = NO_TOKEN;
+const ROLE = forbidden('AUTH.ROLE_REQUIRED');
+const HOST = forbidden('AUTH.WRONG_HOST');
+const BOUND = forbidden('ARQ.SERVICE_ROLE_REQUIRED');
+const QUOTA = forbidden('QUOTA.PROJECT_FORBIDDEN');
+
+type Scope = '' | 'own' | 'other';
+
+/**
+ * The policy (CYBORG-V2.md §1.3, §6, and the native API's). Scope: `own` is
+ * a target in the caller's project (the agent's host for host reports),
+ * `other` one in another project (another host). `nova` is a member's token
+ * plus Nova's X-Service-Token; `service` is the service user alone.
+ */
+const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outcomes])[] = [
+  // endpoint                                             scope     none  reader  member  manager  admin  service  nova   agent
+  ['GET /',                                               '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+  ['GET /v2',                                             '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+  ['GET /healthz',                                        '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+  ['GET /readyz',                                         '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+  ['GET /api/v1/openapi.json',                            '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+
+  ['GET /v2/device_profiles',                             '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /v2/device_profiles/{uuid}',                      '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /v2/device_profiles/{name}',                      '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['POST /v2/device_profiles',                            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['DELETE /v2/device_profiles/{uuid}',                   '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['DELETE /v2/device_profiles?value={name}',             '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+
+  ['GET /v2/accelerator_requests',                        'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /v2/accelerator_requests',                        'other', [NO,   NF,     NF,     NF,      OK,    ROLE,    NF,    ROLE]],
+  ['GET /v2/accelerator_requests/{uuid}',                 'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /v2/accelerator_requests/{uuid}',                 'other', [NO,   NF,     NF,     NF,      OK,    ROLE,    NF,    ROLE]],
+  ['POST /v2/accelerator_requests',                       '',      [NO,   ROLE,   OK,     OK,      OK,    OK,      OK,    ROLE]],
+  ['PATCH /v2/accelerator_requests (bind)',               'own',   [NO,   ROLE,   ROLE,   ROLE,    ROLE,  OK,      OK,    ROLE]],
+  ['PATCH /v2/accelerator_requests (bind)',               'other', [NO,   ROLE,   ROLE,   ROLE,    ROLE,  NF,      NF,    ROLE]],
+  ['PATCH /v2/accelerator_requests/{uuid} (bind)',        'own',   [NO,   ROLE,   ROLE,   ROLE,    ROLE,  OK,      OK,    ROLE]],
+  ['PATCH /v2/accelerator_requests/{uuid} (bind)',        'other', [NO,   ROLE,   ROLE,   ROLE,    ROLE,  NF,      NF,    ROLE]],
+  ['PATCH /v2/accelerator_requests (unbind)',             'own',   [NO,   ROLE,   ROLE,   ROLE,    ROLE,  OK,      OK,    ROLE]],
+  ['PATCH /v2/accelerator_requests (unbind)',             'other', [NO,   ROLE,   ROLE,   ROLE,    ROLE,  NF,      NF,    ROLE]],
+  ['PATCH /v2/accelerator_requests/{uuid} (unbind)',      'own',   [NO,   ROLE,   ROLE,   ROLE,    ROLE,  OK,      OK,    ROLE]],
+  ['PATCH /v2/accelerator_requests/{uuid} (unbind)',      'other', [NO,   ROLE,   ROLE,   ROLE,    ROLE,  NF,      NF,    ROLE]],
+  ['DELETE /v2/accelerator_requests?arqs={uuid}',         'own',   [NO,   ROLE,   OK,     OK,      OK,    OK,      OK,    ROLE]],
+  ['DELETE /v2/accelerator_requests?arqs={uuid}',         'other', [NO,   ROLE,   NF,     NF,      OK,    NF,      NF,    ROLE]],
+  ['DELETE /v2/accelerator_requests/{uuid}',              'own',   [NO,   ROLE,   OK,     OK,      OK,    OK,      OK,    ROLE]],
+  ['DELETE /v2/accelerator_requests/{uuid}',              'other', [NO,   ROLE,   NF,     NF,      OK,    NF,      NF,    ROLE]],
+  ['DELETE /v2/accelerator_requests?arqs={uuid} (Bound)', 'own',   [NO,   ROLE,   BOUND,  BOUND,   BOUND, OK,      OK,    ROLE]],
+  ['DELETE /v2/accelerator_requests?arqs={uuid} (Bound)', 'other', [NO,   ROLE,   NF,     NF,      BOUND, NF,      NF,    ROLE]],
+  ['DELETE /v2/accelerator_requests/{uuid} (Bound)',      'own',   [NO,   ROLE,   BOUND,  BOUND,   BOUND, OK,      OK,    ROLE]],
+  ['DELETE /v2/accelerator_requests/{uuid} (Bound)',      'other', [NO,   ROLE,   NF,     NF,      BOUND, NF,      NF,    ROLE]],
+  ['DELETE /v2/accelerator_requests?instance={uuid}',     'own',   [NO,   ROLE,   ROLE,   ROLE,    ROLE,  OK,      OK,    ROLE]],
+  ['DELETE /v2/accelerator_requests?instance={uuid}',     'other', [NO,   ROLE,   ROLE,   ROLE,    ROLE,  NF,      NF,    ROLE]],
+
+  ['GET /v2/devices',                                     '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /v2/devices/{uuid}',                              '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /v2/devices/{uuid}/disable',                     '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /v2/devices/{uuid}/enable',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /v2/deployables',                                 '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /v2/deployables/{uuid}',                          '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['PATCH /v2/deployables/{uuid}/program',                '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /v2/attributes',                                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /v2/attributes/{uuid}',                           '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /v2/attributes',                                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['DELETE /v2/attributes/{uuid}',                        '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+
+  ['PUT /api/v1/hosts/{host}/report',                     'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
+  ['PUT /api/v1/hosts/{host}/report',                     'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
+  ['GET /api/v1/hosts',                                   '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/hosts/{host}',                            '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/devices',                                 '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/devices/{uuid}',                          '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/disable',                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/enable',                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/deployables',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/deployables/{uuid}',                      '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/quotas/{project}',                        'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/quotas/{project}',                        'other', [NO,   QUOTA,  QUOTA,  QUOTA,   OK,    ROLE,    QUOTA, ROLE]],
+  ['PUT /api/v1/quotas/{project}',                        'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['PUT /api/v1/quotas/{project}',                        'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+];
+
+/**
+ * What a cell's target is set up from: its scope and project (own or
+ * other), and a suffix for fresh names. Not the caller: a target left
+ * untouched serves the next caller too.
+ */
+interface Target {
+  readonly scope: Scope;
+  readonly project: string;
+  readonly unique: string;
+}
+
+/** What one cell sends once its target is set up, and what an allowed or hidden answer must show. */
+interface Call {
+  readonly path: string;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  readonly allowed?: (response: TestResponse, caller: Caller) => unknown;
+  readonly hidden?: (response: TestResponse, caller: Caller) => unknown;
+}
+
+const PROFILE = 'matrix-fpga';
+const IMAGE = '9e1b8a2c-4d3e-4f5a-8b6c-7d8e9f0a1b2c';
+const OTHER_HOST = 'compute-2';
+const FIXTURE_LIMITS = { FPGA: 1000 };
+
+/** Members of a resource or a list of them: a refusal, or a 404 for another project's target, carries none. */
+const DATA_KEYS = new Set([
+  'uuid', 'project_id', 'state', 'arqs', 'device_profile', 'device_profiles', 'devices', 'deployables', 'attributes', 'items', 'limits', 'usage',
+]);
+
+const methodOf = (endpoint: string): string => endpoint.split(' ')[0];
+/** `PATCH /v2/x/{uuid} (bind)` → `PATCH /v2/x/{}`: the route an endpoint of the table is served by. */
+const routeOf = (endpoint: string): string => endpoint.replace(/ \(.*\)$/, '').replace(/\?.*$/, '').replace(/\{[^}]*\}/g, '{}');
+
+const cells = POLICY.flatMap(([endpoint, scope, outcomes]) =>
+  CALLERS.map((caller, column) => ({
+    endpoint,
+    scope,
+    caller,
+    outcome: outcomes[column] as Outcome,
+    title: `${endpoint}${scope ? ` [${scope}]` : ''} as ${caller} → ${labelOf(outcomes[column])}`,
+  })),
+);
+
+describe('policy matrix: every endpoint × caller × own/other project', () => {
+  let ledger: TestLedger;
+  let store: EventStore;
+  let rootHeaders: Record<string, string>;
+  let profileUuid: string;
+  let fpgaRp: string;
+  let fpgaDevice: string;
+  let fpgaDeployable: string;
+  let spareGpu: string;
+  const standingArqs: Record<string, string> = {};
+  let counter = 0;
+
+  type Cleanup = () => Promise<unknown>;
+  const cellCleanups: Cleanup[] = [];
+  /** Where setup code registers what to undo: the current target's list while it is prepared, else the cell's. */
+  let cleanups: Cleanup[] = cellCleanups;
+  /**
+   * The last cell's target, reused by the next cell of the same row and
+   * project as long as it is untouched (refused or hidden), which keeps the
+   * file fast. A cell that is allowed, or fails, spends it.
+   */
+  let reusable: { key: string; call: Call; cleanups: Cleanup[]; spent: boolean } | undefined;
+
+  const undo = async (list: Cleanup[]) => {
+    for (const cleanup of list.splice(0).reverse()) await cleanup();
+  };
+
+  async function releaseTarget(): Promise<void> {
+    const released = reusable;
+    reusable = undefined;
+    if (released) await undo(released.cleanups);
+  }
+
+  async function targetOf(endpoint: string, target: Target): Promise<Call> {
+    const key = target.scope === '' ? endpoint : `${endpoint} [${target.scope}] ${target.project}`;
+    if (reusable?.key !== key) {
+      await releaseTarget(); // first, so that a bound request gives its attach handle back
+      const targetCleanups: Cleanup[] = [];
+      cleanups = targetCleanups;
+      try {
+        reusable = { key, call: await CALLS[endpoint](target), cleanups: targetCleanups, spent: true };
+      } finally {
+        cleanups = cellCleanups;
+      }
+    }
+    reusable!.spent = true;
+    return reusable!.call;
+  }
+
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => ledger.request(method, path, { headers, body });
+  const asAdmin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
+  /** Admin plus a service token: sees every project and may delete bound requests. Cleans up after cells. */
+  const asRoot = (method: string, path: string) => send(method, path, rootHeaders);
+  const ownerOf = (project: string, roles: ('member' | 'service')[] = ['member']) => ledger.token({ user: `owner-${project}`, project, roles });
+
+  const bindBody = (uuid: string, instance = randomUUID()) => ({
+    [uuid]: [
+      { op: 'add', path: '/hostname', value: AGENT_HOST },
+      { op: 'add', path: '/device_rp_uuid', value: fpgaRp },
+      { op: 'add', path: '/instance_uuid', value: instance },
+    ],
+  });
+  const unbindBody = (uuid: string) => ({
+    [uuid]: [
+      { op: 'remove', path: '/hostname' },
+      { op: 'remove', path: '/device_rp_uuid' },
+      { op: 'remove', path: '/instance_uuid' },
+    ],
+  });
+
+  async function createArq(project: string): Promise<string> {
+    const created = await ledger.request('POST', '/v2/accelerator_requests', { token: ownerOf(project), body: { device_profile_name: PROFILE } });
+    expect(created.status).toBe(201);
+    const uuid: string = created.body.arqs[0].uuid;
+    cleanups.push(() => asRoot('DELETE', `/v2/accelerator_requests/${uuid}`));
+    return uuid;
+  }
+
+  async function createBoundArq(project: string): Promise<{ uuid: string; instance: string }> {
+    const uuid = await createArq(project);
+    const instance = randomUUID();
+    const bound = await ledger.request('PATCH', '/v2/accelerator_requests', { token: ownerOf(project, ['member', 'service']), body: bindBody(uuid, instance) });
+    expect(bound.status).toBe(202);
+    return { uuid, instance };
+  }
+
+  /** The request's state as an admin sees it, or `absent`. */
+  async function stateOf(uuid: string): Promise<string> {
+    const shown = await asAdmin('GET', `/v2/accelerator_requests/${uuid}`);
+    return shown.status === 404 ? 'absent' : shown.body.state;
+  }
+
+  async function createProfile(name: string): Promise<string> {
+    const created = await asAdmin('POST', '/v2/device_profiles', [{ name, groups: [{ 'resources:FPGA': '1' }] }]);
+    expect(created.status).toBe(201);
+    cleanups.push(() => asAdmin('DELETE', `/v2/device_profiles/${created.body.uuid}`));
+    return created.body.uuid;
+  }
+
+  async function createAttribute(key: string): Promise<string> {
+    const created = await asAdmin('POST', '/v2/attributes', { deployable_id: numericIdOf(fpgaDeployable), key, value: 'v' });
+    expect(created.status).toBe(201);
+    cleanups.push(() => asAdmin('DELETE', `/v2/attributes/${created.body.uuid}`));
+    return created.body.uuid;
+  }
+
+  /** Device maintenance cells work on a GPU no request uses, and leave it enabled. */
+  async function maintenanceTarget(disabled: boolean): Promise<string> {
+    if (disabled) expect((await asAdmin('POST', `/api/v1/devices/${spareGpu}/disable`, {})).status).toBe(200);
+    cleanups.push(() => asAdmin('POST', `/api/v1/devices/${spareGpu}/enable`));
+    return spareGpu;
+  }
+
+  const uuidsOf = (response: TestResponse): string[] => response.body.arqs.map((arq: { uuid: string }) => arq.uuid);
+  const expectOnlyProject = (response: TestResponse, caller: Caller) => {
+    if (caller === 'admin') return;
+    expect(new Set(response.body.arqs.map((arq: { project_id: string }) => arq.project_id))).toEqual(new Set([projectOf(caller)]));
+  };
+  const expectArqNotFound = (response: TestResponse) => {
+    expect({ status: response.status, code: response.headers.get('x-error-code') }).toEqual({ status: 404, code: 'ARQ.NOT_FOUND' });
+    expect(response.body.error_message).toEqual(expect.any(String));
+  };
+  const expectStatus = (status: number) => (response: TestResponse) => expect(response.status).toBe(status);
+
+  /** A bind or unbind of one request: allowed changes its state, hidden leaves it as it was. */
+  const patchCall = (kind: 'bind' | 'unbind', onePath: boolean) => async ({ project }: Target): Promise<Call> => {
+    const uuid = kind === 'bind' ? await createArq(project) : (await createBoundArq(project)).uuid;
+    const [before, after] = kind === 'bind' ? ['Initial', 'Bound'] : ['Bound', 'Unbound'];
+    return {
+      path: onePath ? `/v2/accelerator_requests/${uuid}` : '/v2/accelerator_requests',
+      body: kind === 'bind' ? bindBody(uuid) : unbindBody(uuid),
+      allowed: async (response) => {
+        expect(response.status).toBe(202);
+        expect(await stateOf(uuid)).toBe(after);
+      },
+      hidden: async (response) => {
+        expectArqNotFound(response);
+        expect(await stateOf(uuid)).toBe(before);
+      },
+    };
+  };
+
+  /** A delete of one request, Initial or Bound: allowed removes it, hidden leaves it. */
+  const deleteCall = (bound: boolean, byQuery: boolean) => async ({ project }: Target): Promise<Call> => {
+    const uuid = bound ? (await createBoundArq(project)).uuid : await createArq(project);
+    return {
+      path: byQuery ? `/v2/accelerator_requests?arqs=${uuid}` : `/v2/accelerator_requests/${uuid}`,
+      allowed: async (response) => {
+        expect(response.status).toBe(204);
+        expect(await stateOf(uuid)).toBe('absent');
+      },
+      hidden: async (response) => {
+        expectArqNotFound(response);
+        expect(await stateOf(uuid)).toBe(bound ? 'Bound' : 'Initial');
+      },
+    };
+  };
+
+  const CALLS: Record<string, (target: Target) => Call | Promise<Call>> = {
+    'GET /': () => ({ path: '/', allowed: (r) => expect(r.body.versions[0].id).toBe('v2') }),
+    'GET /v2': () => ({ path: '/v2', allowed: (r) => expect(r.body.id).toBe('v2.0') }),
+    'GET /healthz': () => ({ path: '/healthz', allowed: (r) => expect(r.body).toEqual({ status: 'ok' }) }),
+    'GET /readyz': () => ({ path: '/readyz', allowed: expectStatus(200) }),
+    'GET /api/v1/openapi.json': () => ({ path: '/api/v1/openapi.json', allowed: (r) => expect(r.body.openapi).toEqual(expect.any(String)) }),
+
+    'GET /v2/device_profiles': () => ({
+      path: '/v2/device_profiles',
+      allowed: (r) => expect(r.body.device_profiles.map((p: { name: string }) => p.name)).toContain(PROFILE),
+    }),
+    'GET /v2/device_profiles/{uuid}': () => ({
+      path: `/v2/device_profiles/${profileUuid}`,
+      allowed: (r) => expect(r.body.device_profile.name).toBe(PROFILE),
+    }),
+    'GET /v2/device_profiles/{name}': () => ({
+      path: `/v2/device_profiles/${PROFILE}`,
+      headers: { 'openstack-api-version': 'accelerator 2.2' },
+      allowed: (r) => expect(r.body.device_profile.uuid).toBe(profileUuid),
+    }),
+    'POST /v2/device_profiles': ({ unique }) => ({
+      path: '/v2/device_profiles',
+      body: [{ name: `matrix-${unique}`, groups: [{ 'resources:FPGA': '1' }] }],
+      allowed: (r) => {
+        expect([r.status, r.body.name]).toEqual([201, `matrix-${unique}`]);
+        cleanups.push(() => asAdmin('DELETE', `/v2/device_profiles/${r.body.uuid}`));
+      },
+    }),
+    'DELETE /v2/device_profiles/{uuid}': async ({ unique }) => {
+      const uuid = await createProfile(`matrix-${unique}`);
+      return {
+        path: `/v2/device_profiles/${uuid}`,
+        allowed: async (r) => {
+          expect(r.status).toBe(204);
+          expect((await asAdmin('GET', `/v2/device_profiles/${uuid}`)).status).toBe(404);
+        },
+      };
+    },
+    'DELETE /v2/device_profiles?value={name}': async ({ unique }) => {
+      const uuid = await createProfile(`matrix-${unique}`);
+      return {
+        path: `/v2/device_profiles?value=matrix-${unique}`,
+        allowed: async (r) => {
+          expect(r.status).toBe(204);
+          expect((await asAdmin('GET', `/v2/device_profiles/${uuid}`)).status).toBe(404);
+        },
+      };
+    },
+
+    'GET /v2/accelerator_requests': ({ project }) => ({
+      path: '/v2/accelerator_requests',
+      allowed: (r, caller) => {
+        expect(uuidsOf(r)).toContain(standingArqs[project]);
+        expectOnlyProject(r, caller);
+      },
+      hidden: (r, caller) => {
+        expect(r.status).toBe(200);
+        expect(uuidsOf(r)).not.toContain(standingArqs[project]);
+        expectOnlyProject(r, caller);
+      },
+    }),
+    'GET /v2/accelerator_requests/{uuid}': ({ project }) => ({
+      path: `/v2/accelerator_requests/${standingArqs[project]}`,
+      allowed: (r) => expect([r.status, r.body.uuid, r.body.project_id]).toEqual([200, standingArqs[project], project]),
+      hidden: expectArqNotFound,
+    }),
+    'POST /v2/accelerator_requests': () => ({
+      path: '/v2/accelerator_requests',
+      body: { device_profile_name: PROFILE },
+      allowed: (r, caller) => {
+        expect(r.status).toBe(201);
+        for (const arq of r.body.arqs) cleanups.push(() => asRoot('DELETE', `/v2/accelerator_requests/${arq.uuid}`));
+        expect(r.body.arqs.map((arq: { project_id: string }) => arq.project_id)).toEqual([projectOf(caller)]);
+      },
+    }),
+    'PATCH /v2/accelerator_requests (bind)': patchCall('bind', false),
+    'PATCH /v2/accelerator_requests/{uuid} (bind)': patchCall('bind', true),
+    'PATCH /v2/accelerator_requests (unbind)': patchCall('unbind', false),
+    'PATCH /v2/accelerator_requests/{uuid} (unbind)': patchCall('unbind', true),
+    'DELETE /v2/accelerator_requests?arqs={uuid}': deleteCall(false, true),
+    'DELETE /v2/accelerator_requests/{uuid}': deleteCall(false, false),
+    'DELETE /v2/accelerator_requests?arqs={uuid} (Bound)': deleteCall(true, true),
+    'DELETE /v2/accelerator_requests/{uuid} (Bound)': deleteCall(true, false),
+    'DELETE /v2/accelerator_requests?instance={uuid}': async ({ project }) => {
+      const { uuid, instance } = await createBoundArq(project);
+      return {
+        path: `/v2/accelerator_requests?instance=${instance}`,
+        allowed: async (r) => {
+          expect(r.status).toBe(204);
+          expect(await stateOf(uuid)).toBe('absent');
+        },
+        // Deleting by instance is idempotent: another project's instance is "nothing to delete", and stays.
+        hidden: async (r) => {
+          expect(r.status).toBe(204);
+          expect(await stateOf(uuid)).toBe('Bound');
+        },
+      };
+    },
+
+    'GET /v2/devices': () => ({ path: '/v2/devices', allowed: (r) => expect(r.body.devices.map((d: { uuid: string }) => d.uuid)).toContain(fpgaDevice) }),
+    'GET /v2/devices/{uuid}': () => ({ path: `/v2/devices/${fpgaDevice}`, allowed: (r) => expect(r.body.uuid).toBe(fpgaDevice) }),
+    'POST /v2/devices/{uuid}/disable': async () => ({
+      path: `/v2/devices/${await maintenanceTarget(false)}/disable`,
+      allowed: (r) => expect([r.status, r.body.status]).toEqual([200, 'maintaining']),
+    }),
+    'POST /v2/devices/{uuid}/enable': async () => ({
+      path: `/v2/devices/${await maintenanceTarget(true)}/enable`,
+      allowed: (r) => expect([r.status, r.body.status]).toEqual([200, 'enabled']),
+    }),
+    'GET /v2/deployables': () => ({
+      path: '/v2/deployables',
+      allowed: (r) => expect(r.body.deployables.map((d: { uuid: string }) => d.uuid)).toContain(fpgaDeployable),
+    }),
+    'GET /v2/deployables/{uuid}': () => ({ path: `/v2/deployables/${fpgaDeployable}`, allowed: (r) => expect(r.body.uuid).toBe(fpgaDeployable) }),
+    'PATCH /v2/deployables/{uuid}/program': () => ({
+      path: `/v2/deployables/${fpgaDeployable}/program`,
+      body: [{ op: 'replace', path: '/program', value: [{ image_uuid: IMAGE }] }],
+      allowed: (r) => expect([r.status, r.headers.get('location')]).toEqual([202, expect.stringMatching(/^\/api\/v1\/jobs\//)]),
+    }),
+    'GET /v2/attributes': () => ({
+      path: `/v2/attributes?deployable_id=${numericIdOf(fpgaDeployable)}`,
+      allowed: (r) => expect(r.body.attributes.map((a: { key: string }) => a.key)).toContain('rc'),
+    }),
+    'GET /v2/attributes/{uuid}': () => ({
+      path: `/v2/attributes/${attributeUuidOf(fpgaDeployable, 'rc')}`,
+      allowed: (r) => expect([r.body.key, r.body.value]).toEqual(['rc', 'FPGA']),
+    }),
+    'POST /v2/attributes': ({ unique }) => ({
+      path: '/v2/attributes',
+      body: { deployable_id: numericIdOf(fpgaDeployable), key: `matrix-${unique}`, value: 'v' },
+      allowed: (r) => {
+        expect([r.status, r.body.key]).toEqual([201, `matrix-${unique}`]);
+        cleanups.push(() => asAdmin('DELETE', `/v2/attributes/${r.body.uuid}`));
+      },
+    }),
+    'DELETE /v2/attributes/{uuid}': async ({ unique }) => {
+      const uuid = await createAttribute(`matrix-${unique}`);
+      return {
+        path: `/v2/attributes/${uuid}`,
+        allowed: async (r) => {
+          expect(r.status).toBe(204);
+          expect((await asAdmin('GET', `/v2/attributes/${uuid}`)).status).toBe(404);
+        },
+      };
+    },
+
+    // The agent's own host gets its unchanged report again (appends nothing); another host is a new one.
+    'PUT /api/v1/hosts/{host}/report': ({ scope }) => ({
+      path: `/api/v1/hosts/${scope === 'own' ? AGENT_HOST : OTHER_HOST}/report`,
+      body: scope === 'own' ? hostReportBody(1) : hostReportBody(2),
+      allowed: (r) => expect([r.status, r.body.hostname]).toEqual([200, scope === 'own' ? AGENT_HOST : OTHER_HOST]),
+    }),
+    'GET /api/v1/hosts': () => ({ path: '/api/v1/hosts', allowed: (r) => expect(JSON.stringify(r.body)).toContain(AGENT_HOST) }),
+    'GET /api/v1/hosts/{host}': () => ({ path: `/api/v1/hosts/${AGENT_HOST}`, allowed: expectStatus(200) }),
+    'GET /api/v1/devices': () => ({
+      path: '/api/v1/devices',
+      allowed: (r) => expect(r.body.items.map((d: { uuid: string }) => d.uuid)).toContain(fpgaDevice),
+    }),
+    'GET /api/v1/devices/{uuid}': () => ({ path: `/api/v1/devices/${fpgaDevice}`, allowed: (r) => expect(r.body.uuid).toBe(fpgaDevice) }),
+    'POST /api/v1/devices/{uuid}/disable': async () => ({
+      path: `/api/v1/devices/${await maintenanceTarget(false)}/disable`,
+      body: { reason: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.status, r.body.appended]).toEqual([200, 'maintaining', 1]),
+    }),
+    'POST /api/v1/devices/{uuid}/enable': async () => ({
+      path: `/api/v1/devices/${await maintenanceTarget(true)}/enable`,
+      allowed: (r) => expect([r.status, r.body.status, r.body.appended]).toEqual([200, 'enabled', 1]),
+    }),
+    'GET /api/v1/deployables': () => ({
+      path: '/api/v1/deployables',
+      allowed: (r) => expect(r.body.items.map((d: { uuid: string }) => d.uuid)).toContain(fpgaDeployable),
+    }),
+    'GET /api/v1/deployables/{uuid}': () => ({
+      path: `/api/v1/deployables/${fpgaDeployable}`,
+      allowed: (r) => expect(r.body.uuid).toBe(fpgaDeployable),
+    }),
+    'GET /api/v1/quotas/{project}': ({ project }) => ({
+      path: `/api/v1/quotas/${project}`,
+      allowed: (r) => {
+        expect([r.status, r.body.project]).toEqual([200, project]);
+        if (project === PROJECT_A || project === PROJECT_B) expect(r.body.limits).toEqual(FIXTURE_LIMITS);
+      },
+    }),
+    'PUT /api/v1/quotas/{project}': ({ project }) => {
+      const limit = ++counter;
+      return {
+        path: `/api/v1/quotas/${project}`,
+        body: { limits: { CUSTOM_POLICY_MATRIX: limit } },
+        allowed: (r) => {
+          expect([r.status, r.body.limits.CUSTOM_POLICY_MATRIX]).toEqual([200, limit]);
+          cleanups.push(() => asAdmin('PUT', `/api/v1/quotas/${project}`, { limits: { CUSTOM_POLICY_MATRIX: null } }));
+        },
+      };
+    },
+  };
+
+  beforeAll(async () => {
+    ledger = await startTestLedger();
+    store = ledger.app.get<EventStore>(EVENT_STORE);
+    rootHeaders = { 'x-auth-token': ledger.adminToken, 'x-service-token': ledger.token(SERVICE_USER) };
+    const agent = ledger.token({ user: `agent:${AGENT_HOST}`, project: null, roles: ['agent'], host: AGENT_HOST });
+    const report = await ledger.request('PUT', `/api/v1/hosts/${AGENT_HOST}/report`, { token: agent, body: hostReportBody(1) });
+    expect(report.status).toBe(200);
+    const fresh = { 'x-ledger-min-position': String(report.body.position) };
+    const deployables = (await ledger.request('GET', `/api/v1/deployables?hostname=${AGENT_HOST}`, { token: ledger.adminToken, headers: fresh })).body.items;
+    const fpga = deployables.find((d: { resourceClass: string }) => d.resourceClass === 'FPGA');
+    [fpgaRp, fpgaDevice, fpgaDeployable] = [fpga.rpUuid, fpga.deviceUuid, fpga.uuid];
+    spareGpu = deployables.filter((d: { resourceClass: string }) => d.resourceClass === 'PGPU').at(-1).deviceUuid;
+
+    const profile = await asAdmin('POST', '/v2/device_profiles', [{ name: PROFILE, groups: [{ 'resources:FPGA': '1', 'trait:CUSTOM_FPGA_INTEL': 'required' }] }]);
+    expect(profile.status).toBe(201);
+    profileUuid = profile.body.uuid;
+    for (const project of [PROJECT_A, PROJECT_B]) {
+      expect((await asAdmin('PUT', `/api/v1/quotas/${project}`, { limits: FIXTURE_LIMITS })).status).toBe(200);
+    }
+    for (const project of [PROJECT_A, PROJECT_B, 'admin', 'service']) standingArqs[project] = await createArq(project);
+    cellCleanups.length = 0; // the standing requests stay for the whole file
+  });
+
+  afterEach(async () => {
+    await undo(cellCleanups);
+    if (reusable?.spent) await releaseTarget();
+  });
+
+  afterAll(() => ledger?.close());
+
+  it('has a row for every route the app serves, and serves every route it has a row for', () => {
+    const served = new Set<string>(['GET /api/v1/openapi.json']); // mounted on Fastify directly, not by a controller
+    for (const module of ledger.app.get(ModulesContainer).values()) {
+      for (const { metatype } of module.controllers.values()) {
+        if (!metatype) continue;
+        const base = String(Reflect.getMetadata(PATH_METADATA, metatype) ?? '');
+        for (const name of Object.getOwnPropertyNames(metatype.prototype).filter((own) => own !== 'constructor')) {
+          const handler = metatype.prototype[name];
+          const path = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
+          if (path === undefined) continue;
+          const full = `/${[base, String(path)].filter((part) => part && part !== '/').join('/')}`.replace(/\/+/g, '/');
+          served.add(`${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${full.replace(/:[^/]+/g, '{}')}`);
+        }
+      }
+    }
+    expect(new Set(POLICY.map(([endpoint]) => routeOf(endpoint)))).toEqual(served);
+    expect(Object.keys(CALLS).sort()).toEqual([...new Set(POLICY.map(([endpoint]) => endpoint))].sort());
+  });
+
+  it.each(cells)('$title', async ({ endpoint, scope, caller, outcome }) => {
+    const project = scope === 'other' ? PROJECT_B : (projectOf(caller) ?? PROJECT_A);
+    const call = await targetOf(endpoint, { scope, project, unique: `${++counter}` });
+    const method = methodOf(endpoint);
+    const before = await store.headPosition();
+    const response = await send(method, call.path, { ...credentialsOf(ledger, caller), ...call.headers }, call.body);
+
+    if (outcome.kind === 'allowed') {
+      expect(response.status).toBeGreaterThanOrEqual(200);
+      expect(response.status).toBeLessThan(300);
+      await call.allowed?.(response, caller);
+      if (method === 'GET') expect(await store.headPosition()).toBe(before);
+      return;
+    }
+    if (outcome.kind === 'hidden') {
+      if (!call.hidden) throw new Error(`${endpoint} has no meaning for a hidden target`);
+      await call.hidden(response, caller);
+    } else {
+      expectRefusal(response, outcome);
+      if (call.path.startsWith('/v2')) expect(response.body.error_message).toEqual(expect.any(String));
+      else expect(response.body.code).toBe(response.headers.get('x-error-code'));
+    }
+    if (response.status >= 400) expect(Object.keys(response.body ?? {}).filter((key) => DATA_KEYS.has(key))).toEqual([]);
+    expect(await store.headPosition()).toBe(before); // a refusal, or another project's target, changes nothing
+    reusable!.spent = false;
+  });
+});
