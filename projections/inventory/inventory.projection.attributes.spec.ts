@@ -3,7 +3,8 @@ import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { a100, arria10 } from '../../libs/inventory/src/domain/testing/host-report.fixtures';
 import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
-import { applyBatches, oneBatch } from './testing/inventory-batches';
+import { oneBatch } from '@ledger/processing/testing';
+import { applyBatches } from './testing/inventory-batches';
 import { type HistoryStep, recordHostHistory } from './testing/inventory-history';
 
 const hostname = 'compute-8';

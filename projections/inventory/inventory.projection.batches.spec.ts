@@ -2,7 +2,8 @@ import type { RecordedEvent } from '@ledger/eventstore';
 import { attachHandleUuidOf, attributeUuidOf, deployableUuidOf, deviceUuidOf, type ReportedDevice } from '@ledger/inventory';
 import { a100, arria10, t4vgpu, x710 } from '../../libs/inventory/src/domain/testing/host-report.fixtures';
 import type { InventorySnapshot } from './inventory.snapshot';
-import { buildInventory, everyBatchTwice, oneBatch, onePerBatch } from './testing/inventory-batches';
+import { everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
+import { buildInventory } from './testing/inventory-batches';
 import { recordHostHistory } from './testing/inventory-history';
 
 /**

@@ -3,7 +3,8 @@ import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
-import { buildInventory, everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from './testing/inventory-batches';
+import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/processing/testing';
+import { buildInventory } from './testing/inventory-batches';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 

@@ -12,7 +12,7 @@ import {
   type ReportedDevice,
 } from '@ledger/inventory';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '../../../libs/processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 
 /** A host report (the devices it lists), a device command (maintenance, claims) or an operator's attribute command. */
 export type HistoryStep = { readonly report: readonly ReportedDevice[] } | DeviceCommand | AttributeCommand;

@@ -9,7 +9,7 @@ import {
   type ReportedDevice,
 } from '@ledger/inventory';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '../../../libs/processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 import { a100, arria10, t4vgpu, x710 } from '../../../libs/inventory/src/domain/testing/host-report.fixtures';
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'inventory-scenario' };

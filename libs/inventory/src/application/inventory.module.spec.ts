@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, type CommandContext } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '../../../processing/src/testing/in-memory-event-store';
+import { InMemoryEventStore } from '@ledger/processing/testing';
 import { a100, hostReport, x710 } from '../domain/testing/host-report.fixtures';
 import { deviceUuidOf } from '../domain/identity';
 import { DisableDeviceCommand } from './disable-device/disable-device.command';
