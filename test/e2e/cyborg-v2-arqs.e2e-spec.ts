@@ -1,14 +1,16 @@
 import { AllocationSweeper, arqDecider, arqStream } from '@ledger/allocation';
+import { Client } from 'pg';
 import { EVENT_STORE, type EventStore, handleCommand } from '@ledger/eventstore';
 import { startNovaSink, type NovaSink } from '../support/nova-sink';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { hostReportBody } from '../support/fleet';
+import { describeWithService, postgresUnavailable, postgresUrl } from '../support/services';
 
 const INSTANCE = '11111111-2222-4333-8444-555555555555';
-const OTHER_INSTANCE = '11111111-2222-4333-8444-666666666666';
 const V2_1 = { 'openstack-api-version': 'accelerator 2.1' };
 
-describe('Cyborg v2 accelerator requests', () => {
+/** The whole v2 ARQ surface against one ledger on the given store. */
+function acceleratorRequestSuite(storeEnv: () => Record<string, string>, cleanupStore: () => Promise<void>) {
   let ledger: TestLedger;
   let nova: NovaSink;
   let admin: string;
@@ -24,7 +26,7 @@ describe('Cyborg v2 accelerator requests', () => {
 
   beforeAll(async () => {
     nova = await startNovaSink();
-    ledger = await startTestLedger({ LEDGER_NOVA_URL: nova.url, LEDGER_NOVA_TOKEN: 'nova-admin-token', LEDGER_BIND_TIMEOUT_MS: '60000' });
+    ledger = await startTestLedger({ ...storeEnv(), LEDGER_NOVA_URL: nova.url, LEDGER_NOVA_TOKEN: 'nova-admin-token', LEDGER_BIND_TIMEOUT_MS: '60000' });
     store = ledger.app.get<EventStore>(EVENT_STORE);
     admin = ledger.adminToken;
     nova_ = ledger.token({ user: 'nova', project: 'tenant-a', roles: ['member', 'service'] });
@@ -52,6 +54,7 @@ describe('Cyborg v2 accelerator requests', () => {
   afterAll(async () => {
     await ledger?.close();
     await nova?.close();
+    await cleanupStore();
   });
 
   const createArqs = async (profile: string, token = tenant) => {
@@ -68,14 +71,19 @@ describe('Cyborg v2 accelerator requests', () => {
   });
 
   it('walks create → bind → Nova event → poll by instance → delete by instance, as Nova does', async () => {
-    const [arq] = await createArqs('fpga-dp', nova_);
+    // Nova calls with the user's token and its own in X-Service-Token, at microversion 2.0 (no header).
+    const asNova = { 'x-service-token': ledger.token({ user: 'nova', project: 'service', roles: ['service'] }) };
+    const created = await ledger.request('POST', '/v2/accelerator_requests', { token: tenant, headers: asNova, body: { device_profile_name: 'fpga-dp' } });
+    expect(created.status).toBe(201);
+    const [arq] = created.body.arqs;
     expect(arq).toMatchObject({ state: 'Initial', device_profile_name: 'fpga-dp', device_profile_group_id: 0, attach_handle_type: '', attach_handle_info: {} });
-    const bind = await ledger.request('PATCH', '/v2/accelerator_requests', { token: nova_, body: bindBody(arq.uuid, fpgaRp) });
-    expect(bind.status).toBe(202);
+    const bound = await ledger.request('PATCH', '/v2/accelerator_requests', { token: tenant, headers: asNova, body: bindBody(arq.uuid, fpgaRp) });
+    expect(bound.status).toBe(202);
     await nova.waitFor((events) => events.some((event) => event.tag === arq.uuid));
     expect(nova.events).toContainEqual({ name: 'accelerator-request-bound', server_uuid: INSTANCE, tag: arq.uuid, status: 'completed' });
-    expect(nova.requests.at(-1)!.headers['x-auth-token']).toBe('nova-admin-token');
-    const polled = await ledger.request('GET', `/v2/accelerator_requests?instance=${INSTANCE}&bind_state=resolved`, { token: nova_ });
+    expect(nova.requests.at(-1)!.headers).toMatchObject({ 'x-auth-token': 'nova-admin-token', 'x-openstack-nova-api-version': '2.82' });
+    // Once Nova has its event, a poll must show the request bound (the outbox is written with the read model).
+    const polled = await ledger.request('GET', `/v2/accelerator_requests?instance=${INSTANCE}&bind_state=resolved`, { token: tenant, headers: asNova });
     expect(polled.status).toBe(200);
     expect(polled.body.arqs).toHaveLength(1);
     expect(polled.body.arqs[0]).toMatchObject({
@@ -88,10 +96,11 @@ describe('Cyborg v2 accelerator requests', () => {
       attach_handle_type: 'PCI',
       attach_handle_info: { domain: '0000', bus: '5e', device: '00', function: '1' },
     });
-    const removed = await ledger.request('DELETE', `/v2/accelerator_requests?instance=${INSTANCE}`, { token: nova_ });
+    const removed = await ledger.request('DELETE', `/v2/accelerator_requests?instance=${INSTANCE}`, { token: tenant, headers: asNova });
     expect(removed.status).toBe(204);
-    const after = await ledger.request('GET', `/v2/accelerator_requests?instance=${INSTANCE}`, { token: nova_ });
+    const after = await ledger.request('GET', `/v2/accelerator_requests?instance=${INSTANCE}`, { token: tenant });
     expect(after.body.arqs).toEqual([]);
+    expect((await ledger.request('DELETE', `/v2/accelerator_requests?instance=${INSTANCE}`, { token: tenant, headers: asNova })).status).toBe(204);
   });
 
   const bind = (body: unknown, token = nova_, path = '/v2/accelerator_requests', headers: Record<string, string> = {}) =>
@@ -327,4 +336,21 @@ describe('Cyborg v2 accelerator requests', () => {
     expect((await ledger.app.get(AllocationSweeper).sweep(60_000)).expiredBinds).toBe(0);
     await cleanUp([arq.uuid]);
   });
+}
+
+describe('Cyborg v2 accelerator requests (embedded SQLite)', () => {
+  acceleratorRequestSuite(() => ({}), async () => undefined);
+});
+
+const schema = `arqs_e2e_${process.pid}`;
+describeWithService('PostgreSQL', postgresUnavailable())('Cyborg v2 accelerator requests (PostgreSQL)', () => {
+  acceleratorRequestSuite(
+    () => ({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: postgresUrl(), LEDGER_POSTGRES_SCHEMA: schema }),
+    async () => {
+      const client = new Client({ connectionString: postgresUrl() });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  );
 });
