@@ -4,7 +4,8 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import type { SqlDatabase } from '@ledger/processing';
 import { createArqSchema } from '@ledger/projections/arqs';
 import { READ_MODEL_DB } from '../../apps/ledger/src/infrastructure/tokens';
-import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
+import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 
 /** Real Cyborg's answers, captured from a running instance (test/fixtures/cyborg-v2-samples). */
 const sample = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'cyborg-v2-samples', name), 'utf8'));
@@ -37,15 +38,7 @@ describe('Cyborg v2: device profiles over HTTP (embedded SQLite)', () => {
     ledger.request(method, path, { token: ledger.adminToken, ...options });
   const createProfile = (name: string, extra: Record<string, unknown> = {}) => admin('POST', '/v2/device_profiles', { body: [{ name, groups: fpgaGroups, ...extra }] });
 
-  /** Asserts a refusal: status, code, Cyborg's body shape, and nothing appended. */
-  async function expectRefused(send: () => Promise<{ status: number; headers: Headers; body: any }>, status: number, code: string) {
-    const before = await store.headPosition();
-    const response = await send();
-    expect({ status: response.status, code: response.headers.get('x-error-code') }).toEqual({ status, code });
-    expect(Object.keys(response.body)).toEqual(['error_message', 'message']);
-    expect(await store.headPosition()).toBe(before);
-    return response.body.error_message as string;
-  }
+  const expectRefused = (send: () => Promise<TestResponse>, status: number, code: string) => expectCyborgRefusal(store, send, status, code);
 
   describe('create and show, as `openstack accelerator device profile create` does', () => {
     it('creates from a list of one and answers 201 with a bare profile shaped like Cyborg\'s', async () => {

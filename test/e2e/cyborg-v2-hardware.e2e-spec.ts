@@ -4,6 +4,7 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { attributeUuidOf, numericIdOf } from '@ledger/inventory';
 import { hostname, hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
+import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 
 /** Real Cyborg's answers, captured from a running instance (test/fixtures/cyborg-v2-samples). */
 const sample = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'cyborg-v2-samples', name), 'utf8'));
@@ -46,15 +47,7 @@ describe('Cyborg v2: devices, deployables, attributes over HTTP (embedded SQLite
   const deployablesOf = async (device: { uuid: string }) =>
     (await admin('GET', '/v2/deployables')).body.deployables.filter((found: { device_id: number }) => found.device_id === numericIdOf(device.uuid));
 
-  /** Asserts a refusal: status, stable code, Cyborg's body shape, and nothing appended. */
-  async function expectRefused(send: () => Promise<TestResponse>, status: number, code: string): Promise<string> {
-    const before = await store.headPosition();
-    const response = await send();
-    expect({ status: response.status, code: response.headers.get('x-error-code') }).toEqual({ status, code });
-    expect(Object.keys(response.body)).toEqual(['error_message', 'message']);
-    expect(await store.headPosition()).toBe(before);
-    return response.body.error_message as string;
-  }
+  const expectRefused = (send: () => Promise<TestResponse>, status: number, code: string) => expectCyborgRefusal(store, send, status, code);
 
   describe('devices', () => {
     it('lists devices with the fields and field order of real Cyborg at 2.0, and adds status at 2.3', async () => {

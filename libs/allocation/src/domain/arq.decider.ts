@@ -1,20 +1,10 @@
 import type { Decider } from '../../../eventstore/src/command-handling/decider';
 import { ArqBadStateError, ArqNotFoundError, ArqServiceRoleRequiredError } from './arq.errors';
-import type { ArqEvent, BoundAttachHandle } from './arq.events';
+import type { ArqCreated, ArqEvent, BoundAttachHandle } from './arq.events';
 import type { ArqBinding, ArqState, LiveArq } from './arq.state';
 
-export interface CreateArq {
-  readonly type: 'CreateArq';
-  readonly uuid: string;
-  readonly projectId: string;
-  readonly deviceProfileUuid: string;
-  readonly deviceProfileName: string;
-  readonly groupId: number;
-  readonly resourceClass: string;
-  readonly requiredTraits: readonly string[];
-  readonly forbiddenTraits: readonly string[];
-  readonly at: string;
-}
+/** Creates the request with what its ArqCreated records; time comes in the command. */
+export type CreateArq = { readonly type: 'CreateArq'; readonly at: string } & Omit<ArqCreated['data'], 'createdAt'>;
 
 export interface StartBind extends ArqBinding {
   readonly type: 'StartBind';

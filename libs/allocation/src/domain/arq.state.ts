@@ -1,4 +1,4 @@
-import type { BoundAttachHandle } from './arq.events';
+import type { ArqCreated, BoundAttachHandle } from './arq.events';
 
 /**
  * Cyborg's states (CYBORG-V2.md §2.2) minus the two it never reaches:
@@ -15,24 +15,17 @@ export interface ArqBinding {
   readonly deployableUuid: string;
 }
 
-export interface LiveArq {
+/** A request that exists: what it was created with, and where its bind stands. */
+export type LiveArq = Omit<ArqCreated['data'], 'createdAt'> & {
   readonly status: 'live';
-  readonly uuid: string;
   readonly state: ArqStateName;
-  readonly projectId: string;
-  readonly deviceProfileUuid: string;
-  readonly deviceProfileName: string;
-  readonly groupId: number;
-  readonly resourceClass: string;
-  readonly requiredTraits: readonly string[];
-  readonly forbiddenTraits: readonly string[];
   /** Set from BindStarted until Unbound; kept on BindFailed so the claim can be found and released. */
   readonly binding: ArqBinding | null;
   readonly attachHandle: BoundAttachHandle | null;
   readonly failure: { readonly code: string; readonly reason: string } | null;
   readonly createdAt: string;
   readonly updatedAt: string | null;
-}
+};
 
 export type ArqState = { readonly status: 'absent' } | LiveArq | { readonly status: 'deleted'; readonly uuid: string };
 
