@@ -11,7 +11,7 @@ import { CliError } from './support/cli-error';
 /** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
 function buildProgram(): Command {
   const program = new Command('ledgerctl')
-    .description('Accelerator ledger CLI: audit the log, issue credentials')
+    .description('Accelerator ledger CLI: issue credentials, set quotas, audit the log')
     .showHelpAfterError()
     .exitOverride();
   const audit = program.command('audit').description("auditors' tools: verify, export and replay the event log");
