@@ -35,7 +35,7 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     .description('Event store and projection benchmarks, each compared with a ceiling measured on the same engine in the same run.')
     .requiredOption('--out <file>', 'JSON file to write the records to (parent directories are created)')
     .option('--stores <list>', `stores to measure (default ${STORES.join(',')})`, storeList, [...STORES])
-    .option('--only <names>', 'record names to measure, comma-separated; the ceilings they need are measured too', list)
+    .option('--only <names>', 'record names to measure, comma-separated (`name*` for a prefix); the ceilings they need are measured too', list)
     .option('--quick', 'small sizes, for a smoke check', false)
     .addHelpText('after', `\nPostgreSQL: LEDGER_BENCH_POSTGRES_URL (default ${DEFAULT_POSTGRES_URL}); skipped with a message when unreachable.`)
     .parse(argv, { from: 'user' });

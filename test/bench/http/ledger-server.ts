@@ -12,6 +12,8 @@ import { processCpuSeconds } from './process-cpu';
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const POLL_MS = 50;
+/** The tail of the ledger's output kept for error messages. */
+const OUTPUT_KEPT = 20_000;
 
 /** A compiled ledger running as its own process on a fresh data directory, as the embedded setup runs it. */
 export interface LedgerServer {
@@ -33,7 +35,7 @@ export interface LedgerServer {
  * answers 200. test/support/ledger-process.ts does the same for tests run
  * from source; from dist/ its path to scripts/run.js is wrong.
  */
-export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}): Promise<LedgerServer> {
+export async function startLedgerServer(progress: (message: string) => void): Promise<LedgerServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
   const { codec } = loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
   const port = await freePort();
@@ -41,12 +43,13 @@ export async function startLedgerServer(progress: (message: string) => void, env
   const preload = profileDir ? ['-r', join(__dirname, 'cpu-profile.preload.js')] : [];
   const child = spawn(process.execPath, [...preload, join(repositoryRoot(), 'scripts', 'run.js'), 'ledger'], {
     cwd: repositoryRoot(),
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_DATA_DIR: dataDir, ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe', ...(profileDir ? (['ipc'] as const) : [])],
   });
   let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   // An interrupted or crashed benchmark must not leave a ledger running or its files behind.
   const killOnExit = () => {
     child.kill('SIGKILL');

@@ -1,31 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { createArqs, type FpgaProvider, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
+import { assignProviders, runNovaFlow } from '../fixtures/cyborg-v2-flow';
 import { type HttpCall, JsonClient } from '../http/json-client';
 import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
 import { bestWindow, runClosedLoop, windowRates } from '../measure/closed-loop';
+import { cpuBetween, type CpuReading, readCpu } from '../measure/cpu-usage';
 import { sequentialLatencies } from '../measure/sequential-latency';
 import { percentile } from '../measure/statistics';
 
-/** Hosts reported: 48 FPGAs with 2–4 VFs each, 144 handles for 64 clients that each hold at most one. */
+/** Hosts reported: 48 FPGAs with 2–4 VFs each (144 handles) for 64 clients that each hold at most one. */
 const HOSTS = 48;
 /** Requests present in the caller's project while reads and profile creates are measured. */
 const PRESENT_ARQS = 100;
 const FLOW_CLIENTS = 64;
 const PROFILE = 'fpga-dp';
+const TENANT = 'tenant-a';
+const ADMIN = { user: 'admin', project: 'admin', roles: ['admin' as const] };
 /** Nova: the tenant's token plus its own service role. */
-const NOVA = { user: 'nova', project: 'tenant-a', roles: ['member', 'service'] } as const;
-const ADMIN = { user: 'admin', project: 'admin', roles: ['admin'] } as const;
+const novaOf = (project: string) => ({ user: 'nova', project, roles: ['member' as const, 'service' as const] });
 
+type ExpectedCall = HttpCall & { readonly status: number };
 const LATENCIES = ['v2_list_arqs', 'v2_get_arq', 'v2_create_profile'] as const;
+const FLOWS = ['v2_flow_64', 'v2_flow_64_one_project'] as const;
 
 /**
  * Cyborg's v2 API over real HTTP against a compiled ledger process on a
- * fresh data directory (the embedded SQLite setup, whatever store the run
- * is on: it is measured once, on the `sqlite` pass). Sequential latencies
- * go over one keep-alive connection; the flow rate comes from 64 clients,
- * each running Nova's create → bind → delete by instance back to back.
+ * fresh data directory, in its embedded setup (so it runs on the `sqlite`
+ * pass only). Latencies: sequential requests on one keep-alive connection.
+ * Flows: 64 clients in a closed loop, each running Nova's create → bind →
+ * delete by instance back to back, for its own project (v2_flow_64) or all
+ * for one project (v2_flow_64_one_project). Every status is checked.
  */
 export const cyborgV2Bench: BenchModule = {
   records: [
@@ -35,10 +40,11 @@ export const cyborgV2Bench: BenchModule = {
     ]),
     { name: 'v2_flow_64', unit: 'flows/s' },
     { name: 'v2_flow_64_cpu_ms', unit: 'ms' },
+    { name: 'v2_flow_64_one_project', unit: 'flows/s' },
   ],
   async run(context, wanted) {
     if (context.target.name !== 'sqlite') {
-      context.progress('v2_*: skipped, the ledger process is measured in its embedded setup (the sqlite pass) only');
+      context.progress('v2_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
       return [];
     }
     const ledger = await startLedgerServer(context.progress);
@@ -52,115 +58,108 @@ export const cyborgV2Bench: BenchModule = {
 
 async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string>, ledger: LedgerServer): Promise<Measurement[]> {
   const admin = ledger.token(ADMIN);
-  const nova = ledger.token({ ...NOVA, roles: [...NOVA.roles] });
+  const nova = ledger.token(novaOf(TENANT));
   const setup = new JsonClient(ledger.url, 16);
   const providers = await reportFpgaHosts(ledger, setup, admin, HOSTS);
   await setup.expect(201, fpgaProfileCall(admin, PROFILE));
   const arqs = await createArqs(setup, nova, PROFILE, PRESENT_ARQS);
   setup.close();
-  context.progress(`v2: ledger pid ${ledger.pid} on ${ledger.url.host}, ${HOSTS} hosts reported, ${arqs.length} requests in ${NOVA.project}`);
+  context.progress(`v2: ledger pid ${ledger.pid}, ${HOSTS} hosts reported, ${arqs.length} requests in ${TENANT}`);
 
-  const results: Measurement[] = [];
   const calls: Record<(typeof LATENCIES)[number], (n: number) => ExpectedCall> = {
     v2_list_arqs: () => ({ status: 200, method: 'GET', path: '/v2/accelerator_requests', token: nova }),
     v2_get_arq: (n) => ({ status: 200, method: 'GET', path: `/v2/accelerator_requests/${arqs[n % arqs.length]}`, token: nova }),
     v2_create_profile: (n) => ({ status: 201, ...fpgaProfileCall(admin, `bench-dp-${n}`) }),
   };
+  const results: Measurement[] = [];
   for (const name of LATENCIES) {
     if (!wanted.has(`${name}_p50_ms`) && !wanted.has(`${name}_p99_ms`)) continue;
-    const latencies = await ledger.profiled(name, () => sequentialCalls(context, ledger, calls[name]));
-    const p50 = percentile(latencies, 50);
-    const p99 = percentile(latencies, 99);
-    context.progress(`${name} p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms (${latencies.length} sequential requests on one connection)`);
-    results.push({ name: `${name}_p50_ms`, value: p50 }, { name: `${name}_p99_ms`, value: p99 });
+    results.push(...(await ledger.profiled(name, () => measureLatency(context, ledger, name, calls[name]))));
   }
-  if (wanted.has('v2_flow_64') || wanted.has('v2_flow_64_cpu_ms')) {
-    results.push(...(await ledger.profiled('v2_flow_64', () => measureFlows(context, ledger, nova, providers))));
+  for (const name of FLOWS) {
+    if (!wanted.has(name) && !(name === 'v2_flow_64' && wanted.has('v2_flow_64_cpu_ms'))) continue;
+    const tokens = Array.from({ length: FLOW_CLIENTS }, (_, index) => (name === 'v2_flow_64' ? ledger.token(novaOf(`tenant-${index}`)) : nova));
+    results.push(...(await ledger.profiled(name, () => measureFlows(context, ledger, name, tokens, providers))));
   }
   return results;
 }
 
-/** One keep-alive connection, a fifth of the samples as warm-up, every status checked. */
-async function sequentialCalls(context: BenchContext, ledger: LedgerServer, callFor: (n: number) => ExpectedCall): Promise<number[]> {
+/** One keep-alive connection, a fifth of the samples first as warm-up. */
+async function measureLatency(context: BenchContext, ledger: LedgerServer, name: string, callFor: (n: number) => ExpectedCall): Promise<Measurement[]> {
   const client = new JsonClient(ledger.url, 1);
   const samples = context.sizes.httpSamples;
+  const warmup = Math.ceil(samples / 5);
+  let started: CpuReading | undefined;
   try {
-    const latencies = await sequentialLatencies(Math.ceil(samples / 5), samples, async (n) => {
+    const latencies = await sequentialLatencies(warmup, samples, async (n) => {
+      if (n === warmup) started = readCpu(ledger.cpuSeconds);
       const call = callFor(n);
       await client.expect(call.status, call);
     });
-    if (client.connectionsOpened !== 1) throw new Error(`sequential requests used ${client.connectionsOpened} connections instead of one`);
-    return latencies;
+    const cpu = cpuBetween(started as CpuReading, readCpu(ledger.cpuSeconds));
+    if (client.connectionsOpened !== 1) throw new Error(`${name} used ${client.connectionsOpened} connections instead of one`);
+    const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
+    context.progress(
+      `${name} p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms (${samples} sequential requests on one connection);` +
+        ` CPU per request: ledger ${((cpu.ledger * 1000) / samples).toFixed(3)} ms, bench ${((cpu.bench * 1000) / samples).toFixed(3)} ms`,
+    );
+    return [
+      { name: `${name}_p50_ms`, value: p50 },
+      { name: `${name}_p99_ms`, value: p99 },
+    ];
   } finally {
     client.close();
   }
 }
 
 /**
- * FLOW_CLIENTS clients in a closed loop, each bound to one FPGA provider
- * (round-robin over the hosts, so none gets more clients than it has VFs):
- * create a request, bind it to a new instance on the provider, delete the
- * instance's requests. Any unexpected status fails the benchmark. The
- * ledger's CPU per flow covers every measured window.
+ * FLOW_CLIENTS clients in a closed loop (sizes.flowTiming), client i with
+ * tokens[i] on its own FPGA provider. The first failed flow stops every
+ * client and fails the benchmark. CPU is read when the windows start and
+ * end, so the ledger's CPU per flow covers exactly the counted flows' span.
  */
-async function measureFlows(context: BenchContext, ledger: LedgerServer, nova: string, providers: readonly FpgaProvider[]): Promise<Measurement[]> {
-  const assigned = Array.from({ length: FLOW_CLIENTS }, (_, index) => providers[index % providers.length]);
-  for (const provider of providers) {
-    const clients = assigned.filter((candidate) => candidate === provider).length;
-    if (clients > provider.handles) throw new Error(`${clients} flow clients on ${provider.hostname}, which has only ${provider.handles} VFs`);
-  }
+async function measureFlows(
+  context: BenchContext,
+  ledger: LedgerServer,
+  name: (typeof FLOWS)[number],
+  tokens: readonly string[],
+  providers: readonly FpgaProvider[],
+): Promise<Measurement[]> {
+  const assigned = assignProviders(FLOW_CLIENTS, providers);
   const client = new JsonClient(ledger.url, FLOW_CLIENTS);
   const timing = context.sizes.flowTiming;
-  const measuredMs = timing.rounds * timing.measureMs;
+  const measuredSeconds = (timing.rounds * timing.measureMs) / 1000;
   let failure: Error | undefined;
-  const cpu = { ledger: 0, bench: 0 };
-  const sampleCpu = (sign: number) => {
-    cpu.ledger += sign * ledger.cpuSeconds();
-    const own = process.cpuUsage();
-    cpu.bench += (sign * (own.user + own.system)) / 1e6;
-  };
-  const start = setTimeout(() => sampleCpu(-1), timing.warmupMs);
-  const end = setTimeout(() => sampleCpu(1), timing.warmupMs + measuredMs);
+  let windowsStart: CpuReading | undefined;
+  let windowsEnd: CpuReading | undefined;
+  const timers = [
+    setTimeout(() => (windowsStart = readCpu(ledger.cpuSeconds)), timing.warmupMs),
+    setTimeout(() => (windowsEnd = readCpu(ledger.cpuSeconds)), timing.warmupMs + measuredSeconds * 1000),
+  ];
   try {
     const windows = await runClosedLoop(FLOW_CLIENTS, timing, async (index) => {
       if (failure) throw failure;
-      await runFlow(client, nova, assigned[index]).catch((error: Error) => {
+      await runNovaFlow(client, tokens[index], PROFILE, assigned[index]).catch((error: Error) => {
         failure ??= error;
         throw error;
       });
     });
     const best = bestWindow(windows);
-    const flows = windows.reduce((sum, window) => sum + window.operations, 0);
+    if (best.operations === 0) throw new Error(`${name}: no flow completed within a ${timing.measureMs} ms window`);
     const value = best.operations / best.seconds;
+    const flows = windows.reduce((sum, window) => sum + window.operations, 0);
+    const cpu = cpuBetween(windowsStart as CpuReading, windowsEnd ?? readCpu(ledger.cpuSeconds));
     const cpuMsPerFlow = (cpu.ledger * 1000) / flows;
     context.progress(
-      `v2_flow_64 ${Math.round(value)} flows/s (best of windows ${windowRates(windows)}), flow p50 ${percentile(best.latenciesMs, 50).toFixed(1)} ms,` +
-        ` p99 ${percentile(best.latenciesMs, 99).toFixed(1)} ms; ledger CPU ${cpuMsPerFlow.toFixed(3)} ms/flow (${(cpu.ledger / (measuredMs / 1000)).toFixed(2)} cores),` +
-        ` bench client ${(cpu.bench / (measuredMs / 1000)).toFixed(2)} cores; ${client.connectionsOpened} connections`,
+      `${name} ${Math.round(value)} flows/s (best of windows ${windowRates(windows)}), flow p50 ${percentile(best.latenciesMs, 50).toFixed(1)} ms,` +
+        ` p99 ${percentile(best.latenciesMs, 99).toFixed(1)} ms; ledger CPU ${cpuMsPerFlow.toFixed(3)} ms/flow` +
+        ` (${(cpu.ledger / measuredSeconds).toFixed(2)} cores), bench ${(cpu.bench / measuredSeconds).toFixed(2)} cores; ${client.connectionsOpened} connections`,
     );
-    return [
-      { name: 'v2_flow_64', value },
-      { name: 'v2_flow_64_cpu_ms', value: cpuMsPerFlow },
-    ];
+    const results: Measurement[] = [{ name, value }];
+    if (name === 'v2_flow_64') results.push({ name: 'v2_flow_64_cpu_ms', value: cpuMsPerFlow });
+    return results;
   } finally {
-    clearTimeout(start);
-    clearTimeout(end);
+    timers.forEach(clearTimeout);
     client.close();
   }
-}
-
-type ExpectedCall = HttpCall & { readonly status: number };
-
-/** What Nova does for one instance with one FPGA: create (201), bind (202), delete by instance (204). */
-async function runFlow(client: JsonClient, nova: string, provider: FpgaProvider): Promise<void> {
-  const created = await client.expect(201, { method: 'POST', path: '/v2/accelerator_requests', token: nova, body: { device_profile_name: PROFILE } });
-  const [arq] = (JSON.parse(created.text) as { arqs: Array<{ uuid: string }> }).arqs;
-  const instance = randomUUID();
-  const bind = [
-    { op: 'add', path: '/hostname', value: provider.hostname },
-    { op: 'add', path: '/device_rp_uuid', value: provider.rpUuid },
-    { op: 'add', path: '/instance_uuid', value: instance },
-  ];
-  await client.expect(202, { method: 'PATCH', path: '/v2/accelerator_requests', token: nova, body: { [arq.uuid]: bind } });
-  await client.expect(204, { method: 'DELETE', path: `/v2/accelerator_requests?instance=${instance}`, token: nova });
 }
