@@ -14,8 +14,9 @@ export class NovaOutbox {
 
   async due(now: string, limit = 100): Promise<NovaOutboxEntry[]> {
     const rows = await this.db.all<{ id: string; instance_uuid: string; arq_uuid: string; status: 'completed' | 'failed'; attempts: number | string }>(
-      'SELECT id, instance_uuid, arq_uuid, status, attempts FROM arq_nova_outbox WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2',
-      [now, limit],
+      // The limit is written into the SQL: SQLite re-prepares a statement with a bound LIMIT on every run.
+      `SELECT id, instance_uuid, arq_uuid, status, attempts FROM arq_nova_outbox WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT ${Math.trunc(limit)}`,
+      [now],
     );
     return rows.map((row) => ({ id: row.id, instanceUuid: row.instance_uuid, arqUuid: row.arq_uuid, status: row.status, attempts: Number(row.attempts) }));
   }

@@ -75,6 +75,9 @@ export interface AttributeFilter {
   readonly deployableUuids?: readonly string[];
 }
 
+/** Host rows with the live view's last sighting (hosts never seen since liveness was tracked have none). */
+const HOSTS_WITH_LIVENESS = 'SELECT h.*, l.last_seen_ms FROM inv_hosts h LEFT JOIN inv_host_liveness l ON l.hostname = h.hostname';
+
 /** Attributes served: not deleted, of a deployable that is reported now. */
 const LIVE_ATTRIBUTES = 'SELECT a.* FROM inv_attributes a JOIN inv_deployables d ON d.uuid = a.deployable_uuid';
 const attributesOfDeployables = new KeyListStatement(`${LIVE_ATTRIBUTES} WHERE a.deleted = 0 AND a.deployable_uuid IN ($IN)`);
@@ -91,14 +94,14 @@ export class InventoryQueries {
     const limit = pageLimit(request.limit);
     const after = decodeCursor(request.cursor, 1);
     const rows = await this.db.all<Row>(
-      `SELECT * FROM inv_hosts ${after ? 'WHERE hostname > $2' : ''} ORDER BY hostname LIMIT $1`,
-      after ? [limit + 1, after[0]] : [limit + 1],
+      `${HOSTS_WITH_LIVENESS} ${after ? 'WHERE h.hostname > $1' : ''} ORDER BY h.hostname LIMIT ${limit + 1}`,
+      after ? [after[0]] : [],
     );
     return page(rows, limit, toHostView, (host) => [host.hostname]);
   }
 
   async getHost(hostname: string): Promise<HostView | undefined> {
-    const row = await this.db.get<Row>('SELECT * FROM inv_hosts WHERE hostname = $1', [hostname]);
+    const row = await this.db.get<Row>(`${HOSTS_WITH_LIVENESS} WHERE h.hostname = $1`, [hostname]);
     return row && toHostView(row);
   }
 
@@ -223,7 +226,7 @@ export class InventoryQueries {
     const after = decodeCursor(request.cursor, 2);
     if (after) where.add(`(hostname, uuid) > (${where.param(after[0])}, ${where.param(after[1])})`);
     const rows = await this.db.all<Row>(
-      `SELECT * FROM ${table} ${where.sql()} ORDER BY hostname, uuid LIMIT ${where.param(limit + 1)}`,
+      `SELECT * FROM ${table} ${where.sql()} ORDER BY hostname, uuid LIMIT ${limit + 1}`,
       where.params,
     );
     return page(rows, limit, toView, (item) => [item.hostname, item.uuid]);

@@ -56,9 +56,9 @@ export class QuotaQueries {
     const before = filter.reservedBefore === undefined ? undefined : isoTime(filter.reservedBefore);
     const rows = await this.db.all<{ project: string; consumer_id: string; resources: string; reserved_at: string }>(
       `SELECT project, consumer_id, resources, reserved_at FROM quota_reservations
-       ${before === undefined ? '' : 'WHERE reserved_at < $2'}
-       ORDER BY reserved_at, project, consumer_id LIMIT $1`,
-      before === undefined ? [limit] : [limit, before],
+       ${before === undefined ? '' : 'WHERE reserved_at < $1'}
+       ORDER BY reserved_at, project, consumer_id LIMIT ${limit}`,
+      before === undefined ? [] : [before],
     );
     return rows.map((row) => ({
       project: row.project,

@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import type { ProcessorRuntime, SqlDatabase } from '@ledger/processing';
-import { NOVA_EVENT_HORIZON_MS, NovaOutbox, type NovaOutboxEntry } from '@ledger/projections/arqs';
+import { arqProjection, NOVA_EVENT_HORIZON_MS, NovaOutbox, type NovaOutboxEntry } from '@ledger/projections/arqs';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, READ_MODEL_DB } from '../infrastructure/tokens';
 
 const MAX_BACKOFF_MS = 60_000;
@@ -12,7 +12,8 @@ const BATCH = 100;
  * request states): posts `accelerator-request-bound` to Nova's
  * os-server-external-events at compute microversion 2.82, as Cyborg does
  * (CYBORG-V2.md §7). Runs after every committed batch and on a retry timer.
- * Delivery is at least once: Nova ignores an event nobody waits for.
+ * Delivery is at least once: Nova ignores an event nobody waits for. With
+ * several ledger processes, the one holding the arqs projection's lease drains.
  */
 @Injectable()
 export class NovaNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -65,6 +66,8 @@ export class NovaNotifier implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async drain(): Promise<void> {
+    // The outbox is the arqs projection's table: only the instance running that projection drains it, once it exists.
+    if (!this.runtime.isPrepared(arqProjection.name)) return;
     for (;;) {
       const due = await this.outbox.due(new Date().toISOString(), BATCH);
       if (due.length === 0 || this.stopped) return;

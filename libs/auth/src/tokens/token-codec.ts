@@ -20,6 +20,9 @@ interface JwtPayload {
   jti: string;
 }
 
+/** Verified tokens kept (oldest dropped first): a fleet's agents plus its services and users. */
+const VERIFIED_CAPACITY = 20_000;
+
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 /**
@@ -29,6 +32,12 @@ const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
  */
 export class TokenCodec {
   private readonly key: Buffer;
+  /**
+   * Tokens already verified (a token is immutable and signed, so its claims
+   * do not change): every request of a busy client would otherwise pay an
+   * HMAC and a JSON parse again. Expiry is still checked on each use.
+   */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(secret: string) {
     this.key = Buffer.from(secret, 'utf8');
@@ -50,6 +59,18 @@ export class TokenCodec {
   }
 
   verify(token: string, nowSeconds = Math.floor(Date.now() / 1000)): TokenClaims {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt !== undefined && known.expiresAt <= nowSeconds) throw expiredToken();
+      return known;
+    }
+    const claims = this.verifyUncached(token, nowSeconds);
+    if (this.verified.size >= VERIFIED_CAPACITY) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private verifyUncached(token: string, nowSeconds: number): TokenClaims {
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== HEADER) throw invalidToken('not a ledger token');
     const expected = Buffer.from(this.sign(`${parts[0]}.${parts[1]}`));

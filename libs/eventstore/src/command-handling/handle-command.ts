@@ -54,8 +54,17 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   }
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
-    const { state, version } = await loadAggregate(store, stream, decider, options.cache);
-    const events = decider.decide(command, state);
+    // A cached state is used without reading the stream's tail when the command appends: the expected
+    // version checks that nothing came in between. Nothing to do, or a refusal, is only trusted once
+    // the tail confirms it (another writer — a replica, a sweeper — may have moved the stream on).
+    const cached = attempt === 1 ? options.cache?.get(stream) : undefined;
+    let { state, version } = cached ?? (await loadAggregate(store, stream, decider, options.cache));
+    let events = cached ? decideOrUndefined(decider, command, state) : decider.decide(command, state);
+    if (cached && (events === undefined || events.length === 0)) {
+      ({ state, version } = await loadAggregate(store, stream, decider, options.cache));
+      events = decider.decide(command, state);
+    }
+    if (events === undefined) throw new Error('unreachable: a refusal on a fresh state throws');
     if (events.length === 0) {
       return { appended: 0, version, position: undefined, state, events };
     }
@@ -96,4 +105,17 @@ export async function loadAggregate<State, Event extends DomainEvent>(
   const version = tail[tail.length - 1].version;
   cache?.set(stream, state, version);
   return { state, version };
+}
+
+/** A decision, or undefined for a refusal (to be confirmed on a fresh state). */
+function decideOrUndefined<Command, State, Event extends DomainEvent>(
+  decider: Decider<Command, State, Event>,
+  command: Command,
+  state: State,
+): readonly Event[] | undefined {
+  try {
+    return decider.decide(command, state);
+  } catch {
+    return undefined;
+  }
 }

@@ -112,6 +112,11 @@ export class ProcessorRuntime {
     return this.waiters.wait(position, options.timeoutMs ?? 10_000);
   }
 
+  /** Whether the named processor runs here and has set up its tables (outbox drainers wait for it). */
+  isPrepared(name: string): boolean {
+    return this.workers.some((worker) => worker.processor.name === name && worker.isPrepared);
+  }
+
   /**
    * Calls `listener` whenever a processor may have committed a batch (for
    * outbox drainers that act on what a batch wrote). Returns the unsubscribe.

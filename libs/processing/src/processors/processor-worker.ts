@@ -1,4 +1,4 @@
-import type { EventFilter, EventStore } from '@ledger/eventstore';
+import type { EventFilter, EventStore, RecordedEvent } from '@ledger/eventstore';
 import { CheckpointMovedError } from '../checkpoints/advance-checkpoint';
 import { type Checkpoint, readCheckpoint } from '../checkpoints/checkpoint';
 import type { Clock } from '../leases/clock';
@@ -11,6 +11,13 @@ import type { Processor } from './processor';
 import { processorFilter } from './processor-filter';
 import type { ProcessorLogger } from './processor-logger';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
+
+/**
+ * How long a processor may run ahead of its stored checkpoint over events
+ * its filter drops. Standby instances and API-only replicas read stored
+ * checkpoints, so they see such a processor at most this far behind.
+ */
+const LAZY_CHECKPOINT_MS = 200;
 
 export interface WorkerSettings {
   readonly store: Pick<EventStore, 'readAll' | 'waitForAppend'>;
@@ -34,7 +41,15 @@ export interface WorkerSettings {
  */
 export class ProcessorWorker {
   private state: ProcessorState = 'idle';
+  /** The checkpoint as stored. */
   private checkpoint: Checkpoint | undefined;
+  /**
+   * How far the log has been scanned: ahead of the stored checkpoint when
+   * the filter dropped every event since (such stretches are stored lazily).
+   */
+  private scanned = 0;
+  /** Clock time of the last checkpoint write. */
+  private storedAt = 0;
   /** Lease-clock time of the last successful acquire or fence; undefined while not holding the lease. */
   private leaseRenewedAt: number | undefined;
   private prepared = false;
@@ -52,8 +67,13 @@ export class ProcessorWorker {
     this.renewEveryMs = Math.max(1, Math.floor(settings.leaseTtlMs / 3));
   }
 
+  /** Whether this instance has set up the processor's tables (and so may read them). */
+  get isPrepared(): boolean {
+    return this.prepared;
+  }
+
   get position(): number {
-    return this.checkpoint?.position ?? 0;
+    return Math.max(this.scanned, this.checkpoint?.position ?? 0);
   }
 
   status(head: number): ProcessorStatus {
@@ -87,18 +107,36 @@ export class ProcessorWorker {
     if (!(await this.holdLease())) return this.standBy(signal);
     if (!this.prepared) await this.prepare();
     const from = this.checkpoint!;
-    const { events, position } = await this.settings.store.readAll({ after: from.position, max: this.settings.batchSize, filter: this.filter });
-    if (position === from.position) {
+    const after = this.position;
+    const { events, position } = await this.settings.store.readAll({ after, max: this.settings.batchSize, filter: this.filter });
+    if (position === after) {
+      // Caught up: store what was skipped, then look again rather than wait: an append that came
+      // during the write would not wake a wait that starts after it.
+      if (after > from.position) return this.store(from, after, []);
       this.succeeded('live');
       await this.settings.store.waitForAppend(this.renewEveryMs, signal);
       return;
     }
-    const now = this.settings.clock();
-    await commitBatch(this.settings.db, this.processor, { events, from, to: position }, { fence: this.leaseTerms(now), now: new Date(now) });
-    this.leaseRenewedAt = now;
-    this.checkpoint = { version: from.version, position };
+    if (events.length === 0 && this.settings.clock() - this.storedAt < LAZY_CHECKPOINT_MS) {
+      // Nothing for this processor: move on in memory and store the checkpoint later. Every
+      // append would otherwise cost every processor a commit (an fsync each), whatever it reads.
+      this.scanned = position;
+      this.settings.onProgress();
+      return;
+    }
+    await this.store(from, position, events);
     this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
     this.settings.onProgress();
+  }
+
+  /** Applies `events` (possibly none) and stores the checkpoint at `to`, under the lease fence. */
+  private async store(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<void> {
+    const now = this.settings.clock();
+    await commitBatch(this.settings.db, this.processor, { events, from, to }, { fence: this.leaseTerms(now), now: new Date(now) });
+    this.leaseRenewedAt = now;
+    this.storedAt = now;
+    this.checkpoint = { version: from.version, position: to };
+    this.scanned = to;
   }
 
   /** Acquires or renews the lease when due; false when another instance holds it. */
@@ -126,6 +164,7 @@ export class ProcessorWorker {
     }
     this.leaseRenewedAt = now;
     this.checkpoint = prepared.checkpoint;
+    this.scanned = prepared.checkpoint.position;
     this.prepared = true;
     this.state = 'catching-up';
     this.settings.onProgress();
@@ -135,6 +174,7 @@ export class ProcessorWorker {
   private async standBy(signal: AbortSignal): Promise<void> {
     this.state = 'standby';
     this.checkpoint = (await readCheckpoint(this.settings.db, this.processor.name)) ?? this.checkpoint;
+    this.scanned = this.checkpoint?.position ?? 0;
     this.settings.onProgress();
     await abortableDelay(this.renewEveryMs, signal);
   }

@@ -22,7 +22,9 @@ export class ArqHolds {
 
   /** After a delete: everything. */
   async releaseAll(arq: { uuid: string; projectId: string; deviceUuid: string | null }, context: CommandContext): Promise<void> {
-    if (arq.deviceUuid) await this.commands.execute(new ReleaseAttachHandleCommand({ deviceUuid: arq.deviceUuid, arqUuid: arq.uuid }, context));
-    await this.commands.execute(new ReleaseQuotaCommand({ project: arq.projectId, consumerIds: quotaConsumersOf(arq.uuid) }, context));
+    await Promise.all([
+      arq.deviceUuid && this.commands.execute(new ReleaseAttachHandleCommand({ deviceUuid: arq.deviceUuid, arqUuid: arq.uuid }, context)),
+      this.commands.execute(new ReleaseQuotaCommand({ project: arq.projectId, consumerIds: quotaConsumersOf(arq.uuid) }, context)),
+    ]);
   }
 }

@@ -13,10 +13,10 @@ export function readAllSqlite(statements: SqliteStatements, options: ReadAllOpti
   const after = options.after ?? 0;
   if (!options.filter) {
     // Unfiltered, the window is just the next `max` rows: one statement.
-    const rows = statements.readAfter.all(after, options.max ?? 1000);
+    const rows = statements.readAfter(options.max ?? 1000).all(after);
     return { events: rows.map(fromSqliteRow), position: rows.length > 0 ? rows[rows.length - 1][0] : after };
   }
-  const upto = statements.scanBound.get(after, options.max ?? 1000)?.upto ?? null;
+  const upto = statements.scanBound(options.max ?? 1000).get(after)?.upto ?? null;
   if (upto === null) return { events: [], position: after };
   const { categories, types } = options.filter ?? {};
   const rows = statements.readRange.all({

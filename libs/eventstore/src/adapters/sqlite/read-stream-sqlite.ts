@@ -5,6 +5,6 @@ import type { SqliteStatements } from './sqlite-statements';
 
 export function readStreamSqlite(statements: SqliteStatements, stream: string, options: ReadStreamOptions = {}): RecordedEvent[] {
   // SQLite reads a negative LIMIT as "no limit".
-  const rows = statements.readStream.all(stream, options.fromVersion ?? 1, options.max ?? -1);
+  const rows = statements.readStream(options.max ?? -1).all(stream, options.fromVersion ?? 1);
   return rows.map(fromSqliteRow);
 }

@@ -15,7 +15,7 @@ export class DeleteArqsCommand extends Command<void> {
   }
 }
 
-/** Unbinds, then deletes, every request of an instance (`?instance=`, Nova's clean-up). Idempotent. */
+/** Deletes every request of an instance, bound or not (`?instance=`, Nova's clean-up; Cyborg unbinds first). Idempotent. */
 export class DeleteInstanceArqsCommand extends Command<void> {
   constructor(
     readonly input: { readonly instanceUuid: string; readonly visibility: ArqVisibility },

@@ -38,7 +38,7 @@ export class DeleteInstanceArqsHandler implements ICommandHandler<DeleteInstance
       visible.map(async ({ uuid }) => {
         const state = await this.arqs.load(uuid);
         if (state.status !== 'live') return; // deleted meanwhile: nothing left to do
-        await this.arqs.run({ type: 'UnbindArq', uuid, at: new Date().toISOString() }, context);
+        // Cyborg unbinds, then deletes; one ArqDeleted says both (the handle goes back right after).
         await deleteOne(this.arqs, this.holds, state, true, context);
       }),
     );
