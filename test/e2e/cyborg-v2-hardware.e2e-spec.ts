@@ -184,18 +184,19 @@ describe('Cyborg v2: devices, deployables, attributes over HTTP (embedded SQLite
       expect(jobId).toBeDefined();
       const [requested] = await store.readStream(`job-${jobId}`);
       expect(requested).toMatchObject({
-        type: 'programming.JobRequested',
+        type: 'jobs.JobRequested',
         data: {
           jobId,
-          kind: 'program',
           hostname: host1,
-          deviceUuid: fpga.uuid,
-          deployableUuid: deployable.uuid,
-          imageUuid: IMAGE,
+          kind: 'program',
+          params: { deviceUuid: fpga.uuid, deployableUuid: deployable.uuid, pciAddress: '0000:5e:00.0', image: { imageUuid: IMAGE } },
+          timeoutSeconds: 600,
           requestedAt: expect.any(String),
         },
         metadata: expect.objectContaining({ actor: expect.objectContaining({ user: 'admin' }) }),
       });
+      const job = await admin('GET', `/api/v1/jobs/${jobId}`, { headers: { 'x-ledger-min-position': String(requested.position) } });
+      expect(job.body).toMatchObject({ jobId, hostname: host1, kind: 'program', state: 'requested' });
     });
 
     it('refuses to program what is not an FPGA, an unknown deployable, or any other patch', async () => {

@@ -9,7 +9,9 @@ import { EnableDeviceHandler } from './enable-device/enable-device.handler';
 import { DEVICE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
 import { ReportHostHandler } from './report-host/report-host.handler';
 import { CreateAttributeHandler, DeleteAttributeHandler } from './attributes/attribute.handlers';
-import { RequestProgrammingHandler } from './request-programming/request-programming.handler';
+import { HostLivenessRunner } from './agent-liveness/host-liveness.runner';
+import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
+import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 
 /**
  * The inventory command side. Expects the app to import
@@ -28,7 +30,9 @@ import { RequestProgrammingHandler } from './request-programming/request-program
     ReleaseAttachHandleHandler,
     CreateAttributeHandler,
     DeleteAttributeHandler,
-    RequestProgrammingHandler,
+    HostLivenessRunner,
+    RecordHeartbeatHandler,
+    RecordAgentSeenHandler,
   ],
   exports: [HOST_INVENTORY_CACHE],
 })

@@ -1,5 +1,6 @@
 import { ConflictError, isUuid, ValidationError } from '@ledger/kernel';
 import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
 import { InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
 
@@ -38,8 +39,18 @@ export interface ReleaseAttachHandle {
   readonly arqUuid: string;
 }
 
+/** What a heartbeat says of the device's health; recorded only when it differs from the last recorded. */
+export interface RecordDeviceHealth {
+  readonly type: 'RecordDeviceHealth';
+  readonly deviceUuid: string;
+  readonly health: DeviceHealth;
+  readonly reason: string | null;
+  /** When the ledger received the heartbeat (ISO-8601). */
+  readonly observedAt: string;
+}
+
 export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
-export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle;
+export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -48,6 +59,8 @@ export interface DeviceState {
   readonly reason: string | null;
   /** Claims held, by handle uuid. */
   readonly claims: Readonly<Record<string, AttachHandleClaim>>;
+  /** Absent until a health other than `ok` is recorded: a device starts healthy. */
+  readonly health?: DeviceHealthRecord;
 }
 
 /** The claim a request holds on the device, if any. */
@@ -70,6 +83,8 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         return decideDisable(deviceUuid, command.reason ?? null, state);
       case 'ClaimAttachHandle':
         return decideClaim(deviceUuid, command, state);
+      case 'RecordDeviceHealth':
+        return decideHealth(deviceUuid, command, state);
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         return Object.values(state.claims)
@@ -89,6 +104,10 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'inventory.AttachHandleReleased': {
         const { [event.data.handleUuid]: _released, ...claims } = state.claims;
         return { ...state, claims };
+      }
+      case 'inventory.DeviceHealthChanged': {
+        const { health, reason, observedAt } = event.data;
+        return { ...state, health: { health, reason, observedAt } };
       }
       default:
         return state;
@@ -122,6 +141,24 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
     });
   }
   return [{ type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid } }];
+}
+
+/**
+ * Only a change of level is a fact: a new reason at the same level (the
+ * agent's wording, an error count) stays in the live view, so a chatty
+ * agent cannot turn telemetry into events.
+ */
+function decideHealth(deviceUuid: string, command: RecordDeviceHealth, state: DeviceState): DeviceEvent[] {
+  if (!isDeviceHealth(command.health)) {
+    throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, 'health must be ok, degraded or failed', { path: 'health' });
+  }
+  const reason = command.reason ?? null;
+  if (reason !== null && (typeof reason !== 'string' || reason.length > MAX_HEALTH_REASON_LENGTH)) {
+    const rule = `reason must be a string of at most ${MAX_HEALTH_REASON_LENGTH} characters`;
+    throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, rule, { path: 'reason' });
+  }
+  if ((state.health?.health ?? 'ok') === command.health) return [];
+  return [{ type: 'inventory.DeviceHealthChanged', data: { deviceUuid, health: command.health, reason, observedAt: command.observedAt } }];
 }
 
 function uuidOf(value: string, path: string): string {

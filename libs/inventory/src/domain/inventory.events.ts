@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DeviceHealth } from './device-health';
 import type { AttachHandleSnapshot, DeviceDescription, DeviceSnapshot } from './device-snapshot';
 
 /** Event type names of the inventory context. */
@@ -15,6 +16,12 @@ export const InventoryEventTypes = {
   AttachHandleReleased: 'inventory.AttachHandleReleased',
   AttributeCreated: 'inventory.AttributeCreated',
   AttributeDeleted: 'inventory.AttributeDeleted',
+  DeviceHealthChanged: 'inventory.DeviceHealthChanged',
+  AgentLost: 'inventory.AgentLost',
+  AgentBack: 'inventory.AgentBack',
+  DriverInstalled: 'inventory.DriverInstalled',
+  DriverUninstalled: 'inventory.DriverUninstalled',
+  DriverFailed: 'inventory.DriverFailed',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -33,6 +40,12 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.AttachHandleReleased': 1,
   'inventory.AttributeCreated': 1,
   'inventory.AttributeDeleted': 1,
+  'inventory.DeviceHealthChanged': 1,
+  'inventory.AgentLost': 1,
+  'inventory.AgentBack': 1,
+  'inventory.DriverInstalled': 1,
+  'inventory.DriverUninstalled': 1,
+  'inventory.DriverFailed': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -143,7 +156,69 @@ export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased',
 
 export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent;
+/**
+ * The agent judged the device's health differently from what was recorded
+ * last (a device never recorded counts as `ok`). `observedAt` is when the
+ * ledger received the heartbeat: agents' clocks are not trusted.
+ */
+export type DeviceHealthChanged = DomainEvent<
+  'inventory.DeviceHealthChanged',
+  { readonly deviceUuid: string; readonly health: DeviceHealth; readonly reason: string | null; readonly observedAt: string }
+>;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged;
+
+// ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
+
+/** Neither a report nor a heartbeat arrived for the lost-after window; `lastSeenAt` is the last of them. */
+export type AgentLost = DomainEvent<
+  'inventory.AgentLost',
+  { readonly hostname: string; readonly lastSeenAt: string; readonly detectedAt: string }
+>;
+
+/** The first report or heartbeat after AgentLost; `lostAt` is that event's `detectedAt`. */
+export type AgentBack = DomainEvent<'inventory.AgentBack', { readonly hostname: string; readonly lostAt: string; readonly backAt: string }>;
+
+export type HostLivenessEvent = AgentLost | AgentBack;
+
+// ---- host stream `host-<hostname>`: the outcome of driver jobs (install / uninstall / update playbooks) ----
+
+/** `ansible-playbook`'s PLAY RECAP for the host; null when no playbook result came (the job timed out). */
+export interface PlaybookRecap {
+  readonly ok: number;
+  readonly changed: number;
+  readonly failed: number;
+  readonly unreachable: number;
+  readonly skipped: number;
+}
+
+export type DriverOperation = 'install' | 'uninstall' | 'update';
+
+/** An install or update job completed; `version` is what the agent read back, else what the job asked for (null: the driver's default). */
+export type DriverInstalled = DomainEvent<
+  'inventory.DriverInstalled',
+  { readonly hostname: string; readonly driver: string; readonly version: string | null; readonly recap: PlaybookRecap | null; readonly jobId: string }
+>;
+
+export type DriverUninstalled = DomainEvent<
+  'inventory.DriverUninstalled',
+  { readonly hostname: string; readonly driver: string; readonly recap: PlaybookRecap | null; readonly jobId: string }
+>;
+
+/** A driver job failed or timed out; the driver is as it was before, as far as the playbook could restore it. */
+export type DriverFailed = DomainEvent<
+  'inventory.DriverFailed',
+  {
+    readonly hostname: string;
+    readonly driver: string;
+    readonly operation: DriverOperation;
+    readonly recap: PlaybookRecap | null;
+    readonly reason: string;
+    readonly jobId: string;
+  }
+>;
+
+export type HostDriverEvent = DriverInstalled | DriverUninstalled | DriverFailed;
 
 // ---- attribute stream `attribute-<uuid>`: attributes an operator sets on a deployable ----
 
@@ -157,7 +232,7 @@ export type AttributeDeleted = DomainEvent<'inventory.AttributeDeleted', { reado
 
 export type AttributeEvent = AttributeCreated | AttributeDeleted;
 
-export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent;
+export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent | HostLivenessEvent | HostDriverEvent;
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

@@ -2,7 +2,7 @@ import { Body, Get, HttpCode, Inject, Param, Patch, Query, Req, Res } from '@nes
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
-import { RequestProgrammingCommand } from '@ledger/inventory';
+import { RequestProgramJobCommand } from '@ledger/jobs';
 import { type AttributeView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
 import { ConsistencyService } from '../../http/consistency.service';
@@ -52,8 +52,8 @@ export class DeployablesV2Controller {
 
   /**
    * Cyborg programs synchronously and answers 200. Here the host's agent
-   * does it: the request is recorded as a job and answered 202, with the
-   * job's address in `Location` (the job API comes later).
+   * does it: the request is a `program` job (`jobs.JobRequested`), answered
+   * 202 with the job's address in `Location` (`GET /api/v1/jobs/{jobId}`).
    */
   @Patch(':uuid/program')
   @HttpCode(202)
@@ -69,7 +69,7 @@ export class DeployablesV2Controller {
     await this.consistency.awaitFresh();
     const deployable = await this.deployable(uuid);
     const { jobId } = await this.commands.execute(
-      new RequestProgrammingCommand(
+      new RequestProgramJobCommand(
         { hostname: deployable.hostname, deviceUuid: deployable.deviceUuid, deployableUuid: deployable.uuid, imageUuid },
         commandContext(principal, request),
       ),

@@ -1,0 +1,15 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
+import { HostLivenessRunner } from './host-liveness.runner';
+import { RecordAgentSeenCommand } from './record-agent-seen.command';
+
+@CommandHandler(RecordAgentSeenCommand)
+export class RecordAgentSeenHandler implements ICommandHandler<RecordAgentSeenCommand> {
+  constructor(@Inject(HostLivenessRunner) private readonly liveness: HostLivenessRunner) {}
+
+  async execute({ hostname, context, seenAt }: RecordAgentSeenCommand): Promise<InventoryCommandResult> {
+    const command = { type: 'RecordAgentSeen', hostname, seenAt: seenAt ?? new Date().toISOString() } as const;
+    return toInventoryCommandResult(await this.liveness.run(command, context));
+  }
+}

@@ -1,0 +1,60 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import { HeartbeatInvalidError } from '../../domain/heartbeat.errors';
+import { type HeartbeatDevice, normalizeHeartbeat } from '../../domain/host-heartbeat';
+import { hostnameProblem } from '../../domain/hostname';
+import { HostLivenessRunner } from '../agent-liveness/host-liveness.runner';
+import { DeviceCommandRunner } from '../device-command.runner';
+import { DeviceHealthMemo } from './device-health.memo';
+import { type HeartbeatResult, RecordHeartbeatCommand } from './record-heartbeat.command';
+
+/**
+ * Records what a heartbeat changes, and nothing else: AgentBack when the
+ * host was lost, DeviceHealthChanged for each device whose level differs
+ * from its stream's. A host that never reported is refused (404), devices
+ * it has not reported are ignored.
+ */
+@CommandHandler(RecordHeartbeatCommand)
+export class RecordHeartbeatHandler implements ICommandHandler<RecordHeartbeatCommand> {
+  private readonly recorded = new DeviceHealthMemo();
+
+  constructor(
+    @Inject(HostLivenessRunner) private readonly liveness: HostLivenessRunner,
+    @Inject(DeviceCommandRunner) private readonly devices: DeviceCommandRunner,
+  ) {}
+
+  async execute({ heartbeat, context, receivedAt }: RecordHeartbeatCommand): Promise<HeartbeatResult> {
+    const problem = hostnameProblem(heartbeat?.hostname);
+    if (problem) throw new HeartbeatInvalidError('hostname', problem);
+    const { hostname, devices } = normalizeHeartbeat(heartbeat);
+    const at = receivedAt ?? new Date().toISOString();
+    const seen = await this.liveness.run({ type: 'RecordAgentSeen', hostname, seenAt: at }, context);
+    const known: (HeartbeatDevice & { deviceUuid: string })[] = [];
+    const unknownDevices: string[] = [];
+    for (const device of devices) {
+      const deviceUuid = seen.state.devices.get(device.pciAddress);
+      if (deviceUuid === undefined) unknownDevices.push(device.pciAddress);
+      else known.push({ ...device, deviceUuid });
+    }
+    const changes = await Promise.all(known.map((device) => this.recordHealth(device, at, context)));
+    const appended = [seen, ...changes].filter((result) => result !== undefined && result.appended > 0);
+    return {
+      appended: appended.reduce((sum, result) => sum + result!.appended, 0),
+      position: appended.length === 0 ? undefined : Math.max(...appended.map((result) => result!.position!)),
+      devices: known.map(({ pciAddress, deviceUuid }) => ({ pciAddress, deviceUuid })),
+      unknownDevices,
+    };
+  }
+
+  private async recordHealth(device: HeartbeatDevice & { deviceUuid: string }, observedAt: string, context: CommandContext) {
+    const nowMs = Date.now();
+    if (this.recorded.isRecorded(device.deviceUuid, device.health, nowMs)) return undefined;
+    const result = await this.devices.run(
+      { type: 'RecordDeviceHealth', deviceUuid: device.deviceUuid, health: device.health, reason: device.healthReason, observedAt },
+      context,
+    );
+    this.recorded.remember(device.deviceUuid, result.state.health?.health ?? 'ok', nowMs);
+    return result;
+  }
+}

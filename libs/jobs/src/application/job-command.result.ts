@@ -1,0 +1,10 @@
+import type { JobState } from '../domain/job.state';
+
+/** What a job command did, and the job after it. */
+export interface JobCommandResult {
+  readonly jobId: string;
+  readonly appended: number;
+  /** Global position of the last appended event; null when nothing was appended. */
+  readonly position: number | null;
+  readonly state: JobState;
+}

@@ -1,0 +1,46 @@
+/** Record a new job. `jobId` (a uuid) and `requestedAt` come from the caller: the domain has no clock. */
+export interface RequestJob {
+  readonly type: 'RequestJob';
+  readonly jobId: string;
+  readonly hostname: string;
+  /** Checked here: unknown kinds are JOB.INVALID. */
+  readonly kind: unknown;
+  readonly params: unknown;
+  /** 1–86400; absent: the kind's default. */
+  readonly timeoutSeconds?: unknown;
+  readonly requestedAt: string;
+}
+
+/** The host's agent takes the job. `agentBoot` null: the poll named no boot, so it never takes a job back. */
+export interface DispatchJob {
+  readonly type: 'DispatchJob';
+  readonly jobId: string;
+  readonly hostname: string;
+  readonly agentBoot: string | null;
+  readonly dispatchedAt: string;
+}
+
+export interface CompleteJob {
+  readonly type: 'CompleteJob';
+  readonly jobId: string;
+  readonly evidence: unknown;
+  readonly completedAt: string;
+}
+
+export interface FailJob {
+  readonly type: 'FailJob';
+  readonly jobId: string;
+  readonly code: unknown;
+  readonly reason: unknown;
+  readonly evidence: unknown;
+  readonly failedAt: string;
+}
+
+/** The sweeper's: fail the job with JOB.TIMED_OUT if it is unfinished at `now` and its deadline has passed. */
+export interface TimeOutJob {
+  readonly type: 'TimeOutJob';
+  readonly jobId: string;
+  readonly now: string;
+}
+
+export type JobCommand = RequestJob | DispatchJob | CompleteJob | FailJob | TimeOutJob;
