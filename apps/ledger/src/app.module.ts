@@ -9,6 +9,8 @@ import { NovaNotifier } from './allocation/nova-notifier';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { HealthController } from './http/health.controller';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
+import { JobsConductorModule } from './jobs/jobs-conductor.module';
+import { JobsHttpModule } from './jobs/jobs-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
 import { ReadinessService } from './infrastructure/readiness.service';
@@ -27,9 +29,9 @@ export class AppModule {
       PersistenceModule.forRoot(config),
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
-    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule);
+    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
-    if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module);
+    if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule);
     const providers: Provider[] = [ReadinessService];
     if (config.roles.includes('processors')) providers.push(NovaNotifier);
     const controllers: Type[] = [HealthController];

@@ -14,10 +14,11 @@ import { arqProjection } from '@ledger/projections/arqs';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
+import { jobsProjection } from '@ledger/projections/jobs';
 import { PROCESSOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection];
+export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
