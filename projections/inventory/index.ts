@@ -4,3 +4,8 @@ export * from './inventory.queries';
 export * from './inventory.views';
 export * from './inventory.snapshot';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './page-cursor';
+export * from './live-view/live-view.schema';
+export * from './live-view/live-view.rows';
+export * from './live-view/live-view.views';
+export * from './live-view/live-view.queries';
+export * from './live-view/write-live-view';

@@ -2,27 +2,8 @@ import type { RecordedEvent } from '@ledger/eventstore';
 import { attachHandleUuidOf, attributeUuidOf, deployableUuidOf, deviceUuidOf, type ReportedDevice } from '@ledger/inventory';
 import { a100, arria10, t4vgpu, x710 } from '../../libs/inventory/src/domain/testing/host-report.fixtures';
 import type { InventorySnapshot } from './inventory.snapshot';
-import { everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
-import { buildInventory } from './testing/inventory-batches';
+import { expectBatchingChangesNothing } from './testing/inventory-batches';
 import { recordHostHistory } from './testing/inventory-history';
-
-/**
- * Builds the read model one event per batch (how the projection applied
- * events before it took batches) and expects the same tables from: the
- * events in one batch; that batch twice; two batches split at every point,
- * so each event meets rows both in memory and from the database; and two
- * overlapping batches, where the second redelivers the end of the first.
- */
-async function expectBatchingChangesNothing(events: readonly RecordedEvent[]): Promise<InventorySnapshot> {
-  const expected = await buildInventory(onePerBatch(events));
-  expect(await buildInventory(oneBatch(events))).toEqual(expected);
-  expect(await buildInventory(everyBatchTwice(oneBatch(events)))).toEqual(expected);
-  for (let split = 1; split < events.length; split++) {
-    expect(await buildInventory([events.slice(0, split), events.slice(split)])).toEqual(expected);
-    expect(await buildInventory([events.slice(0, split + 1), events.slice(split - 1)])).toEqual(expected);
-  }
-  return expected;
-}
 
 const hostname = 'compute-9';
 const gpu = deviceUuidOf(hostname, '0000:3b:00.0');

@@ -15,11 +15,13 @@ import { loadWorkingSet } from './working-set/load-working-set';
  * PostgreSQL, where each statement is a round trip. Redelivery is a no-op:
  * host-stream events are guarded by `inv_hosts.stream_version`, device-stream
  * events by `inv_devices.device_version`, attribute-stream events by
- * `inv_attributes.stream_version`.
+ * `inv_attributes.stream_version`. Device health and the agent's lost / back
+ * facts land on the device and host rows; heartbeats' telemetry never
+ * passes through here (see live-view/).
  */
 export const inventoryProjection: Projection = {
   name: 'inventory',
-  version: 2,
+  version: 3,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

@@ -7,6 +7,7 @@ import type {
   HandleClaimView,
   HostView,
 } from './inventory.views';
+import { agentStatusOf, isoOfMs } from './live-view/live-view.views';
 
 export type Row = Record<string, unknown>;
 
@@ -16,6 +17,8 @@ export const toHostView = (row: Row): HostView => ({
   lastReportAt: row.last_report_at as string,
   deviceCount: Number(row.device_count),
   status: row.status as string,
+  agentStatus: agentStatusOf(row.agent_lost_at, row.last_seen_ms),
+  lastSeenAt: isoOfMs(row.last_seen_ms),
 });
 
 export const toDeviceView = (row: Row): DeviceView => ({
@@ -35,6 +38,8 @@ export const toDeviceView = (row: Row): DeviceView => ({
   capacity: row.capacity ? (JSON.parse(row.capacity as string) as Record<string, number>) : null,
   status: row.status as DeviceView['status'],
   disabledReason: (row.disabled_reason as string | null) ?? null,
+  health: ((row.health as string | null) ?? 'ok') as DeviceView['health'],
+  healthReason: (row.health_reason as string | null) ?? null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });

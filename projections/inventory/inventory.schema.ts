@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '@ledger/processing';
+import { createLiveViewTables } from './live-view/live-view.schema';
 
 /**
  * The inventory read model. Portable SQL (SQLite and PostgreSQL); JSON is
@@ -14,7 +15,8 @@ const STATEMENTS = [
     last_report_at TEXT NOT NULL,
     device_count INTEGER NOT NULL,
     status TEXT NOT NULL,
-    stream_version INTEGER NOT NULL
+    stream_version INTEGER NOT NULL,
+    agent_lost_at TEXT
   )`,
   // A device row outlives its removal (removed = 1) so its maintenance status
   // survives a rediscovery; a row that only a maintenance fact created has no
@@ -36,6 +38,8 @@ const STATEMENTS = [
     capacity TEXT,
     status TEXT NOT NULL DEFAULT 'enabled',
     disabled_reason TEXT,
+    health TEXT NOT NULL DEFAULT 'ok',
+    health_reason TEXT,
     device_version INTEGER NOT NULL DEFAULT 0,
     removed INTEGER NOT NULL DEFAULT 0,
     created_at TEXT,
@@ -114,12 +118,14 @@ export const INVENTORY_TABLES = [
 ] as const;
 
 /** Bump with any change to the tables above (together with the projection's version). */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /**
  * Creates the tables. `CREATE TABLE IF NOT EXISTS` cannot add a column to a
  * table an older build created, so tables of another schema version are
  * dropped first; the projection's version bump rebuilds their content.
+ * The agents' live view, which host reads join, is created here too but
+ * never dropped: events cannot rebuild it.
  */
 export async function createInventorySchema(tx: SqlExecutor): Promise<void> {
   await tx.run('CREATE TABLE IF NOT EXISTS inv_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)');
@@ -131,6 +137,7 @@ export async function createInventorySchema(tx: SqlExecutor): Promise<void> {
     ]);
   }
   for (const statement of STATEMENTS) await tx.run(statement);
+  await createLiveViewTables(tx);
 }
 
 export async function emptyInventoryTables(tx: SqlExecutor): Promise<void> {

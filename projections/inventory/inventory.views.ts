@@ -1,3 +1,5 @@
+import type { AgentStatus } from './live-view/live-view.views';
+
 /** Rows of the inventory read model as the API serves them. */
 export interface HostView {
   readonly hostname: string;
@@ -6,6 +8,10 @@ export interface HostView {
   readonly lastReportAt: string;
   readonly deviceCount: number;
   readonly status: string;
+  /** `lost` after AgentLost until AgentBack, `up` once seen, `unknown` before (see live-view/). */
+  readonly agentStatus: AgentStatus;
+  /** The last report or heartbeat (the live view, at most a flush interval old). */
+  readonly lastSeenAt: string | null;
 }
 
 export interface DeviceView {
@@ -26,6 +32,9 @@ export interface DeviceView {
   /** `enabled` or `maintaining` (Cyborg's device status). */
   readonly status: 'enabled' | 'maintaining';
   readonly disabledReason: string | null;
+  /** Recorded health: changes of level reported by heartbeats. */
+  readonly health: 'ok' | 'degraded' | 'failed';
+  readonly healthReason: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

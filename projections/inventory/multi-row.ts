@@ -15,7 +15,9 @@ const MAX_KEYS = 1024;
  * column, so the row afterwards is exactly the one given, whether it was
  * there or not. Rows are sent in chunks whose sizes are powers of two under
  * the parameter limit: statement texts are built once per size and reused,
- * so SQLite's prepared-statement cache finds them.
+ * so SQLite's prepared-statement cache finds them. `conflictUpdate`, when
+ * given, replaces the default `DO UPDATE SET …` clause (e.g. to keep the
+ * newer of two rows).
  */
 export class MultiRowUpsert<Row extends object> {
   private readonly texts = new Map<number, string>();
@@ -25,6 +27,7 @@ export class MultiRowUpsert<Row extends object> {
     private readonly table: string,
     private readonly key: keyof Row & string,
     private readonly columns: readonly (keyof Row & string)[],
+    private readonly conflictUpdate?: string,
   ) {
     this.maxRows = largestPowerOfTwoAtMost(Math.floor(MAX_PARAMETERS / columns.length));
   }
@@ -54,7 +57,7 @@ export class MultiRowUpsert<Row extends object> {
       const updates = this.columns.filter((column) => column !== this.key).map((column) => `${column} = excluded.${column}`);
       text =
         `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${tuples.join(', ')} ` +
-        `ON CONFLICT (${this.key}) DO UPDATE SET ${updates.join(', ')}`;
+        `ON CONFLICT (${this.key}) ${this.conflictUpdate ?? `DO UPDATE SET ${updates.join(', ')}`}`;
       this.texts.set(rows, text);
     }
     return text;

@@ -4,6 +4,7 @@ import { AuthModule, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { InventoryModule } from '@ledger/inventory';
 import { QuotaModule } from '@ledger/quota';
+import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
 import { NovaNotifier } from './allocation/nova-notifier';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
@@ -32,6 +33,7 @@ export class AppModule {
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule);
+    if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];
     if (config.roles.includes('processors')) providers.push(NovaNotifier);
     const controllers: Type[] = [HealthController];

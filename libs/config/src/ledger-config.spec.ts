@@ -14,6 +14,14 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('watches agents every 5 s, losing a host after 3 silent intervals of 15 s unless told otherwise', () => {
+    expect(loadLedgerConfig({})).toMatchObject({ agentLostAfterIntervals: 3, agentHeartbeatSeconds: 15, agentLivenessCheckMs: 5000, telemetryFlushMs: 1000 });
+    expect(loadLedgerConfig({ LEDGER_AGENT_LOST_AFTER_INTERVALS: '1', LEDGER_AGENT_LIVENESS_CHECK_MS: '50' })).toMatchObject({
+      agentLostAfterIntervals: 1,
+      agentLivenessCheckMs: 50,
+    });
+  });
+
   it('reads PostgreSQL settings and follows the store for read models', () => {
     const config = loadLedgerConfig({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: 'postgres://x@h/db', PORT: '6666' });
     expect(config).toMatchObject({ store: 'postgres', readModels: 'postgres', postgresUrl: 'postgres://x@h/db', port: 6666 });
@@ -30,6 +38,8 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_DEV_NO_AUTH: 'maybe' }, 'LEDGER_DEV_NO_AUTH'],
     [{ LEDGER_AUTH_SECRET: 'short' }, 'LEDGER_AUTH_SECRET'],
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
+    [{ LEDGER_AGENT_LOST_AFTER_INTERVALS: '0' }, 'LEDGER_AGENT_LOST_AFTER_INTERVALS'],
+    [{ LEDGER_TELEMETRY_FLUSH_MS: 'soon' }, 'LEDGER_TELEMETRY_FLUSH_MS'],
   ])('stops on an invalid setting %j naming %s', (env, setting) => {
     expect(() => loadLedgerConfig(env)).toThrow(ConfigError);
     expect(() => loadLedgerConfig(env)).toThrow(new RegExp(`^${setting}:`));

@@ -63,6 +63,22 @@ export interface LedgerConfig {
    * allocation sweeper; also the age after which leaked holds are released.
    */
   readonly bindTimeoutMs: number;
+  /**
+   * LEDGER_AGENT_LOST_AFTER_INTERVALS (3): a host whose agent sent neither a
+   * report nor a heartbeat for this many of its heartbeat intervals is
+   * recorded lost (inventory.AgentLost).
+   */
+  readonly agentLostAfterIntervals: number;
+  /** LEDGER_AGENT_HEARTBEAT_SECONDS (15): the heartbeat interval assumed for a host until its agent announces its own. */
+  readonly agentHeartbeatSeconds: number;
+  /** LEDGER_AGENT_LIVENESS_CHECK_MS (5000): how often the liveness monitor (processors role) looks for silent hosts. */
+  readonly agentLivenessCheckMs: number;
+  /**
+   * LEDGER_TELEMETRY_FLUSH_MS (1000): how often an API replica writes the
+   * heartbeats it received to the live view; other replicas and the
+   * liveness monitor see values at most this old.
+   */
+  readonly telemetryFlushMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -105,6 +121,10 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     novaUrl: url(env, 'LEDGER_NOVA_URL'),
     novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
     bindTimeoutMs: integer(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    agentLostAfterIntervals: integer(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
+    agentHeartbeatSeconds: integer(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
+    agentLivenessCheckMs: integer(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
+    telemetryFlushMs: integer(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
   };
 }
 

@@ -9,13 +9,15 @@ import {
   hostInventoryDecider,
   hostStream,
   type DeviceCommand,
+  type HostLivenessCommand,
+  hostLivenessDecider,
   type ReportedDevice,
 } from '@ledger/inventory';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 
-/** A host report (the devices it lists), a device command (maintenance, claims) or an operator's attribute command. */
-export type HistoryStep = { readonly report: readonly ReportedDevice[] } | DeviceCommand | AttributeCommand;
+/** A host report (the devices it lists), a device command (maintenance, claims, health), an operator's attribute command or a liveness command. */
+export type HistoryStep = { readonly report: readonly ReportedDevice[] } | DeviceCommand | AttributeCommand | HostLivenessCommand;
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'inventory-history' };
 
@@ -33,6 +35,8 @@ export async function recordHostHistory(hostname: string, steps: readonly Histor
       await handleCommand(store, hostStream(hostname), hostInventoryDecider, command, context);
     } else if (step.type === 'CreateAttribute') {
       await handleCommand(store, attributeStream(attributeUuidOf(step.deployableUuid, step.key)), attributeDecider, step, context);
+    } else if (step.type === 'RecordAgentSeen' || step.type === 'MarkAgentLost') {
+      await handleCommand(store, hostStream(hostname), hostLivenessDecider, step, context);
     } else if (step.type === 'DeleteAttribute') {
       await handleCommand(store, attributeStream(step.uuid), attributeDecider, step, context);
     } else {

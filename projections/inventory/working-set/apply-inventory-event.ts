@@ -3,7 +3,7 @@ import type { InventoryEvent } from '@ledger/inventory';
 import { createAttribute, deleteAttribute } from './attribute-changes';
 import { claimHandle, releaseHandle } from './claim-changes';
 import { deleteDeployablesOf, putDeployables, putHandles } from './deployable-changes';
-import { changeDevice, discoverDevice, removeDevice, setMaintenance } from './device-changes';
+import { changeDevice, discoverDevice, removeDevice, setHealth, setMaintenance } from './device-changes';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
 /**
@@ -28,6 +28,7 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
         device_count: 0,
         status: 'registered',
         stream_version: recorded.version,
+        agent_lost_at: null,
       });
       return;
     }
@@ -74,6 +75,15 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
     case 'inventory.DeviceEnabled':
       setMaintenance(set, event.data.deviceUuid, 'enabled', null, recorded);
       return;
+    case 'inventory.DeviceHealthChanged':
+      setHealth(set, event.data.deviceUuid, event.data.health, event.data.reason, recorded);
+      return;
+    case 'inventory.AgentLost':
+      setAgentLost(set, event.data.hostname, event.data.detectedAt, recorded);
+      return;
+    case 'inventory.AgentBack':
+      setAgentLost(set, event.data.hostname, null, recorded);
+      return;
     case 'inventory.AttachHandleClaimed':
       claimHandle(set, event.data, recorded);
       return;
@@ -89,6 +99,13 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
     default:
       return;
   }
+}
+
+/** Liveness facts are host-stream events too, but say nothing of reports: `last_report_at` stays. */
+function setAgentLost(set: InventoryWorkingSet, hostname: string, lostAt: string | null, event: RecordedEvent): void {
+  const host = set.hosts.get(hostname);
+  if (host === undefined || host.stream_version >= event.version) return;
+  set.hosts.put({ ...host, stream_version: event.version, agent_lost_at: lostAt });
 }
 
 /** True when the host-stream event is new for this read model (and records it on the host), false when seen before. */

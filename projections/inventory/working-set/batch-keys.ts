@@ -70,7 +70,12 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
         break;
       case 'inventory.DeviceDisabled':
       case 'inventory.DeviceEnabled':
+      case 'inventory.DeviceHealthChanged':
         deviceUuids.add(event.data.deviceUuid);
+        break;
+      case 'inventory.AgentLost':
+      case 'inventory.AgentBack':
+        hostnames.add(event.data.hostname);
         break;
       case 'inventory.AttachHandleClaimed':
       case 'inventory.AttachHandleReleased':

@@ -53,6 +53,8 @@ export function discoverDevice(
     ...descriptionColumns(device),
     status: existing?.status ?? 'enabled',
     disabled_reason: existing?.disabled_reason ?? null,
+    health: existing?.health ?? 'ok',
+    health_reason: existing?.health_reason ?? null,
     device_version: existing?.device_version ?? 0,
     removed: 0,
     created_at: existing === undefined || existing.removed === 1 ? at : existing.created_at,
@@ -98,6 +100,12 @@ export function setMaintenance(
   if (device !== undefined) set.devices.put({ ...device, status, disabled_reason: reason, updated_at: event.recordedAt });
 }
 
+/** Health lives on the device stream: like maintenance, it outlives a removal. */
+export function setHealth(set: InventoryWorkingSet, uuid: string, health: string, reason: string | null, event: RecordedEvent): void {
+  const device = claimDeviceEvent(set, uuid, event);
+  if (device !== undefined) set.devices.put({ ...device, health, health_reason: reason, updated_at: event.recordedAt });
+}
+
 const absentDevice = (uuid: string): DeviceRow => ({
   uuid,
   hostname: null,
@@ -115,6 +123,8 @@ const absentDevice = (uuid: string): DeviceRow => ({
   capacity: null,
   status: 'enabled',
   disabled_reason: null,
+  health: 'ok',
+  health_reason: null,
   device_version: 0,
   removed: 1,
   created_at: null,

@@ -10,6 +10,8 @@ export interface HostRow {
   device_count: number;
   status: string;
   stream_version: number;
+  /** `detectedAt` of the AgentLost in force; null while the agent is up. */
+  agent_lost_at: string | null;
 }
 
 /** Description columns are null on a row that only a maintenance fact created. */
@@ -30,6 +32,9 @@ export interface DeviceRow {
   capacity: string | null;
   status: string;
   disabled_reason: string | null;
+  /** Recorded health (device stream): `ok`, `degraded` or `failed`. */
+  health: string;
+  health_reason: string | null;
   device_version: number;
   removed: number;
   created_at: string | null;
@@ -94,6 +99,7 @@ export const HOST_COLUMNS: readonly (keyof HostRow)[] = [
   'device_count',
   'status',
   'stream_version',
+  'agent_lost_at',
 ];
 
 export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
@@ -113,6 +119,8 @@ export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
   'capacity',
   'status',
   'disabled_reason',
+  'health',
+  'health_reason',
   'device_version',
   'removed',
   'created_at',

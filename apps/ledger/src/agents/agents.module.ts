@@ -1,0 +1,41 @@
+import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import type { LedgerConfig } from '@ledger/config';
+import { HostLivenessRunner } from '@ledger/inventory';
+import type { SqlDatabase } from '@ledger/processing';
+import { LiveViewQueries } from '@ledger/projections/inventory';
+import { ConsistencyService } from '../http/consistency.service';
+import { READ_MODEL_DB } from '../infrastructure/tokens';
+import { AgentLivenessMonitor } from './agent-liveness.monitor';
+import { HeartbeatController } from './heartbeat.controller';
+import { JobsWaitingLookup } from './jobs-waiting.lookup';
+import { ReportSightingInterceptor } from './report-sighting.interceptor';
+import { TelemetryController } from './telemetry.controller';
+import { TelemetryLiveView } from './telemetry-live-view';
+
+/**
+ * The ledger's side of agent heartbeats (docs/agent-protocol.md). `api`:
+ * the heartbeat and telemetry endpoints, the live view they write and read,
+ * reports counted as sightings. `processors`: the liveness monitor, which
+ * records hosts lost (back is recorded by the heartbeat or report that
+ * shows them alive).
+ */
+@Module({})
+export class AgentsModule {
+  static forRoot(config: LedgerConfig): DynamicModule {
+    const controllers: Type[] = [];
+    const providers: Provider[] = [];
+    if (config.roles.includes('api')) {
+      controllers.push(HeartbeatController, TelemetryController);
+      providers.push(
+        TelemetryLiveView,
+        JobsWaitingLookup,
+        ConsistencyService,
+        { provide: LiveViewQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new LiveViewQueries(db) },
+        { provide: APP_INTERCEPTOR, useClass: ReportSightingInterceptor },
+      );
+    }
+    if (config.roles.includes('processors')) providers.push(HostLivenessRunner, AgentLivenessMonitor);
+    return { module: AgentsModule, controllers, providers };
+  }
+}

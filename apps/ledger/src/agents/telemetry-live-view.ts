@@ -1,0 +1,105 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import type { LedgerConfig } from '@ledger/config';
+import type { SqlDatabase } from '@ledger/processing';
+import {
+  type DeviceTelemetryRow,
+  ensureLiveViewTables,
+  type HostLivenessRow,
+  mergeHostLiveness,
+  writeLiveView,
+} from '@ledger/projections/inventory';
+import { canonicalJson } from '@ledger/kernel';
+import { LEDGER_CONFIG, READ_MODEL_DB } from '../infrastructure/tokens';
+
+/** A device's part of a heartbeat, once the command side resolved it to a reported device. */
+export interface DeviceSample {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly health: string;
+  readonly healthReason: string | null;
+  readonly telemetry: Readonly<Record<string, number>>;
+}
+
+/**
+ * The latest samples this replica received, written to the live-view
+ * tables every LEDGER_TELEMETRY_FLUSH_MS with a few multi-row upserts: a
+ * heartbeat costs no SQL write of its own, and a host that beats twice
+ * between flushes is written once. Telemetry never becomes an event.
+ */
+@Injectable()
+export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('TelemetryLiveView');
+  private hosts = new Map<string, HostLivenessRow>();
+  private devices = new Map<string, DeviceTelemetryRow>();
+  private queue: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(READ_MODEL_DB) private readonly db: SqlDatabase,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await ensureLiveViewTables(this.db);
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.flush().catch((error: unknown) => this.logger.warn(`live view not written, retrying: ${(error as Error)?.message ?? String(error)}`));
+    }, this.config.telemetryFlushMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch((error: unknown) => this.logger.error(`last live view write failed: ${(error as Error)?.message ?? String(error)}`));
+  }
+
+  recordHeartbeat(hostname: string, atMs: number, agent: { agentVersion: string; intervalSeconds: number }, samples: readonly DeviceSample[]): void {
+    this.putHost({ hostname, last_seen_ms: atMs, heartbeat_ms: atMs, interval_ms: agent.intervalSeconds * 1000, agent_version: agent.agentVersion });
+    for (const sample of samples) {
+      this.devices.set(sample.deviceUuid, {
+        device_uuid: sample.deviceUuid,
+        hostname,
+        pci_address: sample.pciAddress,
+        health: sample.health,
+        health_reason: sample.healthReason,
+        telemetry: canonicalJson(sample.telemetry),
+        heartbeat_ms: atMs,
+      });
+    }
+  }
+
+  /** A report arrived: the host was seen, its last heartbeat stays. */
+  recordSighting(hostname: string, atMs: number): void {
+    this.putHost({ hostname, last_seen_ms: atMs, heartbeat_ms: null, interval_ms: null, agent_version: null });
+  }
+
+  /** Writes what arrived since the last flush; flushes run one after another. Resolves once this replica's samples are readable everywhere. */
+  flush(): Promise<void> {
+    const run = this.queue.then(() => this.writePending());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private putHost(row: HostLivenessRow): void {
+    const pending = this.hosts.get(row.hostname);
+    this.hosts.set(row.hostname, pending ? mergeHostLiveness(pending, row) : row);
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.hosts.size === 0 && this.devices.size === 0) return;
+    const hosts = this.hosts;
+    const devices = this.devices;
+    this.hosts = new Map();
+    this.devices = new Map();
+    try {
+      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()]));
+    } catch (error) {
+      // Put the rows back under anything newer that arrived meanwhile, for the next flush.
+      for (const row of hosts.values()) this.putHost(row);
+      for (const [uuid, row] of devices) if (!this.devices.has(uuid)) this.devices.set(uuid, row);
+      throw error;
+    }
+  }
+}

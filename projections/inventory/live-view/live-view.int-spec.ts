@@ -1,0 +1,110 @@
+import type { SqlDatabase } from '@ledger/processing';
+import { postgresTestDatabases, sqliteTestDatabases, type TestDatabases } from '@ledger/processing/testing';
+import { describeWithService, postgresUnavailable } from '../../../test/support/services';
+import { a100, x710 } from '../../../libs/inventory/src/domain/testing/host-report.fixtures';
+import { applyBatches } from '../testing/inventory-batches';
+import { recordHostHistory } from '../testing/inventory-history';
+import { LiveViewQueries } from './live-view.queries';
+import type { DeviceTelemetryRow, HostLivenessRow } from './live-view.rows';
+import { ensureLiveViewTables } from './live-view.schema';
+import { writeLiveView } from './write-live-view';
+
+const T1 = Date.parse('2026-03-01T10:00:00.000Z');
+const T2 = T1 + 15_000;
+const T3 = T2 + 60_000;
+const heartbeatRow = (hostname: string, at: number, intervalMs: number, agentVersion: string): HostLivenessRow => ({
+  hostname,
+  last_seen_ms: at,
+  heartbeat_ms: at,
+  interval_ms: intervalMs,
+  agent_version: agentVersion,
+});
+const sightingRow = (hostname: string, at: number): HostLivenessRow => ({ hostname, last_seen_ms: at, heartbeat_ms: null, interval_ms: null, agent_version: null });
+const sample = (hostname: string, pciAddress: string, at: number, utilizationPct: number): DeviceTelemetryRow => ({
+  device_uuid: `uuid-${hostname}-${pciAddress}`,
+  hostname,
+  pci_address: pciAddress,
+  health: 'ok',
+  health_reason: null,
+  telemetry: JSON.stringify({ utilizationPct }),
+  heartbeat_ms: at,
+});
+
+function liveViewContract(open: () => TestDatabases) {
+  let databases: TestDatabases;
+  let db: SqlDatabase;
+  let queries: LiveViewQueries;
+
+  beforeEach(async () => {
+    databases = open();
+    db = await databases.open('live_view');
+    for (const hostname of ['compute-1', 'compute-2']) {
+      await applyBatches(db, [await recordHostHistory(hostname, [{ report: [a100('0000:3b:00.0'), x710('0000:af:00.0')] }])]);
+    }
+    await ensureLiveViewTables(db);
+    queries = new LiveViewQueries(db);
+  });
+
+  afterEach(() => databases.dispose());
+
+  it('keeps the later values when replicas flush out of order', async () => {
+    await writeLiveView(db, [heartbeatRow('compute-1', T2, 15_000, '0.2.0')], [sample('compute-1', '0000:3b:00.0', T2, 50)]);
+    await writeLiveView(db, [heartbeatRow('compute-1', T1, 30_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', T1, 10)]);
+    await writeLiveView(db, [sightingRow('compute-1', T3)], []);
+    expect(await queries.hostTelemetry('compute-1')).toEqual({
+      hostname: 'compute-1',
+      lastSeenAt: new Date(T3).toISOString(),
+      agentVersion: '0.2.0',
+      intervalSeconds: 15,
+      status: 'up',
+      devices: [
+        {
+          deviceUuid: 'uuid-compute-1-0000:3b:00.0',
+          pciAddress: '0000:3b:00.0',
+          health: 'ok',
+          healthReason: null,
+          telemetry: { utilizationPct: 50 },
+          observedAt: new Date(T2).toISOString(),
+        },
+      ],
+    });
+  });
+
+  it('serves only the devices of the last heartbeat', async () => {
+    await writeLiveView(db, [heartbeatRow('compute-1', T1, 15_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', T1, 1), sample('compute-1', '0000:af:00.0', T1, 2)]);
+    await writeLiveView(db, [heartbeatRow('compute-1', T2, 15_000, '0.1.0')], [sample('compute-1', '0000:af:00.0', T2, 3)]);
+    const telemetry = await queries.hostTelemetry('compute-1');
+    expect(telemetry?.devices.map((device) => [device.pciAddress, device.telemetry])).toEqual([['0000:af:00.0', { utilizationPct: 3 }]]);
+  });
+
+  it('knows hosts that reported but never heartbeated, and no others', async () => {
+    expect(await queries.hostTelemetry('compute-2')).toEqual({
+      hostname: 'compute-2',
+      lastSeenAt: null,
+      agentVersion: null,
+      intervalSeconds: null,
+      status: 'unknown',
+      devices: [],
+    });
+    expect(await queries.hostTelemetry('compute-3')).toBeUndefined();
+  });
+
+  it('finds hosts silent for their lost-after window, counting from the monitor start at the earliest', async () => {
+    await writeLiveView(db, [heartbeatRow('compute-1', T1, 1_000, '0.1.0'), sightingRow('compute-2', T1)], []);
+    const overdue = (nowMs: number, seenNoEarlierThanMs = 0) =>
+      queries.overdueHosts({ nowMs, seenNoEarlierThanMs, lostAfterIntervals: 3, defaultIntervalMs: 15_000 });
+    expect(await overdue(T1 + 3_000)).toEqual([]);
+    expect(await overdue(T1 + 3_001)).toEqual([{ hostname: 'compute-1', lastSeenMs: T1 }]);
+    expect(await overdue(T1 + 45_001)).toEqual([
+      { hostname: 'compute-1', lastSeenMs: T1 },
+      { hostname: 'compute-2', lastSeenMs: T1 },
+    ]);
+    // A monitor that started at T1 + 10 s gives every host a full window from then.
+    expect(await overdue(T1 + 12_000, T1 + 10_000)).toEqual([]);
+    expect(await overdue(T1 + 13_001, T1 + 10_000)).toEqual([{ hostname: 'compute-1', lastSeenMs: T1 }]);
+  });
+}
+
+describe('the agents live view on SQLite', () => liveViewContract(sqliteTestDatabases));
+
+describeWithService('PostgreSQL', postgresUnavailable())('the agents live view on PostgreSQL', () => liveViewContract(postgresTestDatabases));

@@ -1,0 +1,68 @@
+import type { SqlExecutor } from '@ledger/processing';
+import { agentStatusOf, type DeviceTelemetryView, type HostTelemetryView, isoOfMs, type OverdueHost } from './live-view.views';
+
+type Row = Record<string, unknown>;
+
+export interface OverdueQuery {
+  readonly nowMs: number;
+  /** Hosts count as seen at least at this time: the monitor's start, so a restart is a grace period, not a mass loss. */
+  readonly seenNoEarlierThanMs: number;
+  /** A host is overdue after this many of its heartbeat intervals without a sighting. */
+  readonly lostAfterIntervals: number;
+  /** The interval of a host that has not heartbeated yet. */
+  readonly defaultIntervalMs: number;
+}
+
+/** Reads of the agents' live view. */
+export class LiveViewQueries {
+  constructor(private readonly db: SqlExecutor) {}
+
+  /** The host's last heartbeat and sighting; undefined when the host never reported. */
+  async hostTelemetry(hostname: string): Promise<HostTelemetryView | undefined> {
+    const host = await this.db.get<Row>(
+      `SELECT h.hostname, h.agent_lost_at, l.last_seen_ms, l.heartbeat_ms, l.interval_ms, l.agent_version
+         FROM inv_hosts h LEFT JOIN inv_host_liveness l ON l.hostname = h.hostname WHERE h.hostname = $1`,
+      [hostname],
+    );
+    if (!host) return undefined;
+    const devices =
+      host.heartbeat_ms === null || host.heartbeat_ms === undefined
+        ? []
+        : await this.db.all<Row>('SELECT * FROM inv_device_telemetry WHERE hostname = $1 AND heartbeat_ms = $2 ORDER BY pci_address', [
+            hostname,
+            host.heartbeat_ms,
+          ]);
+    return {
+      hostname,
+      lastSeenAt: isoOfMs(host.last_seen_ms),
+      agentVersion: (host.agent_version as string | null) ?? null,
+      intervalSeconds: host.interval_ms === null || host.interval_ms === undefined ? null : Number(host.interval_ms) / 1000,
+      status: agentStatusOf(host.agent_lost_at, host.last_seen_ms),
+      devices: devices.map(toDeviceTelemetryView),
+    };
+  }
+
+  /**
+   * Hosts not seen for `lostAfterIntervals` of their intervals, oldest
+   * first. Lost hosts stay overdue until they are seen again; the monitor
+   * remembers which it has marked.
+   */
+  async overdueHosts(query: OverdueQuery): Promise<OverdueHost[]> {
+    const rows = await this.db.all<Row>(
+      `SELECT hostname, last_seen_ms FROM inv_host_liveness
+        WHERE (CASE WHEN last_seen_ms > $1 THEN last_seen_ms ELSE $1 END) + $2 * COALESCE(interval_ms, $3) < $4
+        ORDER BY last_seen_ms, hostname`,
+      [query.seenNoEarlierThanMs, query.lostAfterIntervals, query.defaultIntervalMs, query.nowMs],
+    );
+    return rows.map((row) => ({ hostname: row.hostname as string, lastSeenMs: Number(row.last_seen_ms) }));
+  }
+}
+
+const toDeviceTelemetryView = (row: Row): DeviceTelemetryView => ({
+  deviceUuid: row.device_uuid as string,
+  pciAddress: row.pci_address as string,
+  health: row.health as DeviceTelemetryView['health'],
+  healthReason: (row.health_reason as string | null) ?? null,
+  telemetry: JSON.parse(row.telemetry as string) as Record<string, number>,
+  observedAt: isoOfMs(row.heartbeat_ms)!,
+});

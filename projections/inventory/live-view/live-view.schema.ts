@@ -1,0 +1,45 @@
+import type { SqlExecutor } from '@ledger/processing';
+
+/**
+ * The agents' live view: what heartbeats last said, written by API replicas
+ * in batches, never derived from events. It sits beside the inventory read
+ * model (host reads join it) but is no part of it: a projection rebuild
+ * neither drops nor empties it, since the log cannot give it back. Times
+ * are epoch milliseconds, so the liveness monitor can do arithmetic on them
+ * in portable SQL.
+ */
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS inv_host_liveness (
+    hostname TEXT PRIMARY KEY,
+    last_seen_ms BIGINT NOT NULL,
+    heartbeat_ms BIGINT,
+    interval_ms BIGINT,
+    agent_version TEXT
+  )`,
+  `CREATE TABLE IF NOT EXISTS inv_device_telemetry (
+    device_uuid TEXT PRIMARY KEY,
+    hostname TEXT NOT NULL,
+    pci_address TEXT NOT NULL,
+    health TEXT NOT NULL,
+    health_reason TEXT,
+    telemetry TEXT NOT NULL,
+    heartbeat_ms BIGINT NOT NULL
+  )`,
+  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_by_host ON inv_device_telemetry (hostname, heartbeat_ms)',
+];
+
+/** Creates the live-view tables if absent (inside the inventory projection's setup, or on its own). */
+export async function createLiveViewTables(tx: SqlExecutor): Promise<void> {
+  for (const statement of STATEMENTS) await tx.run(statement);
+}
+
+/** Outside a transaction, at an API replica's or the monitor's start-up, when several processes may race. */
+export async function ensureLiveViewTables(db: SqlExecutor): Promise<void> {
+  try {
+    await createLiveViewTables(db);
+  } catch {
+    // Two PostgreSQL processes creating one table at once: one fails on the
+    // catalog's unique index although IF NOT EXISTS was given; it exists now.
+    await createLiveViewTables(db);
+  }
+}
