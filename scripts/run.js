@@ -12,6 +12,7 @@ const entries = {
   ledger: 'apps/ledger/src/main.js',
   ledgerctl: 'apps/ledgerctl/src/main.js',
   bench: 'test/bench/main.js',
+  agent: 'apps/agent/src/main.js',
 };
 const [name, ...rest] = process.argv.slice(2);
 const entry = entries[name] ?? (name && name.endsWith('.js') ? name : undefined);

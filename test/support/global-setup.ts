@@ -1,9 +1,10 @@
+import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { openstackClientProblem } from './openstack-cli';
 
 /** Probes the real services once per Jest run; suites read the verdicts from the environment. */
 export default async function globalSetup(): Promise<void> {
-  await Promise.all([probePostgres(), probeOpenstackClient()]);
+  await Promise.all([probePostgres(), probeOpenstackClient(), probeAnsible()]);
 }
 
 async function probePostgres(): Promise<void> {
@@ -24,4 +25,15 @@ async function probeOpenstackClient(): Promise<void> {
   const problem = await openstackClientProblem();
   if (problem === undefined) delete process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE;
   else process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE = problem;
+}
+
+async function probeAnsible(): Promise<void> {
+  const executable = process.env.LEDGER_TEST_ANSIBLE_PLAYBOOK ?? '/usr/bin/ansible-playbook';
+  const problem = await new Promise<string | undefined>((resolve) =>
+    execFile(executable, ['--version'], { timeout: 30_000 }, (error) =>
+      resolve(error ? `${executable} --version failed (${error.message.split('\n')[0]}); install Debian's ansible-core` : undefined),
+    ),
+  );
+  if (problem === undefined) delete process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE;
+  else process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE = problem;
 }

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@ledger/config';
+import { loadAgentConfig, shippedPlaybookDir } from './agent-config';
+
+describe('loadAgentConfig', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'agent-config-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const load = (env: Record<string, string>) => loadAgentConfig({ AGENT_TOKEN: 't0k', ...env }, dir);
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadAgentConfig(env, dir);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).setting;
+    }
+    throw new Error('accepted');
+  };
+
+  it('runs against a ledger on this machine with the real drivers by default', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      ledgerUrl: 'http://127.0.0.1:8666',
+      token: 't0k',
+      hostname: hostname(),
+      stateDir: join(dir, 'agent-state'),
+      reportIntervalSeconds: 60,
+      heartbeatIntervalSeconds: 15,
+      sysfsRoot: '/sys',
+      drivers: ['nvidia-gpu', 'intel-fpga', 'xilinx-fpga', 'intel-qat', 'sriov-nic', 'generic-pci'],
+      driverSettings: {},
+      playbookDir: shippedPlaybookDir(),
+      ansiblePlaybook: 'ansible-playbook',
+      sandboxRoot: '/',
+    });
+    expect(config.imageServiceUrl).toBeUndefined();
+    expect(shippedPlaybookDir()).toMatch(/apps\/agent\/playbooks$/);
+  });
+
+  it('reads every setting from the environment', () => {
+    writeFileSync(join(dir, 'drivers.json'), JSON.stringify({ 'generic-pci': { allow: [{ vendorId: '1af4' }] } }));
+    const config = load({
+      AGENT_LEDGER_URL: 'https://ledger.example:8666/',
+      AGENT_HOSTNAME: 'compute-1',
+      AGENT_STATE_DIR: 'state',
+      AGENT_REPORT_INTERVAL_S: '120',
+      AGENT_HEARTBEAT_INTERVAL_S: '5',
+      AGENT_SYSFS_ROOT: 'fixtures/sys',
+      AGENT_DRIVERS: 'simulated, generic-pci,simulated',
+      AGENT_DRIVER_CONFIG: 'drivers.json',
+      AGENT_PLAYBOOK_DIR: '/opt/playbooks',
+      AGENT_ANSIBLE_PLAYBOOK: '/usr/bin/ansible-playbook',
+      AGENT_SANDBOX_ROOT: 'sandbox',
+      AGENT_IMAGE_SERVICE_URL: 'http://glance:9292',
+      AGENT_IMAGE_SERVICE_TOKEN: 'img',
+    });
+    expect(config).toEqual({
+      ledgerUrl: 'https://ledger.example:8666',
+      token: 't0k',
+      hostname: 'compute-1',
+      stateDir: join(dir, 'state'),
+      reportIntervalSeconds: 120,
+      heartbeatIntervalSeconds: 5,
+      sysfsRoot: join(dir, 'fixtures/sys'),
+      drivers: ['simulated', 'generic-pci'],
+      driverSettings: { 'generic-pci': { allow: [{ vendorId: '1af4' }] } },
+      playbookDir: '/opt/playbooks',
+      ansiblePlaybook: '/usr/bin/ansible-playbook',
+      sandboxRoot: join(dir, 'sandbox'),
+      imageServiceUrl: 'http://glance:9292',
+      imageServiceToken: 'img',
+    });
+  });
+
+  it('takes the token from AGENT_TOKEN_FILE when AGENT_TOKEN is unset', () => {
+    writeFileSync(join(dir, 'token'), 'from-file\n');
+    expect(loadAgentConfig({ AGENT_TOKEN_FILE: 'token' }, dir).token).toBe('from-file');
+  });
+
+  it.each([
+    [{}, 'AGENT_TOKEN'],
+    [{ AGENT_TOKEN_FILE: 'missing' }, 'AGENT_TOKEN_FILE'],
+    [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'ftp://x' }, 'AGENT_LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'not a url' }, 'AGENT_LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', AGENT_HOSTNAME: 'bad_host' }, 'AGENT_HOSTNAME'],
+    [{ AGENT_TOKEN: 't', AGENT_REPORT_INTERVAL_S: '0' }, 'AGENT_REPORT_INTERVAL_S'],
+    [{ AGENT_TOKEN: 't', AGENT_HEARTBEAT_INTERVAL_S: '1.5' }, 'AGENT_HEARTBEAT_INTERVAL_S'],
+    [{ AGENT_TOKEN: 't', AGENT_DRIVERS: 'nvidia-gpu,amd-gpu' }, 'AGENT_DRIVERS'],
+    [{ AGENT_TOKEN: 't', AGENT_DRIVERS: ' , ' }, 'AGENT_DRIVERS'],
+    [{ AGENT_TOKEN: 't', AGENT_DRIVER_CONFIG: 'missing.json' }, 'AGENT_DRIVER_CONFIG'],
+    [{ AGENT_TOKEN: 't', AGENT_IMAGE_SERVICE_URL: 'glance' }, 'AGENT_IMAGE_SERVICE_URL'],
+  ])('refuses %j naming %s', (env, setting) => {
+    expect(refusal(env as Record<string, string>)).toBe(setting);
+  });
+
+  it('refuses a driver configuration that is not a JSON object of known drivers', () => {
+    writeFileSync(join(dir, 'broken.json'), '{');
+    writeFileSync(join(dir, 'array.json'), '[]');
+    writeFileSync(join(dir, 'unknown.json'), '{"amd-gpu": {}}');
+    for (const file of ['broken.json', 'array.json', 'unknown.json']) {
+      expect(refusal({ AGENT_TOKEN: 't', AGENT_DRIVER_CONFIG: file })).toBe('AGENT_DRIVER_CONFIG');
+    }
+  });
+});

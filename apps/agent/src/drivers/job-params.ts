@@ -1,0 +1,56 @@
+import { isUuid } from '@ledger/kernel';
+import { normalizePciAddress } from '../discovery/pci-address';
+import type { JobParams } from './accelerator-driver';
+import { invalidParams } from './driver-errors';
+
+/**
+ * Readers of a job's params (docs/agent-protocol.md, "Jobs"). The ledger
+ * checks them too, but a driver acts on hardware: it re-checks and refuses
+ * with DRIVER.INVALID_PARAMS before touching anything.
+ */
+export function pciAddressParam(params: JobParams, name = 'pciAddress'): string {
+  const value = params[name];
+  const address = typeof value === 'string' ? normalizePciAddress(value) : undefined;
+  if (address === undefined) throw invalidParams(`${name} must be a PCI address like 0000:3b:00.0 (got ${JSON.stringify(value)})`);
+  return address;
+}
+
+export function uuidParam(params: JobParams, name: string): string {
+  const value = params[name];
+  if (!isUuid(value)) throw invalidParams(`${name} must be a UUID (got ${JSON.stringify(value)})`);
+  return value.toLowerCase();
+}
+
+export function integerParam(params: JobParams, name: string, min: number, max: number): number {
+  const value = params[name];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalidParams(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+export function optionalIntegerParam(params: JobParams, name: string, min: number, max: number): number | undefined {
+  return params[name] === undefined || params[name] === null ? undefined : integerParam(params, name, min, max);
+}
+
+export function nameParam(params: JobParams, name: string, pattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/): string {
+  const value = params[name];
+  if (typeof value !== 'string' || !pattern.test(value)) throw invalidParams(`${name} must be a name like nvidia-35 (got ${JSON.stringify(value)})`);
+  return value;
+}
+
+export interface ImageParam {
+  readonly url: string;
+  /** Lower-case hex. */
+  readonly sha256: string;
+}
+
+/** `image: {url, sha256}`: http(s) or file URL, 64 hex digits. */
+export function imageParam(params: JobParams): ImageParam {
+  const image = params.image as Record<string, unknown> | undefined;
+  if (typeof image !== 'object' || image === null) throw invalidParams('image must be an object {url, sha256}');
+  const { url, sha256 } = image;
+  if (typeof url !== 'string' || !/^(https?|file):\/\//.test(url)) throw invalidParams(`image.url must be an http(s) or file URL (got ${JSON.stringify(url)})`);
+  if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) throw invalidParams('image.sha256 must be 64 hex digits');
+  return { url, sha256: sha256.toLowerCase() };
+}

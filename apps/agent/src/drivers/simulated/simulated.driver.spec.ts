@@ -1,0 +1,205 @@
+import { normalizeHostReport } from '@ledger/inventory';
+import type { DriverContext } from '../driver-context';
+import { failureOf } from '../testing/driver-test-context';
+import { simulatedDriver, type SimulatedDriver } from './simulated.driver';
+import { parseSimulatedSettings } from './simulated.settings';
+
+const IMAGE = { url: 'http://images.test/v2/images/a/file', sha256: 'ab'.repeat(32) };
+const INSTANCE = '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f';
+
+function simulated(raw: Record<string, unknown> = {}, hostname = 'compute-00042'): { driver: SimulatedDriver; slept: number[] } {
+  const slept: number[] = [];
+  const context = {
+    hostname,
+    sleep: async (ms: number) => void slept.push(ms),
+    playbooks: { install: '/playbooks/simulated/install.yml', uninstall: '/playbooks/simulated/uninstall.yml' },
+  } as unknown as DriverContext;
+  return { driver: simulatedDriver(context, parseSimulatedSettings(raw, hostname)), slept };
+}
+
+describe('simulated driver', () => {
+  it('builds a host the ledger accepts: FPGA regions with VFs, vGPUs, a NIC on its network', async () => {
+    const { driver } = simulated({ seed: 'demo', fpgas: 1, fpgaRegions: 2, fpgaVfs: 3, gpus: 1, vgpuType: 'nvidia-700', vgpuInstances: 2, nics: 1, nicVfs: 0 });
+
+    const devices = await driver.discover();
+
+    expect(devices.map((device) => [device.type, device.pciAddress])).toEqual([
+      ['FPGA', '0000:10:00.0'],
+      ['GPU', '0000:12:00.0'],
+      ['NIC', '0000:14:00.0'],
+    ]);
+    expect(devices[0].deployables).toEqual([
+      {
+        name: 'compute-00042_0000:10:00.0_region0',
+        resourceClass: 'FPGA',
+        count: 2,
+        traits: ['OWNER_CYBORG', 'CUSTOM_FPGA_INTEL', 'CUSTOM_FPGA_INTEL_PAC_ARRIA10', expect.stringMatching(/^CUSTOM_FPGA_REGION_INTEL_[0-9A-F]{32}$/)],
+        driverName: 'simulated',
+        attachHandles: [
+          { kind: 'VF', address: '0000:10:01.0' },
+          { kind: 'VF', address: '0000:10:01.2' },
+        ],
+      },
+      expect.objectContaining({ name: 'compute-00042_0000:10:00.0_region1', count: 1, attachHandles: [{ kind: 'VF', address: '0000:10:01.1' }] }),
+    ]);
+    expect(devices[1].deployables[0]).toEqual({
+      resourceClass: 'VGPU',
+      count: 2,
+      traits: ['OWNER_CYBORG', 'CUSTOM_NVIDIA_20B5_NVIDIA_700'],
+      driverName: 'simulated',
+      attachHandles: [
+        { kind: 'MDEV', address: '0000:12:00.0', mdevType: 'nvidia-700', slot: 0 },
+        { kind: 'MDEV', address: '0000:12:00.0', mdevType: 'nvidia-700', slot: 1 },
+      ],
+    });
+    expect(devices[2].deployables[0]).toMatchObject({ count: 1, traits: ['OWNER_CYBORG', 'CUSTOM_NIC_X710', 'CUSTOM_PF', 'CUSTOM_PHYSNET1'], attachHandles: [{ kind: 'PCI', address: '0000:14:00.0', physicalNetwork: 'physnet1' }] });
+    expect(() => normalizeHostReport({ hostname: 'compute-00042', devices })).not.toThrow();
+  });
+
+  it('stays within what the ledger accepts at its largest', async () => {
+    const { driver } = simulated({ fpgas: 16, fpgaRegions: 8, fpgaVfs: 64, gpus: 16, vgpuType: 'nvidia-700', vgpuInstances: 64, nics: 8, nicVfs: 64 });
+    const devices = await driver.discover();
+    expect(devices).toHaveLength(40);
+    expect(() => normalizeHostReport({ hostname: 'compute-00042', devices })).not.toThrow();
+  });
+
+  it('is the same host for the same seed and another for another seed', async () => {
+    const [a, b, c] = [simulated({ seed: 's1' }), simulated({ seed: 's1' }), simulated({ seed: 's2' })].map(({ driver }) => driver);
+    expect(await a.discover()).toEqual(await b.discover());
+    expect((await c.discover()).map((device) => device.pciAddress)).not.toEqual((await a.discover()).map((device) => device.pciAddress));
+    expect(await a.health()).toEqual(await b.health());
+    expect(await a.health()).toEqual(await b.health());
+  });
+
+  it('reuses its picture until an operation changes it', async () => {
+    const { driver } = simulated();
+    const first = await driver.discover();
+    expect(await driver.discover()).toBe(first);
+
+    const evidence = await driver.program!({ pciAddress: first[0].pciAddress, image: IMAGE });
+
+    const after = await driver.discover();
+    expect(after).not.toBe(first);
+    expect(after[0].deployables[0].traits).toContain(`CUSTOM_FPGA_FUNCTION_ID_INTEL_${String(evidence.functionId).toUpperCase()}`);
+  });
+
+  it('programs the same function from the same image on every host, and reports the previous one', async () => {
+    const one = simulated({}, 'compute-1').driver;
+    const two = simulated({}, 'compute-2').driver;
+    const [fpgaOne] = await one.discover();
+    const [fpgaTwo] = await two.discover();
+    const first = await one.program!({ pciAddress: fpgaOne.pciAddress, image: IMAGE });
+    const second = await two.program!({ pciAddress: fpgaTwo.pciAddress, image: IMAGE });
+    expect(first.functionId).toBe(second.functionId);
+    expect(first).toEqual({ functionId: expect.stringMatching(/^[0-9a-f]{32}$/), sha256: IMAGE.sha256, previousFunctionId: null, region: 0 });
+    expect(await one.program!({ pciAddress: fpgaOne.pciAddress, image: { ...IMAGE, sha256: 'cd'.repeat(32) } })).toMatchObject({ previousFunctionId: first.functionId });
+  });
+
+  describe('failure injection', () => {
+    it('fails the next N of an operation, leaving the device as it was', async () => {
+      const { driver } = simulated({ failNext: { program: 1 } });
+      const [fpga] = await driver.discover();
+      const loaded = await failureOf(driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE }));
+      expect(loaded).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE', deviceState: 'region left blank, as before' });
+
+      const { functionId } = await driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE });
+      driver.failNext('program', 2);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        expect(await failureOf(driver.program!({ pciAddress: fpga.pciAddress, image: { ...IMAGE, sha256: 'cd'.repeat(32) } }))).toMatchObject({
+          code: 'DRIVER.INJECTED_FAILURE',
+          deviceState: `previous function ${functionId} restored`,
+          evidence: { functionId, restored: true },
+        });
+      }
+      expect((await driver.discover())[0].deployables[0].traits).toContain(`CUSTOM_FPGA_FUNCTION_ID_INTEL_${String(functionId).toUpperCase()}`);
+      await expect(driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE })).resolves.toMatchObject({ functionId });
+    });
+
+    it('draws failures from the seed: the same seed fails the same calls', async () => {
+      const outcomes = async (seed: string) => {
+        const { driver } = simulated({ seed, failureRate: { attach: 0.5 } });
+        const nic = (await driver.discover())[3];
+        const results: boolean[] = [];
+        for (let call = 0; call < 20; call++) {
+          const address = nic.deployables[0].attachHandles[call % 4].address;
+          results.push(await driver.attach!({ pciAddress: address, instanceUuid: INSTANCE }).then(() => true, () => false));
+          await driver.detach!({ pciAddress: address, instanceUuid: INSTANCE });
+        }
+        return results;
+      };
+      const first = await outcomes('seed-a');
+      expect(await outcomes('seed-a')).toEqual(first);
+      expect(first).toContain(true);
+      expect(first).toContain(false);
+    });
+
+    it('can fail discovery and health checks themselves', async () => {
+      const { driver } = simulated({ failureRate: { discover: 1 }, failNext: { health: 1 } });
+      await expect(driver.discover()).rejects.toThrow('simulated discovery failure');
+      await expect(driver.health()).rejects.toThrow('simulated health check failure');
+      await expect(driver.health()).resolves.toHaveLength(4);
+    });
+
+    it('waits out each operation\'s latency', async () => {
+      const { driver, slept } = simulated({ latencyMs: { program: 250, discover: 5 } });
+      const [fpga] = await driver.discover();
+      await driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE });
+      await driver.health();
+      expect(slept).toEqual([5, 250]);
+    });
+  });
+
+  it('configures VFs, refusing while one is passed through', async () => {
+    const { driver } = simulated();
+    const nic = (await driver.discover())[3];
+    expect(await driver.configureVfs!({ pciAddress: nic.pciAddress, numVfs: 8 })).toEqual({ numVfs: 8, previousNumVfs: 4, changed: true });
+    expect((await driver.discover())[3].deployables[0].count).toBe(8);
+    const lastVf = (await driver.discover())[3].deployables[0].attachHandles[7].address;
+    await driver.attach!({ pciAddress: lastVf, instanceUuid: INSTANCE });
+    expect(await failureOf(driver.configureVfs!({ pciAddress: nic.pciAddress, numVfs: 2 }))).toMatchObject({ code: 'DRIVER.DEVICE_BUSY', deviceState: 'unchanged' });
+    expect(await failureOf(driver.configureVfs!({ pciAddress: nic.pciAddress, numVfs: 65 }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+  });
+
+  it('creates and removes vGPUs up to the type\'s instances', async () => {
+    const { driver } = simulated({ gpus: 1, vgpuType: 'nvidia-700', vgpuInstances: 1 });
+    const gpu = (await driver.discover())[1];
+    const params = { pciAddress: gpu.pciAddress, mdevType: 'nvidia-700', mdevUuid: INSTANCE };
+    expect(await driver.createMdev!(params)).toMatchObject({ mdevUuid: INSTANCE, changed: true });
+    expect(await driver.createMdev!(params)).toMatchObject({ changed: false });
+    expect(await failureOf(driver.createMdev!({ ...params, mdevUuid: '8e4d2f9a-0c3b-4d6e-9f70-2b3c4d5e6f70' }))).toMatchObject({ code: 'DRIVER.NO_CAPACITY' });
+    expect(await failureOf(driver.createMdev!({ ...params, mdevType: 'nvidia-701' }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+    expect(await driver.removeMdev!(params)).toEqual({ mdevUuid: INSTANCE, changed: true });
+    expect(await failureOf(driver.attach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+  });
+
+  it('passes a PGPU through and back, which the report shows as its driver', async () => {
+    const { driver } = simulated();
+    const gpu = (await driver.discover())[1];
+    expect(await driver.attach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ driver: 'vfio-pci', previousDriver: 'nvidia', changed: true });
+    expect((await driver.discover())[1].driver).toBe('vfio-pci');
+    expect(await driver.detach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ driver: 'nvidia', changed: true });
+    expect(await failureOf(driver.attach!({ pciAddress: '0000:ff:00.0', instanceUuid: INSTANCE }))).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND' });
+  });
+
+  it('follows its degradation script by health check, and holds a health set at run time', async () => {
+    const { driver } = simulated({ degradations: [{ device: 'gpu1', fromCheck: 2, toCheck: 3, health: 'failed', reason: 'Xid 79' }] });
+    const gpu1 = driver.devices().find((device) => device.key === 'gpu1')!.pciAddress;
+    const healthOfGpu1 = async () => (await driver.health()).find((sample) => sample.pciAddress === gpu1)!;
+
+    expect(await healthOfGpu1()).toMatchObject({ health: 'ok', reason: null });
+    expect(await healthOfGpu1()).toMatchObject({ health: 'failed', reason: 'Xid 79' });
+    expect(await healthOfGpu1()).toMatchObject({ health: 'failed' });
+    expect(await healthOfGpu1()).toMatchObject({ health: 'ok' });
+
+    driver.setHealth('gpu1', 'degraded', 'ECC');
+    expect(await healthOfGpu1()).toMatchObject({ health: 'degraded', reason: 'ECC', telemetry: expect.objectContaining({ memoryUsedGiB: expect.any(Number) }) });
+    driver.setHealth('gpu1', null);
+    expect(await healthOfGpu1()).toMatchObject({ health: 'ok' });
+  });
+
+  it('refuses settings it does not know', () => {
+    expect(() => parseSimulatedSettings({ latencyMs: { flash: 5 } }, 'h')).toThrow('AGENT_DRIVER_CONFIG: simulated.latencyMs.flash is not a setting of simulated.latencyMs');
+    expect(() => parseSimulatedSettings({ degradations: [{ device: 'tpu0' }] }, 'h')).toThrow('simulated.degradations[0].device must name a simulated device');
+    expect(() => parseSimulatedSettings({ failureRate: 2 }, 'h')).toThrow('simulated.failureRate must be a number from 0 to 1');
+  });
+});

@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import type { ReportedDevice } from '@ledger/inventory';
+import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, type JobEvidence, type JobParams } from '../accelerator-driver';
+import type { DriverContext } from '../driver-context';
+import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
+import { imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, uuidParam } from '../job-params';
+import { mulberry32, hash32, unitFrom } from './seeded-random';
+import {
+  buildSimulatedDevices,
+  hostDriverOf,
+  regionOfVf,
+  renderSimulatedDevice,
+  SIMULATED_TOTAL_VFS,
+  vfAddresses,
+  type SimulatedDevice,
+} from './simulated-host';
+import type { SimulatedOperation, SimulatedSettings } from './simulated.settings';
+
+type Health = DeviceHealthSample['health'];
+
+/** The simulated driver, plus run-time controls for tests and demos. */
+export interface SimulatedDriver extends AcceleratorDriver {
+  /** Fail the next `count` calls of an operation (added to what is pending). */
+  failNext(operation: SimulatedOperation, count?: number): void;
+  /** Hold a device (key `gpu0` or its PCI address) at a health until cleared; null clears. */
+  setHealth(device: string, health: Health | null, reason?: string): void;
+  /** Keys and addresses of the simulated devices. */
+  devices(): { readonly key: string; readonly pciAddress: string }[];
+}
+
+/**
+ * A host without hardware: FPGAs with PR regions and VFs, GPUs (PGPU or
+ * vGPU), NICs with VFs — the same for the same seed. What tests, demos and
+ * the scale run use, so discovery is a cached picture that only
+ * operations change. Every operation can be slowed (latencyMs) and made
+ * to fail (failureRate drawn from the seed, failNext); a failed operation
+ * leaves its device as it was and says so, like the real drivers.
+ */
+export function simulatedDriver(context: DriverContext, settings: SimulatedSettings): SimulatedDriver {
+  const devices = buildSimulatedDevices(settings);
+  const pendingFailures = new Map<SimulatedOperation, number>(Object.entries(settings.failNext) as [SimulatedOperation, number][]);
+  const heldHealth = new Map<string, { health: Health; reason: string | null }>();
+  const failureDraws = mulberry32(hash32(`${settings.seed}|failures`));
+  let picture: ReportedDevice[] | null = null;
+  let checks = 0;
+
+  const changed = () => (picture = null);
+
+  /** Waits the operation's latency, then says whether this call is to fail. */
+  async function begin(operation: SimulatedOperation): Promise<boolean> {
+    if (settings.latencyMs[operation] > 0) await context.sleep(settings.latencyMs[operation]);
+    const pending = pendingFailures.get(operation) ?? 0;
+    if (pending > 0) {
+      pendingFailures.set(operation, pending - 1);
+      return true;
+    }
+    return settings.failureRate[operation] > 0 && failureDraws() < settings.failureRate[operation];
+  }
+
+  const injected = (operation: string, deviceState: string, evidence: JobEvidence = {}) =>
+    new DriverOperationError(DRIVER_ERROR_CODES.injectedFailure, `simulated ${operation} failure`, deviceState, evidence);
+
+  function deviceAt(address: string, kinds?: readonly SimulatedDevice['kind'][]): { device: SimulatedDevice; vfIndex: number | null } {
+    for (const device of devices) {
+      if (kinds && !kinds.includes(device.kind)) continue;
+      if (device.address === address) return { device, vfIndex: null };
+      const vfIndex = vfAddresses(device).indexOf(address);
+      if (vfIndex >= 0) return { device, vfIndex };
+    }
+    throw untouched(DRIVER_ERROR_CODES.deviceNotFound, `no simulated ${kinds?.join(' or ') ?? 'device'} at ${address}`);
+  }
+
+  function healthOf(device: SimulatedDevice, check: number): { health: Health; reason: string | null } {
+    const held = heldHealth.get(device.key) ?? heldHealth.get(device.address);
+    if (held) return held;
+    const scripted = settings.degradations.find(
+      (entry) => entry.device === device.key && check >= entry.fromCheck && (entry.toCheck === null || check <= entry.toCheck),
+    );
+    return scripted ? { health: scripted.health, reason: scripted.reason } : { health: 'ok', reason: null };
+  }
+
+  function telemetryOf(device: SimulatedDevice, check: number): Record<string, number> {
+    const draw = (name: string) => unitFrom(`${settings.seed}|${device.address}|${check}|${name}`);
+    const telemetry: Record<string, number> = {
+      utilizationPct: Math.round(draw('utilization') * 100),
+      temperatureC: 35 + Math.round(draw('temperature') * 45),
+      powerW: Math.round((40 + draw('power') * 260) * 10) / 10,
+    };
+    if (device.kind === 'gpu') telemetry.memoryUsedGiB = Math.round(draw('memory') * 800) / 10;
+    return telemetry;
+  }
+
+  return {
+    name: 'simulated',
+    playbooks: context.playbooks,
+
+    async discover() {
+      if (await begin('discover')) throw new Error('simulated discovery failure');
+      picture ??= devices.map((device) => renderSimulatedDevice(device, settings, context.hostname));
+      return picture;
+    },
+
+    async health() {
+      if (await begin('health')) throw new Error('simulated health check failure');
+      checks += 1;
+      return devices.map((device) => ({ pciAddress: device.address, ...healthOf(device, checks), telemetry: telemetryOf(device, checks) }));
+    },
+
+    async program(params: JobParams): Promise<JobEvidence> {
+      const { device, vfIndex } = deviceAt(pciAddressParam(params), ['fpga']);
+      const image = imageParam(params);
+      const region = optionalIntegerParam(params, 'region', 0, device.regions.length - 1) ?? (vfIndex === null ? 0 : regionOfVf(device, vfIndex));
+      const previousFunctionId = device.regions[region].functionId;
+      if (await begin('program')) {
+        throw injected('program', previousFunctionId ? `previous function ${previousFunctionId} restored` : 'region left blank, as before', {
+          functionId: previousFunctionId,
+          previousFunctionId,
+          restored: previousFunctionId !== null,
+          region,
+        });
+      }
+      // The function a simulated image loads is named by its content, so one image always loads one function.
+      const functionId = createHash('sha256').update(`function|${image.sha256}`).digest('hex').slice(0, 32);
+      device.regions[region].functionId = functionId;
+      changed();
+      return { functionId, sha256: image.sha256, previousFunctionId, region };
+    },
+
+    async configureVfs(params: JobParams): Promise<JobEvidence> {
+      const { device, vfIndex } = deviceAt(pciAddressParam(params), ['fpga', 'nic']);
+      if (vfIndex !== null) throw invalidParams(`${vfAddresses(device)[vfIndex]} is a VF; configure-vfs takes the PF ${device.address}`);
+      const numVfs = integerParam(params, 'numVfs', 0, SIMULATED_TOTAL_VFS);
+      const previousNumVfs = device.numVfs;
+      if (numVfs === previousNumVfs) return { numVfs, previousNumVfs, changed: false };
+      const held = vfAddresses(device).filter((address) => device.passedThrough.has(address));
+      if (held.length > 0) throw untouched(DRIVER_ERROR_CODES.deviceBusy, `VF(s) ${held.join(', ')} of ${device.address} are passed through; detach them first`);
+      if (await begin('configureVfs')) throw injected('configure-vfs', `${previousNumVfs} VF(s) (previous count restored)`, { numVfs: previousNumVfs, previousNumVfs });
+      device.numVfs = numVfs;
+      changed();
+      return { numVfs, previousNumVfs, changed: true };
+    },
+
+    async createMdev(params: JobParams): Promise<JobEvidence> {
+      const { device } = deviceAt(pciAddressParam(params), ['gpu']);
+      const mdevType = nameParam(params, 'mdevType');
+      const mdevUuid = uuidParam(params, 'mdevUuid');
+      if (settings.vgpuType !== mdevType) throw invalidParams(`${device.address} does not offer mdev type ${mdevType} (offers: ${settings.vgpuType ?? 'none'})`);
+      const path = `/sys/bus/pci/devices/${device.address}/${mdevUuid}`;
+      if (device.mdevs.has(mdevUuid)) return { mdevUuid, mdevType, path, changed: false };
+      if (device.mdevs.size >= settings.vgpuInstances) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device.address} has no ${mdevType} instance left`);
+      if (await begin('createMdev')) throw injected('create-mdev', 'unchanged');
+      device.mdevs.add(mdevUuid);
+      return { mdevUuid, mdevType, path, changed: true };
+    },
+
+    async removeMdev(params: JobParams): Promise<JobEvidence> {
+      const { device } = deviceAt(pciAddressParam(params), ['gpu']);
+      const mdevUuid = uuidParam(params, 'mdevUuid');
+      if (!device.mdevs.has(mdevUuid)) return { mdevUuid, changed: false };
+      if (await begin('removeMdev')) throw injected('remove-mdev', `mdev ${mdevUuid} still exists`);
+      device.mdevs.delete(mdevUuid);
+      return { mdevUuid, changed: true };
+    },
+
+    async attach(params: JobParams): Promise<JobEvidence> {
+      const address = pciAddressParam(params);
+      const { device } = deviceAt(address);
+      const handles = renderSimulatedDevice(device, settings, context.hostname).deployables.flatMap((deployable) => deployable.attachHandles);
+      if (!handles.some((handle) => handle.kind !== 'MDEV' && handle.address === address)) {
+        throw invalidParams(`${address} cannot be passed through: it is not a PCI or VF handle of ${device.address}`);
+      }
+      const previousDriver = device.passedThrough.has(address) ? 'vfio-pci' : hostDriverOf(device, address);
+      if (previousDriver === 'vfio-pci') return { driver: 'vfio-pci', previousDriver, changed: false };
+      if (await begin('attach')) throw injected('attach', `bound to ${previousDriver} (previous driver restored)`, { driver: previousDriver, previousDriver });
+      device.passedThrough.add(address);
+      if (address === device.address) changed();
+      return { driver: 'vfio-pci', previousDriver, changed: true };
+    },
+
+    async detach(params: JobParams): Promise<JobEvidence> {
+      const address = pciAddressParam(params);
+      const { device } = deviceAt(address);
+      if (!device.passedThrough.has(address)) return { driver: hostDriverOf(device, address), changed: false };
+      if (await begin('detach')) throw injected('detach', 'bound to vfio-pci', { driver: 'vfio-pci' });
+      device.passedThrough.delete(address);
+      if (address === device.address) changed();
+      return { driver: hostDriverOf(device, address), changed: true };
+    },
+
+    failNext(operation, count = 1) {
+      pendingFailures.set(operation, (pendingFailures.get(operation) ?? 0) + count);
+    },
+
+    setHealth(key, health, reason) {
+      if (health === null) heldHealth.delete(key);
+      else heldHealth.set(key, { health, reason: health === 'ok' ? null : (reason ?? `simulated ${health}`) });
+    },
+
+    devices() {
+      return devices.map((device) => ({ key: device.key, pciAddress: device.address }));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { ReportedDevice } from '@ledger/inventory';
+import { LedgerCallError } from './ledger-call.error';
+import type { Heartbeat, HeartbeatAnswer, JobOffer, JobResult, ReportAnswer } from './protocol';
+
+/** How long an ordinary call may take before the agent counts the ledger unreachable. */
+const CALL_TIMEOUT_MS = 30_000;
+/** Slack on top of a long poll's wait before the agent stops waiting for the answer. */
+const LONG_POLL_SLACK_MS = 15_000;
+
+export interface LedgerClientOptions {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly hostname: string;
+  /** Per-call timeout (30 s). */
+  readonly timeoutMs?: number;
+  /**
+   * This run of the agent (a fresh uuid per start), sent as `X-Agent-Boot`:
+   * a job dispatched to an earlier boot and never finished is offered again
+   * to the next one.
+   */
+  readonly bootId?: string;
+}
+
+/**
+ * The agent's side of docs/agent-protocol.md, on Node's fetch (whose
+ * default dispatcher keeps connections alive between calls). Every failure
+ * is a LedgerCallError saying whether the ledger was unreachable, refused
+ * the request (4xx) or failed (5xx); callers decide what to keep and retry.
+ */
+export class LedgerClient {
+  private readonly hostPath: string;
+  private readonly timeoutMs: number;
+  readonly bootId: string;
+
+  constructor(private readonly options: LedgerClientOptions) {
+    this.hostPath = `/api/v1/hosts/${encodeURIComponent(options.hostname)}`;
+    this.timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
+    this.bootId = options.bootId ?? randomUUID();
+  }
+
+  report(devices: readonly ReportedDevice[]): Promise<ReportAnswer> {
+    return this.call('PUT', `${this.hostPath}/report`, { devices });
+  }
+
+  heartbeat(heartbeat: Heartbeat): Promise<HeartbeatAnswer> {
+    return this.call('POST', `${this.hostPath}/heartbeat`, heartbeat);
+  }
+
+  /** Long poll: the jobs waiting for this host (each now dispatched to it), or none after `waitSeconds`. */
+  async nextJobs(waitSeconds: number, signal?: AbortSignal): Promise<readonly JobOffer[]> {
+    const answer = await this.call<{ jobs?: JobOffer[] }>('GET', `${this.hostPath}/jobs/next?waitSeconds=${waitSeconds}`, undefined, {
+      timeoutMs: waitSeconds * 1000 + LONG_POLL_SLACK_MS,
+      signal,
+    });
+    return answer?.jobs ?? [];
+  }
+
+  async postResult(jobId: string, result: JobResult): Promise<void> {
+    await this.call('POST', `/api/v1/jobs/${encodeURIComponent(jobId)}/result`, result);
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+    const route = `${method} ${path.split('?')[0]}`;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const headers: Record<string, string> = { 'x-auth-token': this.options.token, 'x-agent-boot': this.bootId, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const { signal, dispose } = withTimeout(timeoutMs, options.signal);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.options.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      throw unreachable(route, error, timeoutMs, options.signal);
+    } finally {
+      dispose();
+    }
+    const parsed = parseJson(text);
+    if (response.ok) return parsed as T;
+    const problem = parsed as { code?: unknown; detail?: unknown } | undefined;
+    const code = typeof problem?.code === 'string' ? problem.code : `HTTP.${response.status}`;
+    const detail = typeof problem?.detail === 'string' ? problem.detail : text.slice(0, 200) || 'no details';
+    throw new LedgerCallError(response.status >= 500 ? 'server' : 'refused', route, `${code}: ${detail}`, response.status, code);
+  }
+}
+
+/** A signal that fires after `timeoutMs` or when `outer` does (AbortSignal.any is newer than Node 20.0). */
+function withTimeout(timeoutMs: number, outer?: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    },
+  };
+}
+
+function unreachable(route: string, error: unknown, timeoutMs: number, outer?: AbortSignal): LedgerCallError {
+  if (outer?.aborted) return new LedgerCallError('unreachable', route, 'cancelled: the agent is stopping');
+  if ((error as Error)?.name === 'TimeoutError') return new LedgerCallError('unreachable', route, `no answer within ${timeoutMs / 1000} s`);
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return new LedgerCallError('unreachable', route, `cannot reach the ledger (${cause?.code ?? cause?.message ?? (error as Error)?.message})`);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

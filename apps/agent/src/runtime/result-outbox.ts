@@ -1,0 +1,94 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentLogger } from './agent-logger';
+import type { JobResult } from './protocol';
+
+/** A job id is used as a file name: only what a uuid (or a similar id) is made of. */
+const SAFE_JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
+const SUFFIX = '.json';
+
+export interface PendingResult {
+  readonly jobId: string;
+  readonly result: JobResult;
+  readonly savedAt: string;
+}
+
+/**
+ * Job results the ledger has not acknowledged yet, one JSON file each under
+ * `<stateDir>/results/`, written atomically (temp file, fsync, rename,
+ * fsync of the directory) so a crash leaves either the whole result or none.
+ * A result is written before it is sent and removed only once the ledger
+ * has it, so a restart or an outage loses none.
+ */
+export class ResultOutbox {
+  readonly dir: string;
+
+  constructor(
+    stateDir: string,
+    private readonly logger: AgentLogger,
+  ) {
+    this.dir = join(stateDir, 'results');
+    mkdirSync(this.dir, { recursive: true });
+    // A write cut short by a crash leaves only its temp file: that result was never saved, and the ledger offers its job again.
+    for (const name of readdirSync(this.dir)) if (name.includes(`${SUFFIX}.tmp-`)) rmSync(join(this.dir, name), { force: true });
+  }
+
+  static isStorableJobId(jobId: string): boolean {
+    return SAFE_JOB_ID.test(jobId);
+  }
+
+  save(jobId: string, result: JobResult, savedAt: Date): void {
+    const file = this.fileOf(jobId);
+    const temporary = `${file}.tmp-${process.pid}`;
+    const content: PendingResult = { jobId, result, savedAt: savedAt.toISOString() };
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(content));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+    syncDirectory(this.dir);
+  }
+
+  has(jobId: string): boolean {
+    return SAFE_JOB_ID.test(jobId) && existsSync(this.fileOf(jobId));
+  }
+
+  /** Every unacknowledged result, oldest first. An unreadable file is set aside as `*.corrupt` with a warning. */
+  pending(): PendingResult[] {
+    const results: PendingResult[] = [];
+    for (const name of readdirSync(this.dir)) {
+      if (!name.endsWith(SUFFIX)) continue;
+      const file = join(this.dir, name);
+      try {
+        const parsed = JSON.parse(readFileSync(file, 'utf8')) as PendingResult;
+        if (typeof parsed?.jobId !== 'string' || typeof parsed.result?.outcome !== 'string') throw new Error('not a job result');
+        results.push(parsed);
+      } catch (error) {
+        this.logger.warn(`results: ${file} is unreadable (${(error as Error).message}); set aside as ${name}.corrupt`);
+        renameSync(file, `${file}.corrupt`);
+      }
+    }
+    return results.sort((a, b) => a.savedAt.localeCompare(b.savedAt) || a.jobId.localeCompare(b.jobId));
+  }
+
+  remove(jobId: string): void {
+    rmSync(this.fileOf(jobId), { force: true });
+  }
+
+  private fileOf(jobId: string): string {
+    if (!SAFE_JOB_ID.test(jobId)) throw new Error(`job id "${jobId}" cannot name a result file`);
+    return join(this.dir, `${jobId}${SUFFIX}`);
+  }
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

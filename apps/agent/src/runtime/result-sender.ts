@@ -1,0 +1,70 @@
+import type { AgentLogger } from './agent-logger';
+import { backoffMs } from './backoff';
+import { isLedgerCallError } from './ledger-call.error';
+import type { LedgerClient } from './ledger-client';
+import type { ResultOutbox } from './result-outbox';
+import { Pause, type Timers } from './timers';
+
+export interface ResultSenderOptions {
+  readonly outbox: ResultOutbox;
+  readonly client: Pick<LedgerClient, 'postResult'>;
+  readonly timers: Timers;
+  readonly logger: AgentLogger;
+  readonly random?: () => number;
+}
+
+/** When nothing is pending, look again this often anyway (a result saved by an earlier run, a missed wake-up). */
+const IDLE_RECHECK_MS = 60_000;
+
+/**
+ * Delivers the outbox: oldest result first; removes a result once the
+ * ledger has it — or has refused it for good (the job already finished,
+ * e.g. timed out by the ledger: 409 JOB.ALREADY_FINISHED; or unknown) —
+ * and keeps it through outages, retrying with exponential backoff capped
+ * at 60 s.
+ */
+export class ResultSender {
+  private failures = 0;
+  private pause?: Pause;
+
+  constructor(private readonly options: ResultSenderOptions) {}
+
+  /** A result was saved: send it now rather than at the next round. */
+  wake(): void {
+    this.pause?.wake();
+  }
+
+  async run(stop: AbortSignal): Promise<void> {
+    this.pause = new Pause(this.options.timers, stop);
+    while (!stop.aborted) {
+      const delivered = await this.flush();
+      if (stop.aborted) break;
+      await this.pause.for(delivered ? IDLE_RECHECK_MS : backoffMs(this.failures, this.options.random));
+    }
+  }
+
+  /** Sends what is pending; true when the outbox is empty afterwards. Exposed for specs and for the final flush at stop. */
+  async flush(): Promise<boolean> {
+    const { outbox, client, logger } = this.options;
+    for (const { jobId, result } of outbox.pending()) {
+      try {
+        await client.postResult(jobId, result);
+        if (this.failures > 0) logger.log(`results: the ledger is back after ${this.failures} failed attempt(s)`);
+        this.failures = 0;
+        outbox.remove(jobId);
+        logger.log(`job ${jobId}: result delivered (${result.outcome})`);
+      } catch (error) {
+        if (!isLedgerCallError(error)) throw error;
+        if (!error.retryable) {
+          logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
+          outbox.remove(jobId);
+          continue;
+        }
+        this.failures++;
+        if (this.failures === 1) logger.warn(`results: not delivered (${error.message}); kept in ${outbox.dir}, retrying with backoff`);
+        return false;
+      }
+    }
+    return true;
+  }
+}
