@@ -36,10 +36,11 @@ const QUOTA = forbidden('QUOTA.PROJECT_FORBIDDEN');
 type Scope = '' | 'own' | 'other';
 
 /**
- * The policy (CYBORG-V2.md §1.3, §6, and the native API's). Scope: `own` is
- * a target in the caller's project (the agent's host for host reports),
- * `other` one in another project (another host). `nova` is a member's token
- * plus Nova's X-Service-Token; `service` is the service user alone.
+ * The policy (CYBORG-V2.md §1.3, §6, docs/agent-protocol.md, and the native
+ * API's). Scope: `own` is a target in the caller's project (the agent's host
+ * for host routes, a job of the agent's host for job results), `other` one in
+ * another project (another host, one that has reported). `nova` is a member's
+ * token plus Nova's X-Service-Token; `service` is the service user alone.
  */
 const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outcomes])[] = [
   // endpoint                                             scope     none  reader  member  manager  admin  service  nova   agent
@@ -106,6 +107,19 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/quotas/{project}',                        'other', [NO,   QUOTA,  QUOTA,  QUOTA,   OK,    ROLE,    QUOTA, ROLE]],
   ['PUT /api/v1/quotas/{project}',                        'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['PUT /api/v1/quotas/{project}',                        'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+
+  ['POST /api/v1/hosts/{host}/heartbeat',                 'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
+  ['POST /api/v1/hosts/{host}/heartbeat',                 'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
+  ['GET /api/v1/hosts/{host}/telemetry',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+
+  ['GET /api/v1/hosts/{host}/drivers',                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/hosts/{host}/jobs',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
+  ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
+  ['POST /api/v1/jobs/{jobId}/result',                    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
+  ['POST /api/v1/jobs/{jobId}/result',                    'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
+  ['GET /api/v1/jobs',                                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/jobs/{uuid}',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
 ];
 
 /**
@@ -132,10 +146,15 @@ const PROFILE = 'matrix-fpga';
 const IMAGE = '9e1b8a2c-4d3e-4f5a-8b6c-7d8e9f0a1b2c';
 const OTHER_HOST = 'compute-2';
 const FIXTURE_LIMITS = { FPGA: 1000 };
+/** The FPGA of hostReportBody's hosts: heartbeats carry its telemetry. */
+const FPGA_PCI = '0000:5e:00.0';
+const DRIVER = 'policy-matrix';
+const DRIVER_EVIDENCE = { recap: { ok: 3, changed: 1, failed: 0, unreachable: 0, skipped: 0 }, playbook: `${DRIVER}/install.yml`, version: '1.0.0' };
 
 /** Members of a resource or a list of them: a refusal, or a 404 for another project's target, carries none. */
 const DATA_KEYS = new Set([
   'uuid', 'project_id', 'state', 'arqs', 'device_profile', 'device_profiles', 'devices', 'deployables', 'attributes', 'items', 'limits', 'usage',
+  'jobs', 'evidence', 'drivers', 'telemetry',
 ]);
 
 const methodOf = (endpoint: string): string => endpoint.split(' ')[0];
@@ -161,6 +180,9 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
   let fpgaDevice: string;
   let fpgaDeployable: string;
   let spareGpu: string;
+  /** A finished install-driver job of the agent's host, and the position of its result: what the jobs and drivers reads show. */
+  let standingJob: string;
+  let standingJobPosition: number;
   const standingArqs: Record<string, string> = {};
   let counter = 0;
 
@@ -275,6 +297,53 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     expect(response.body.error_message).toEqual(expect.any(String));
   };
   const expectStatus = (status: number) => (response: TestResponse) => expect(response.status).toBe(status);
+
+  /** The host a host route's cell targets: the agent's own, or another that has reported (reporting it again appends nothing). */
+  async function hostOf(scope: Scope): Promise<string> {
+    if (scope !== 'other') return AGENT_HOST;
+    expect((await asAdmin('PUT', `/api/v1/hosts/${OTHER_HOST}/report`, hostReportBody(2))).status).toBe(200);
+    return OTHER_HOST;
+  }
+
+  /** A heartbeat with the FPGA's health as it was (appends nothing) and one telemetry sample for the live view. */
+  const heartbeatBody = (sample: number) => ({
+    agentVersion: '0.1.0',
+    intervalSeconds: 3600,
+    devices: [{ pciAddress: FPGA_PCI, health: 'ok', telemetry: { matrixSample: sample } }],
+  });
+  const fpgaTelemetryOf = async (host: string): Promise<unknown> => {
+    const shown = await asAdmin('GET', `/api/v1/hosts/${host}/telemetry`);
+    expect(shown.status).toBe(200);
+    return shown.body.devices.find((device: { pciAddress: string }) => device.pciAddress === FPGA_PCI)?.telemetry;
+  };
+
+  const jobsFresh = () => ({ 'x-ledger-min-position': String(standingJobPosition) });
+  const jobEventsOf = async (jobId: string) => (await store.readStream(`job-${jobId}`)).map((event) => ({ type: event.type, data: event.data }));
+
+  /** Fails a job as an admin unless it finished, so that no job waits for a poll, or times out, during a later cell. */
+  async function settleJob(jobId: string): Promise<void> {
+    if ((await jobEventsOf(jobId)).some(({ type }) => type === 'jobs.JobCompleted' || type === 'jobs.JobFailed')) return;
+    const body = { outcome: 'failed', code: 'POLICY_MATRIX.SETTLED', reason: 'settled by the policy matrix', evidence: {} };
+    expect((await asAdmin('POST', `/api/v1/jobs/${jobId}/result`, body)).status).toBe(200);
+  }
+
+  /** A job an admin requested for `host`, waiting; settled after the cell unless the cell finished it. */
+  async function createJob(host: string): Promise<string> {
+    const requested = await asAdmin('POST', `/api/v1/hosts/${host}/jobs`, { kind: 'discover', params: {}, timeoutSeconds: 3600 });
+    expect(requested.status).toBe(202);
+    const { jobId } = requested.body;
+    cleanups.push(() => settleJob(jobId));
+    return jobId;
+  }
+
+  /** Settles what waits for the host (a program job, say), so that its long poll answers at once with nothing and dispatches nothing. */
+  async function withoutWaitingJobs(host: string): Promise<string> {
+    const fresh = { 'x-ledger-min-position': String(await store.headPosition()) };
+    const waiting = await ledger.request('GET', `/api/v1/jobs?hostname=${host}&state=requested&limit=1000`, { token: ledger.adminToken, headers: fresh });
+    expect(waiting.status).toBe(200);
+    for (const { jobId } of waiting.body.items) await settleJob(jobId);
+    return host;
+  }
 
   /** A bind or unbind of one request: allowed changes its state, hidden leaves it as it was. */
   const patchCall = (kind: 'bind' | 'unbind', onePath: boolean) => async ({ project }: Target): Promise<Call> => {
@@ -427,7 +496,10 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     'PATCH /v2/deployables/{uuid}/program': () => ({
       path: `/v2/deployables/${fpgaDeployable}/program`,
       body: [{ op: 'replace', path: '/program', value: [{ image_uuid: IMAGE }] }],
-      allowed: (r) => expect([r.status, r.headers.get('location')]).toEqual([202, expect.stringMatching(/^\/api\/v1\/jobs\//)]),
+      allowed: (r) => {
+        expect([r.status, r.headers.get('location')]).toEqual([202, expect.stringMatching(/^\/api\/v1\/jobs\//)]);
+        cleanups.push(() => settleJob(r.headers.get('location')!.split('/').at(-1)!)); // no program job waits for the agent's polls
+      },
     }),
     'GET /v2/attributes': () => ({
       path: `/v2/attributes?deployable_id=${numericIdOf(fpgaDeployable)}`,
@@ -504,6 +576,82 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         },
       };
     },
+
+    // A heartbeat that changes no health appends nothing; its sample is in the live view.
+    'POST /api/v1/hosts/{host}/heartbeat': async ({ scope, unique }) => {
+      const host = await hostOf(scope);
+      const sample = Number(unique);
+      return {
+        path: `/api/v1/hosts/${host}/heartbeat`,
+        body: heartbeatBody(sample),
+        allowed: async (r) => {
+          expect([r.status, r.body]).toEqual([200, { hostname: host, appended: 0, position: null, jobsWaiting: expect.any(Number), unknownDevices: [] }]);
+          expect(await fpgaTelemetryOf(host)).toEqual({ matrixSample: sample });
+        },
+      };
+    },
+    'GET /api/v1/hosts/{host}/telemetry': async ({ unique }) => {
+      const sample = Number(unique);
+      const beat = await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(sample));
+      expect([beat.status, beat.body.appended]).toEqual([200, 0]);
+      return {
+        path: `/api/v1/hosts/${AGENT_HOST}/telemetry`,
+        allowed: (r) => {
+          expect([r.status, r.body.hostname, r.body.status]).toEqual([200, AGENT_HOST, 'up']);
+          expect(r.body.devices).toEqual([expect.objectContaining({ pciAddress: FPGA_PCI, health: 'ok', telemetry: { matrixSample: sample } })]);
+        },
+      };
+    },
+
+    'GET /api/v1/hosts/{host}/drivers': () => ({
+      path: `/api/v1/hosts/${AGENT_HOST}/drivers`,
+      headers: jobsFresh(),
+      allowed: (r) =>
+        expect(r.body).toEqual({
+          hostname: AGENT_HOST,
+          drivers: [expect.objectContaining({ driver: DRIVER, status: 'installed', version: DRIVER_EVIDENCE.version, lastJobId: standingJob })],
+        }),
+    }),
+    'POST /api/v1/hosts/{host}/jobs': () => ({
+      path: `/api/v1/hosts/${AGENT_HOST}/jobs`,
+      body: { kind: 'discover', params: {}, timeoutSeconds: 3600 },
+      allowed: async (r) => {
+        expect(r.status).toBe(202);
+        const { jobId } = r.body;
+        cleanups.push(() => settleJob(jobId));
+        expect(r.headers.get('location')).toBe(`/api/v1/jobs/${jobId}`);
+        expect(await jobEventsOf(jobId)).toEqual([{ type: 'jobs.JobRequested', data: expect.objectContaining({ jobId, hostname: AGENT_HOST, kind: 'discover' }) }]);
+      },
+    }),
+    // No job waits for the host, so the poll answers at once with none and dispatches (appends) nothing.
+    'GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0': async ({ scope }) => {
+      const host = await withoutWaitingJobs(await hostOf(scope));
+      return { path: `/api/v1/hosts/${host}/jobs/next?waitSeconds=0`, allowed: (r) => expect([r.status, r.body]).toEqual([200, { jobs: [] }]) };
+    },
+    // A fresh job of the agent's host or another; a result is taken for a job still requested (an admin settling it, say).
+    'POST /api/v1/jobs/{jobId}/result': async ({ scope, unique }) => {
+      const jobId = await createJob(await hostOf(scope));
+      const evidence = { devices: Number(unique) };
+      return {
+        path: `/api/v1/jobs/${jobId}/result`,
+        body: { outcome: 'completed', evidence },
+        allowed: async (r) => {
+          expect([r.status, r.body]).toEqual([200, { jobId, state: 'completed', position: expect.any(Number) }]);
+          expect((await jobEventsOf(jobId)).at(-1)).toEqual({ type: 'jobs.JobCompleted', data: expect.objectContaining({ jobId, evidence }) });
+        },
+      };
+    },
+    'GET /api/v1/jobs': () => ({
+      path: `/api/v1/jobs?hostname=${AGENT_HOST}&kind=install-driver`,
+      headers: jobsFresh(),
+      allowed: (r) => expect(r.body.items.map((job: { jobId: string }) => job.jobId)).toContain(standingJob),
+    }),
+    'GET /api/v1/jobs/{uuid}': () => ({
+      path: `/api/v1/jobs/${standingJob}`,
+      headers: jobsFresh(),
+      allowed: (r) =>
+        expect(r.body).toMatchObject({ jobId: standingJob, hostname: AGENT_HOST, kind: 'install-driver', state: 'completed', evidence: DRIVER_EVIDENCE }),
+    }),
   };
 
   beforeAll(async () => {
@@ -526,6 +674,15 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
       expect((await asAdmin('PUT', `/api/v1/quotas/${project}`, { limits: FIXTURE_LIMITS })).status).toBe(200);
     }
     for (const project of [PROJECT_A, PROJECT_B, 'admin', 'service']) standingArqs[project] = await createArq(project);
+
+    const install = await asAdmin('POST', `/api/v1/hosts/${AGENT_HOST}/jobs`, { kind: 'install-driver', params: { driver: DRIVER } });
+    expect(install.status).toBe(202);
+    standingJob = install.body.jobId;
+    const polled = await ledger.request('GET', `/api/v1/hosts/${AGENT_HOST}/jobs/next?waitSeconds=0`, { token: agent, headers: { 'x-agent-boot': randomUUID() } });
+    expect(polled.body.jobs.map((job: { jobId: string }) => job.jobId)).toEqual([standingJob]);
+    const installed = await ledger.request('POST', `/api/v1/jobs/${standingJob}/result`, { token: agent, body: { outcome: 'completed', evidence: DRIVER_EVIDENCE } });
+    expect(installed.status).toBe(200);
+    standingJobPosition = installed.body.position;
     cellCleanups.length = 0; // the standing requests stay for the whole file
   });
 
