@@ -6,12 +6,13 @@ import { registerAuditReplay } from './commands/audit-replay.command';
 import { registerAuditVerify } from './commands/audit-verify.command';
 import { registerTokenCommands } from './commands/token-issue.command';
 import { registerQuotaCommands } from './commands/quota.command';
+import { registerGenericDriverCommands } from './commands/generic-driver.commands';
 import { CliError } from './support/cli-error';
 
 /** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
 function buildProgram(): Command {
   const program = new Command('ledgerctl')
-    .description('Accelerator ledger CLI: issue credentials, set quotas, audit the log')
+    .description('Accelerator ledger CLI: issue credentials, set quotas, drive agents (drivers, discovery, attach), audit the log')
     .showHelpAfterError()
     .exitOverride();
   const audit = program.command('audit').description("auditors' tools: verify, export and replay the event log");
@@ -20,6 +21,7 @@ function buildProgram(): Command {
   registerAuditReplay(audit);
   registerTokenCommands(program);
   registerQuotaCommands(program);
+  registerGenericDriverCommands(program);
   return program;
 }
 

@@ -9,14 +9,14 @@ import { LedgerApiClient, LedgerApiError } from './ledger-api-client';
 describe('LedgerApiClient', () => {
   let server: Server;
   let url: string;
-  const seen: { method?: string; url?: string; token?: string; body?: string }[] = [];
+  const seen: { method?: string; url?: string; token?: string; body?: string; minPosition?: string }[] = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
-        seen.push({ method: request.method, url: request.url, token: request.headers['x-auth-token'] as string, body });
+        seen.push({ method: request.method, url: request.url, token: request.headers['x-auth-token'] as string, body, minPosition: request.headers['x-ledger-min-position'] as string });
         if (request.url === '/ok') response.writeHead(200, { 'content-type': 'application/json' }).end('{"fine":true}');
         else if (request.url === '/problem')
           response.writeHead(403, { 'content-type': 'application/problem+json' }).end('{"code":"QUOTA.PROJECT_FORBIDDEN","detail":"not yours"}');
@@ -33,6 +33,12 @@ describe('LedgerApiClient', () => {
     const client = new LedgerApiClient(url, 'tok');
     await expect(client.request('PUT', '/ok', { a: 1 })).resolves.toEqual({ fine: true });
     expect(seen.at(-1)).toEqual({ method: 'PUT', url: '/ok', token: 'tok', body: '{"a":1}' });
+  });
+
+  it('sends extra headers, but never lets them replace the token', async () => {
+    const client = new LedgerApiClient(url, 'tok');
+    await client.request('GET', '/ok', undefined, { headers: { 'x-ledger-min-position': '42', 'x-auth-token': 'other' } });
+    expect(seen.at(-1)).toMatchObject({ token: 'tok', minPosition: '42' });
   });
 
   it('turns problem details into a LedgerApiError with the code, exit code 1', async () => {

@@ -50,9 +50,9 @@ export class LedgerApiClient {
     return new LedgerApiClient(checkedBaseUrl(url), options.token ?? nonEmpty(env.LEDGER_TOKEN) ?? adminTokenOf(configOnce()));
   }
 
-  /** Sends one request; resolves to the parsed JSON body (undefined when empty). */
-  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { 'x-auth-token': this.token, accept: 'application/json' };
+  /** Sends one request; resolves to the parsed JSON body (undefined when empty). `options.headers` are sent as well (e.g. X-Ledger-Min-Position). */
+  async request<T = unknown>(method: string, path: string, body?: unknown, options: { readonly headers?: Readonly<Record<string, string>> } = {}): Promise<T> {
+    const headers: Record<string, string> = { ...options.headers, 'x-auth-token': this.token, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
