@@ -19,6 +19,9 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): 
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => uuidV7(),
     routerOptions: { ignoreTrailingSlash: true },
+    // On shutdown, idle keep-alive connections (agents, Nova, load balancers) are closed rather than
+    // waited for: otherwise SIGTERM hangs until the keep-alive timeout (72 s) runs out.
+    forceCloseConnections: 'idle',
     rewriteUrl: (request: { url?: string }) => withDefaultVersion(request.url ?? '/'),
   });
   // JSON only: without Fastify's default text/plain parser, other media types get 415.
