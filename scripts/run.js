@@ -13,6 +13,7 @@ const entries = {
   ledgerctl: 'apps/ledgerctl/src/main.js',
   bench: 'test/bench/main.js',
   agent: 'apps/agent/src/main.js',
+  simulate: 'apps/agent/src/simulate/main.js',
 };
 const [name, ...rest] = process.argv.slice(2);
 const entry = entries[name] ?? (name && name.endsWith('.js') ? name : undefined);

@@ -6,12 +6,16 @@ export interface RecordSpec {
   readonly unit: string;
   /** Name of a record measured in the same run on the same store; the ratio is value / ceiling. */
   readonly ceiling?: string;
+  /** Decimals kept in the file (default 3 for ms, else 0). */
+  readonly digits?: number;
 }
 
 /** A value a module measured, before the runner adds store, unit and ratio. */
 export interface Measurement {
   readonly name: string;
   readonly value: number;
+  /** How it was measured, where the name cannot say (the load it was measured under). */
+  readonly notes?: string;
 }
 
 /**
@@ -33,4 +37,22 @@ export interface BenchRecord {
   readonly unit: string;
   /** value / the ceiling's value on the same store, or null where no ceiling applies. */
   readonly ratio_to_ceiling: number | null;
+  readonly notes?: string;
+}
+
+/**
+ * Thrown by a module whose run measured some records but failed a check it
+ * makes (e.g. a steady window that appended events): the runner writes the
+ * records and counts the module as failed, so the failure is loud without
+ * losing what was measured.
+ */
+export class PartialBenchFailure extends Error {
+  override readonly name = 'PartialBenchFailure';
+
+  constructor(
+    message: string,
+    readonly measurements: readonly Measurement[],
+  ) {
+    super(message);
+  }
 }

@@ -1,4 +1,5 @@
 import type { BenchModule } from './bench-module';
+import { agentsScaleBench } from './modules/agents-scale.bench';
 import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
@@ -6,7 +7,7 @@ import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 
-/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API. */
+/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API, then the simulated fleet. */
 export const BENCH_MODULES: readonly BenchModule[] = [
   ceilingsBench,
   appendConcurrencyBench,
@@ -14,4 +15,5 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   readAllBench,
   projectionRebuildBench,
   cyborgV2Bench,
+  agentsScaleBench,
 ];

@@ -27,6 +27,25 @@ export interface BenchSizes {
    * flows before V8 has optimised them (CPU per flow halves meanwhile).
    */
   readonly flowTiming: ClosedLoopTiming;
+  /** The simulated fleet of agents_* (agents-scale.bench.ts). */
+  readonly agents: AgentsScaleSizes;
+}
+
+export interface AgentsScaleSizes {
+  readonly hosts: number;
+  readonly devicesPerHost: number;
+  /** Report interval; each steady window lasts one interval. */
+  readonly intervalSeconds: number;
+  /** The agent's default heartbeat interval (AGENT_HEARTBEAT_INTERVAL_S). */
+  readonly heartbeatSeconds: number;
+  /** The slower heartbeat hosts register with, and of the window that prices one heartbeat. */
+  readonly slowHeartbeatSeconds: number;
+  /** Untimed time before each window, after the rate has changed (at least one heartbeat interval before the default-heartbeat window). */
+  readonly warmupSeconds: number;
+  /** Calls in flight at most (also how many hosts register at once). */
+  readonly concurrency: number;
+  /** Fraction of all devices changed in the churn round. */
+  readonly churn: number;
 }
 
 export const DEFAULT_SIZES: BenchSizes = {
@@ -39,6 +58,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   rounds: 3,
   httpSamples: 1000,
   flowTiming: { warmupMs: 8000, measureMs: 2000, rounds: 5 },
+  agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -51,4 +71,5 @@ export const QUICK_SIZES: BenchSizes = {
   rounds: 1,
   httpSamples: 200,
   flowTiming: { warmupMs: 1000, measureMs: 3000, rounds: 1 },
+  agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
 };

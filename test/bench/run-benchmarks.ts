@@ -1,5 +1,5 @@
 import { createBenchContext } from './bench-context';
-import type { BenchRecord, Measurement } from './bench-module';
+import { type BenchRecord, type Measurement, PartialBenchFailure } from './bench-module';
 import type { BenchOptions, StoreName } from './bench-options';
 import type { BenchPlan } from './bench-plan';
 import type { BenchSizes } from './bench-sizes';
@@ -52,6 +52,9 @@ export async function runBenchmarks(
           const results = await module.run(context, wanted);
           measured.push(...results.filter((result) => wanted.has(result.name)).map((result) => ({ ...result, store: target.name })));
         } catch (error) {
+          if (error instanceof PartialBenchFailure) {
+            measured.push(...error.measurements.filter((result) => wanted.has(result.name)).map((result) => ({ ...result, store: target.name })));
+          }
           reportError(`${target.name}: ${[...wanted].join(', ')}`)(error);
         }
       }
@@ -78,9 +81,10 @@ function toRecords(plan: BenchPlan, measured: ReadonlyArray<Measurement & { stor
         return {
           name: result.name,
           store: result.store,
-          value: round(result.value, spec.unit === 'ms' ? 3 : 0),
+          value: round(result.value, spec.digits ?? (spec.unit === 'ms' ? 3 : 0)),
           unit: spec.unit,
           ratio_to_ceiling: ceiling ? round(result.value / ceiling, 3) : null,
+          ...(result.notes === undefined ? {} : { notes: result.notes }),
         };
       }),
   );

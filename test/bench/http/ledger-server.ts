@@ -19,6 +19,8 @@ const OUTPUT_KEPT = 20_000;
 export interface LedgerServer {
   readonly url: URL;
   readonly pid: number;
+  /** The ledger's temporary LEDGER_DATA_DIR (its SQLite files), removed by `stop`. */
+  readonly dataDir: string;
   /** A token the ledger accepts (signed with the key it loaded from its data directory). */
   token(principal: Principal): string;
   /** CPU seconds the ledger process has used so far (all threads). */
@@ -67,6 +69,7 @@ export async function startLedgerServer(progress: (message: string) => void): Pr
   return {
     url,
     pid: child.pid as number,
+    dataDir,
     token: (principal) => codec.issue(principal),
     cpuSeconds: () => processCpuSeconds(child.pid as number),
     profiled: (name, work) => (profileDir ? profile(child, name, work, progress) : work()),

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { shippedPlaybookDir } from '../config/agent-config';
+import { createDrivers } from '../drivers/create-drivers';
+import { runCommand } from '../drivers/run-command';
+import type { SimulatedDriver } from '../drivers/simulated/simulated.driver';
+import type { AgentLogger } from '../runtime/agent-logger';
+import { HeartbeatLoop } from '../runtime/heartbeat-loop';
+import { HostDiscovery } from '../runtime/host-discovery';
+import { LedgerClient } from '../runtime/ledger-client';
+import { ReportLoop } from '../runtime/report-loop';
+import { realTimers } from '../runtime/timers';
+import { DeviceChurn, type DeviceChange } from './device-churn';
+import { type FleetClientShared, FleetLedgerClient } from './fleet-ledger-client';
+
+/**
+ * The agent's report loop compares "now" with the time the next report is
+ * due after waiting a whole number of checks; a timer may fire a little
+ * early by the wall clock, which would push the report a whole check later.
+ * Counting it due this much early keeps every host on one report per interval.
+ */
+const DUE_TOLERANCE_MS = 500;
+
+export interface FleetHostSettings {
+  readonly hostname: string;
+  readonly token: string;
+  readonly ledgerUrl: string;
+  readonly reportIntervalSeconds: number;
+  /** Also how often discovery re-checks, as in the agent. */
+  readonly heartbeatIntervalSeconds: number;
+  /** The `simulated` driver's settings (AGENT_DRIVER_CONFIG's block). */
+  readonly simulated: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One simulated host: the real agent's discovery, report loop and heartbeat
+ * loop over the `simulated` driver, speaking to the ledger with its own
+ * credential. Jobs are not taken (no long poll per host).
+ */
+export class FleetHost {
+  readonly hostname: string;
+  readonly driver: SimulatedDriver;
+  readonly client: FleetLedgerClient;
+  private readonly discovery: HostDiscovery;
+  private readonly reports: ReportLoop;
+  private readonly churner: DeviceChurn;
+
+  constructor(
+    private readonly settings: FleetHostSettings,
+    shared: FleetClientShared,
+    private readonly logger: AgentLogger,
+  ) {
+    this.hostname = settings.hostname;
+    const stateDir = join(tmpdir(), 'ledger-simulate', settings.hostname);
+    // The simulated driver reads no sysfs, runs no tools and writes nothing under the state directory.
+    [this.driver] = createDrivers(
+      { drivers: ['simulated'], driverSettings: { simulated: settings.simulated }, hostname: settings.hostname, stateDir, playbookDir: shippedPlaybookDir() },
+      { sysfsRoot: join(stateDir, 'no-sysfs'), logger, runCommand, fetch },
+    ) as [SimulatedDriver];
+    this.client = new FleetLedgerClient(settings.hostname, new LedgerClient({ baseUrl: settings.ledgerUrl, token: settings.token, hostname: settings.hostname }), shared);
+    this.discovery = new HostDiscovery(settings.hostname, [this.driver], logger);
+    this.reports = new ReportLoop({
+      discovery: this.discovery,
+      client: this.client,
+      timers: realTimers,
+      logger,
+      reportIntervalMs: settings.reportIntervalSeconds * 1000 - DUE_TOLERANCE_MS,
+      checkIntervalMs: settings.heartbeatIntervalSeconds * 1000,
+    });
+    this.churner = new DeviceChurn(this.driver);
+  }
+
+  /**
+   * The host's first report and first heartbeat, back to back: the
+   * heartbeat tells the ledger this host's interval at once, so it is not
+   * judged by the ledger's default while it waits for its loop to start.
+   * False when the ledger did not take the report (the loops retry).
+   */
+  async register(): Promise<boolean> {
+    try {
+      const picture = await this.discovery.discover();
+      await this.client.report(picture.devices);
+      await this.heartbeatLoop(this.settings.heartbeatIntervalSeconds).beat();
+      return true;
+    } catch (error) {
+      this.logger.warn(`registration failed (${(error as Error)?.message ?? error}); the report loop retries`);
+      return false;
+    }
+  }
+
+  /** The report loop, from `delayMs` on, until `stop`. Its first round reports (the loop has not sent one yet). */
+  runReports(delayMs: number, stop: AbortSignal): Promise<void> {
+    return after(delayMs, stop, (own) => this.reports.run(own));
+  }
+
+  /** A heartbeat loop at `intervalSeconds`, from `delayMs` on, until `stop`. */
+  runHeartbeats(intervalSeconds: number, delayMs: number, stop: AbortSignal): Promise<void> {
+    return after(delayMs, stop, (own) => this.heartbeatLoop(intervalSeconds).run(own));
+  }
+
+  /** PCI addresses of the host's devices, in the driver's order (FPGAs, GPUs, NICs). */
+  deviceAddresses(): string[] {
+    return this.driver.devices().map((device) => device.pciAddress);
+  }
+
+  /** Changes one device (see DeviceChurn); the caller asks for a report with `reportNow`. */
+  changeDevice(pciAddress: string): Promise<DeviceChange | undefined> {
+    return this.churner.change(pciAddress);
+  }
+
+  reportNow(): void {
+    this.reports.reportNow();
+  }
+
+  private heartbeatLoop(intervalSeconds: number): HeartbeatLoop {
+    return new HeartbeatLoop({
+      discovery: this.discovery,
+      client: this.client,
+      timers: realTimers,
+      logger: this.logger,
+      intervalSeconds,
+      // Simulated hosts take no jobs; a host the ledger forgot reports again, as the agent does.
+      onJobsWaiting: () => undefined,
+      onHostUnknown: () => this.reports.reportNow(),
+    });
+  }
+}
+
+/**
+ * Runs `run` after `delayMs`, with a signal of its own that follows the
+ * fleet's: the agent's loops add and remove an abort listener at every
+ * wait, and on one signal shared by thousands of hosts each removal would
+ * scan thousands of listeners.
+ */
+async function after(delayMs: number, fleetStop: AbortSignal, run: (stop: AbortSignal) => Promise<void>): Promise<void> {
+  const own = new AbortController();
+  const follow = () => own.abort();
+  if (fleetStop.aborted) return;
+  fleetStop.addEventListener('abort', follow, { once: true });
+  try {
+    if (delayMs > 0) await realTimers.sleep(delayMs, own.signal);
+    if (!own.signal.aborted) await run(own.signal);
+  } finally {
+    fleetStop.removeEventListener('abort', follow);
+  }
+}

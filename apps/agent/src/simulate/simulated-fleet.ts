@@ -1,0 +1,202 @@
+import { setMaxListeners } from 'node:events';
+import { mulberry32, hash32 } from '../drivers/simulated/seeded-random';
+import type { AgentLogger } from '../runtime/agent-logger';
+import { type DeviceChange, type ExpectedDevice, pickDistinct } from './device-churn';
+import { FleetHost } from './fleet-host';
+import type { ReportDelivery } from './fleet-ledger-client';
+import { hostShape, simulatedHostname } from './fleet-shape';
+import { FleetStats } from './fleet-stats';
+import { RequestLimiter } from './request-limiter';
+
+export interface FleetSettings {
+  readonly ledgerUrl: string;
+  readonly hosts: number;
+  readonly devicesPerHost: number;
+  readonly reportIntervalSeconds: number;
+  readonly heartbeatIntervalSeconds: number;
+  /** Calls in flight at most, across the fleet. */
+  readonly concurrency: number;
+  /** Each host's credential. */
+  readonly tokenFor: (hostname: string) => string;
+  /** Settings for the `simulated` driver on top of the shape `devicesPerHost` gives (seed, vgpuType, latencyMs…). */
+  readonly simulated?: Readonly<Record<string, unknown>>;
+  /** Seeds which devices churn picks. */
+  readonly seed?: string;
+  readonly logger: AgentLogger;
+  /** Every report the ledger answered. */
+  readonly onReport?: (delivery: ReportDelivery) => void;
+}
+
+/** One device churn changed. */
+export interface ChurnedDevice {
+  readonly hostname: string;
+  readonly pciAddress: string;
+  readonly kind: DeviceChange['kind'];
+  readonly description: string;
+  readonly expected: ExpectedDevice;
+  readonly changedAtMs: number;
+}
+
+/**
+ * Many simulated hosts in one process, each the real agent's report and
+ * heartbeat loops over the `simulated` driver with its own credential,
+ * sharing a bound on calls in flight. `start` registers every host as fast
+ * as that bound allows, then spreads the hosts' reports evenly over the
+ * report interval and their heartbeats over the heartbeat interval, so the
+ * ledger sees a steady rate rather than bursts.
+ */
+export class SimulatedFleet {
+  readonly hosts: readonly FleetHost[];
+  readonly stats = new FleetStats();
+  readonly limiter: RequestLimiter;
+  private readonly stopController = new AbortController();
+  private heartbeatController = new AbortController();
+  private readonly reportRuns: Promise<void>[] = [];
+  private heartbeatRuns: Promise<void>[] = [];
+  private readonly random: () => number;
+  private registeredCount = 0;
+  /** The heartbeat interval the hosts last told the ledger. */
+  private announcedHeartbeatSeconds: number;
+  private starting?: Promise<void>;
+
+  constructor(private readonly settings: FleetSettings) {
+    // Every host's loops follow these two signals: one listener per host is expected, not a leak.
+    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal);
+    this.limiter = new RequestLimiter(settings.concurrency);
+    this.announcedHeartbeatSeconds = settings.heartbeatIntervalSeconds;
+    this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
+    const shared = { limiter: this.limiter, stats: this.stats, onReport: settings.onReport };
+    const simulated = { ...hostShape(settings.devicesPerHost), ...settings.simulated };
+    this.hosts = Array.from({ length: settings.hosts }, (_, index) => {
+      const hostname = simulatedHostname(index, settings.hosts);
+      return new FleetHost(
+        {
+          hostname,
+          token: settings.tokenFor(hostname),
+          ledgerUrl: settings.ledgerUrl,
+          reportIntervalSeconds: settings.reportIntervalSeconds,
+          heartbeatIntervalSeconds: settings.heartbeatIntervalSeconds,
+          simulated,
+        },
+        shared,
+        prefixed(settings.logger, hostname),
+      );
+    });
+  }
+
+  /** Hosts registered so far by `start`. */
+  get registered(): number {
+    return this.registeredCount;
+  }
+
+  get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  /**
+   * Registers every host (first report and heartbeat, `concurrency` hosts
+   * at a time), starting each host's heartbeats as it is registered, then
+   * starts the report loops spread over the interval. Resolves once the
+   * loops are started; they run until `stop`.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.registerThenRun();
+    return this.starting;
+  }
+
+  private async registerThenRun(): Promise<void> {
+    const stop = this.stopController.signal;
+    const heartbeatMs = this.settings.heartbeatIntervalSeconds * 1000;
+    let next = 0;
+    const worker = async () => {
+      while (next < this.hosts.length && !stop.aborted) {
+        const index = next++;
+        const host = this.hosts[index];
+        if (await host.register()) this.registeredCount++;
+        this.heartbeatRuns.push(host.runHeartbeats(this.settings.heartbeatIntervalSeconds, this.spread(index, heartbeatMs), this.heartbeatController.signal));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, this.hosts.length) }, worker));
+    const reportMs = this.settings.reportIntervalSeconds * 1000;
+    this.hosts.forEach((host, index) => this.reportRuns.push(host.runReports(this.spread(index, reportMs), stop)));
+  }
+
+  /**
+   * Stops every heartbeat loop and starts new ones at `intervalSeconds`
+   * (the scale benchmark compares heartbeat rates). Each host's first new
+   * heartbeat announces the new interval; until then the ledger expects
+   * the old one, so the new loops start spread over the shorter of the two.
+   */
+  async restartHeartbeats(intervalSeconds: number): Promise<void> {
+    await this.stopHeartbeats();
+    if (this.stopped) return;
+    const spreadMs = Math.min(intervalSeconds, this.announcedHeartbeatSeconds) * 1000;
+    this.announcedHeartbeatSeconds = intervalSeconds;
+    this.heartbeatRuns = this.hosts.map((host, index) => host.runHeartbeats(intervalSeconds, this.spread(index, spreadMs), this.heartbeatController.signal));
+  }
+
+  /**
+   * Stops every heartbeat loop; reports go on. The ledger counts a report
+   * as a sighting too, so hosts stay up as long as the report interval is
+   * under the lost threshold of the heartbeat interval they announced.
+   */
+  async stopHeartbeats(): Promise<void> {
+    this.heartbeatController.abort();
+    await Promise.all(this.heartbeatRuns);
+    this.heartbeatRuns = [];
+    this.heartbeatController = new AbortController();
+    setMaxListeners(0, this.heartbeatController.signal);
+  }
+
+  /**
+   * Changes `fraction` of all devices at once (a whole number, at least one
+   * when the fraction is above zero) and has their hosts report at once.
+   * Devices with nothing to change (vGPU-only GPUs) are skipped.
+   */
+  async churn(fraction: number): Promise<ChurnedDevice[]> {
+    // Every host has the same shape (only the seed differs), so the first one says how many devices each has.
+    const perHost = this.hosts[0]?.deviceAddresses().length ?? 0;
+    const total = this.hosts.length * perHost;
+    const count = fraction > 0 ? Math.max(1, Math.round(total * fraction)) : 0;
+    // Concurrently: a driver configured with latencyMs would otherwise take its latency once per device.
+    const changes = await Promise.all(
+      pickDistinct(total, count, this.random)
+        .sort((a, b) => a - b)
+        .map(async (pick): Promise<[FleetHost, ChurnedDevice] | undefined> => {
+          const host = this.hosts[Math.floor(pick / perHost)];
+          const pciAddress = host.deviceAddresses()[pick % perHost];
+          const change = await host.changeDevice(pciAddress).catch((error: Error) => {
+            this.settings.logger.warn(`${host.hostname}: churn of ${pciAddress} failed (${error.message})`);
+            return undefined;
+          });
+          if (!change) return undefined;
+          return [host, { hostname: host.hostname, pciAddress, ...change, changedAtMs: Date.now() }];
+        }),
+    );
+    const done = changes.filter((entry) => entry !== undefined);
+    for (const host of new Set(done.map(([host]) => host))) host.reportNow();
+    return done.map(([, device]) => device);
+  }
+
+  /** Stops every loop; calls in flight finish (each within the client's timeout). */
+  async stop(): Promise<void> {
+    this.stopController.abort();
+    this.heartbeatController.abort();
+    // A failed start was the starter's to report; stopping only has to end what runs.
+    await this.starting?.catch(() => undefined);
+    await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
+  }
+
+  /** Host `index`'s offset within a period: evenly spaced, so a period carries one call per host at a steady rate. */
+  private spread(index: number, periodMs: number): number {
+    return Math.floor((index * periodMs) / this.hosts.length);
+  }
+}
+
+function prefixed(logger: AgentLogger, hostname: string): AgentLogger {
+  return {
+    log: (message) => logger.log(`${hostname}: ${message}`),
+    warn: (message) => logger.warn(`${hostname}: ${message}`),
+    error: (message) => logger.error(`${hostname}: ${message}`),
+  };
+}

@@ -1,0 +1,62 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FleetStats } from '../../../apps/agent/src/simulate/fleet-stats';
+import type { LedgerServer } from '../http/ledger-server';
+import { cpuBetween, readCpu } from './cpu-usage';
+
+/** What the ledger did over one timed window of a simulated fleet. */
+export interface SteadyWindow {
+  readonly seconds: number;
+  /** CPU seconds of the ledger process (every thread) and of this process (the fleet). */
+  readonly ledgerCpuSeconds: number;
+  readonly benchCpuSeconds: number;
+  readonly reports: number;
+  readonly changedReports: number;
+  readonly heartbeats: number;
+  readonly errors: number;
+  /** The store's head position before and after. */
+  readonly headBefore: number;
+  readonly headAfter: number;
+}
+
+/** The ledger's head position, as its readiness check reports it. */
+export async function headPosition(ledger: LedgerServer): Promise<number> {
+  const reply = await fetch(new URL('/readyz', ledger.url));
+  const body = (await reply.json()) as { headPosition?: number };
+  if (typeof body.headPosition !== 'number') throw new Error(`/readyz answered ${reply.status} without a head position: ${JSON.stringify(body)}`);
+  return body.headPosition;
+}
+
+/** Lets the fleet run for `seconds`, reading the ledger's CPU and head and the fleet's counters at both ends. */
+export async function measureSteadyWindow(ledger: LedgerServer, stats: FleetStats, seconds: number): Promise<SteadyWindow> {
+  const headBefore = await headPosition(ledger);
+  const before = { cpu: readCpu(ledger.cpuSeconds), calls: stats.totals(), at: performance.now() };
+  await delay(seconds * 1000);
+  const after = { cpu: readCpu(ledger.cpuSeconds), calls: stats.totals(), at: performance.now() };
+  const headAfter = await headPosition(ledger);
+  const cpu = cpuBetween(before.cpu, after.cpu);
+  return {
+    seconds: (after.at - before.at) / 1000,
+    ledgerCpuSeconds: cpu.ledger,
+    benchCpuSeconds: cpu.bench,
+    reports: after.calls.reports - before.calls.reports,
+    changedReports: after.calls.changedReports - before.calls.changedReports,
+    heartbeats: after.calls.heartbeats - before.calls.heartbeats,
+    errors: after.calls.errors - before.calls.errors,
+    headBefore,
+    headAfter,
+  };
+}
+
+/** The ledger's CPU over the window, as percent of one core. */
+export const cpuPercent = (window: SteadyWindow): number => (window.ledgerCpuSeconds / window.seconds) * 100;
+
+/** One line: CPU, the fleet's own CPU, call rates, errors and the head. */
+export function describeWindow(window: SteadyWindow, heartbeatSeconds: number | null): string {
+  const rate = (count: number) => (count / window.seconds).toFixed(1);
+  const head = window.headAfter === window.headBefore ? `nothing appended (head ${window.headAfter})` : `${window.headAfter - window.headBefore} event(s) appended`;
+  return (
+    `${window.seconds.toFixed(1)} s, ${heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${heartbeatSeconds} s`}: ledger CPU ${cpuPercent(window).toFixed(1)}% of a core ` +
+    `(the fleet in the bench process ${((window.benchCpuSeconds / window.seconds) * 100).toFixed(0)}%), ${rate(window.reports)} reports/s ` +
+    `(${window.changedReports} appended), ${rate(window.heartbeats)} heartbeats/s, ${window.errors} errors; ${head}`
+  );
+}

@@ -1,0 +1,186 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { FleetLogger } from '../../../apps/agent/src/simulate/fleet-logger';
+import { progressLine } from '../../../apps/agent/src/simulate/progress-line';
+import { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
+import type { BenchContext } from '../bench-context';
+import { type BenchModule, type Measurement, PartialBenchFailure } from '../bench-module';
+import type { AgentsScaleSizes } from '../bench-sizes';
+import { appendedTypes } from '../fixtures/appended-types';
+import { measureChurn } from '../fixtures/churn-round';
+import { ReportWatch } from '../fixtures/report-watch';
+import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
+import { processRssMb } from '../http/process-memory';
+import { cpuPercent, describeWindow, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
+
+const STEADY = 'agents_10k_steady_cpu_pct';
+const HB60 = 'agents_10k_steady_hb60_cpu_pct';
+const REPORTS_ONLY = 'agents_10k_reports_only_cpu_pct';
+const HEARTBEAT_COST = 'agents_heartbeat_cpu_ms';
+const REPORT_COST = 'agents_report_cpu_ms';
+const RSS = 'agents_10k_rss_mb';
+const CHURN = 'agents_churn_visible_s';
+const CHURN_HB60 = 'agents_churn_hb60_visible_s';
+const PROGRESS_MS = 10_000;
+
+/** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
+const PHASES = {
+  reportsOnly: [REPORTS_ONLY, HEARTBEAT_COST, REPORT_COST],
+  slowHeartbeats: [HB60, HEARTBEAT_COST],
+  churnSlow: [CHURN_HB60],
+  defaultHeartbeats: [STEADY, RSS],
+  churnDefault: [CHURN],
+} as const;
+
+/**
+ * The issue's scale target: a simulated fleet (apps/agent/src/simulate: the
+ * agent's own loops over the simulated driver, each host with its own
+ * credential) against a compiled ledger process in its embedded setup.
+ * Hosts register as fast as the ledger takes them (setup, with heartbeats
+ * every 60 s), then report unchanged every interval, spread evenly. One
+ * interval is timed with no heartbeats, one with heartbeats every 60 s and
+ * one at the agent's default (15 s); in each the ledger's CPU is read from
+ * /proc and the store's head must not move. A 1% device churn is timed
+ * until the inventory shows it, at 60 s heartbeats and at the default.
+ * The default-heartbeat phases run last: if they overload the ledger,
+ * hosts go lost, and that must not spoil the others.
+ */
+export const agentsScaleBench: BenchModule = {
+  records: [
+    { name: STEADY, unit: '%', digits: 1 },
+    { name: HB60, unit: '%', digits: 1 },
+    { name: REPORTS_ONLY, unit: '%', digits: 1 },
+    { name: HEARTBEAT_COST, unit: 'ms' },
+    { name: REPORT_COST, unit: 'ms' },
+    { name: RSS, unit: 'MB' },
+    { name: CHURN, unit: 's', digits: 2 },
+    { name: CHURN_HB60, unit: 's', digits: 2 },
+  ],
+  async run(context, wanted) {
+    if (context.target.name !== 'sqlite') {
+      context.progress('agents_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
+      return [];
+    }
+    const ledger = await startLedgerServer(context.progress);
+    try {
+      return await measureAgents(context, wanted, ledger);
+    } finally {
+      await ledger.stop();
+    }
+  },
+};
+
+async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>, ledger: LedgerServer): Promise<Measurement[]> {
+  const sizes = context.sizes.agents;
+  const say = (message: string) => context.progress(`agents: ${message}`);
+  const wants = (phase: readonly string[]) => phase.some((name) => wanted.has(name));
+  const logger = new FleetLogger(say);
+  const watch = new ReportWatch();
+  const fleet = new SimulatedFleet({
+    ledgerUrl: ledger.url.origin,
+    hosts: sizes.hosts,
+    devicesPerHost: sizes.devicesPerHost,
+    reportIntervalSeconds: sizes.intervalSeconds,
+    heartbeatIntervalSeconds: sizes.slowHeartbeatSeconds,
+    concurrency: sizes.concurrency,
+    tokenFor: (hostname) => ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
+    logger,
+    onReport: watch.onReport,
+  });
+  const ticker = setInterval(() => {
+    say(progressLine(fleet.stats.takePeriod(), { hosts: sizes.hosts, registered: fleet.registered, queued: fleet.limiter.queued }));
+    logger.flush();
+  }, PROGRESS_MS);
+  const results: Measurement[] = [];
+  const failures: string[] = [];
+  /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
+  const steady = async (name: string, heartbeatSeconds: number | null): Promise<SteadyWindow> => {
+    const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, sizes.intervalSeconds));
+    say(`${name}: ${describeWindow(window, heartbeatSeconds)}`);
+    if (window.headAfter !== window.headBefore) {
+      failures.push(`${name}: the window appended ${window.headAfter - window.headBefore} event(s) (${appendedTypes(ledger.dataDir, window.headBefore)}); an unchanged fleet must append nothing`);
+    }
+    return window;
+  };
+  try {
+    await register(fleet, ledger, sizes, say);
+
+    let reportsOnly: SteadyWindow | undefined;
+    if (wants(PHASES.reportsOnly)) {
+      await fleet.stopHeartbeats();
+      await delay(sizes.warmupSeconds * 1000);
+      reportsOnly = await steady(REPORTS_ONLY, null);
+      results.push({ name: REPORTS_ONLY, value: cpuPercent(reportsOnly), notes: windowNotes(reportsOnly, sizes, null) });
+      if (wanted.has(REPORT_COST)) {
+        results.push({ name: REPORT_COST, value: (reportsOnly.ledgerCpuSeconds * 1000) / reportsOnly.reports, notes: `${REPORTS_ONLY} window's CPU per unchanged report, the ledger's idle work (timers, liveness monitor, telemetry flush) included` });
+      }
+    }
+    await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
+    if (wants(PHASES.slowHeartbeats)) {
+      await delay(sizes.warmupSeconds * 1000);
+      const slow = await steady(HB60, sizes.slowHeartbeatSeconds);
+      results.push({ name: HB60, value: cpuPercent(slow), notes: windowNotes(slow, sizes, sizes.slowHeartbeatSeconds) });
+      if (reportsOnly && wanted.has(HEARTBEAT_COST)) {
+        const perHeartbeatMs = ((slow.ledgerCpuSeconds / slow.seconds - reportsOnly.ledgerCpuSeconds / reportsOnly.seconds) / (slow.heartbeats / slow.seconds)) * 1000;
+        say(`ledger CPU per heartbeat ${perHeartbeatMs.toFixed(3)} ms (8 devices of telemetry each)`);
+        results.push({ name: HEARTBEAT_COST, value: perHeartbeatMs, notes: `(CPU/s of ${HB60} − CPU/s of ${REPORTS_ONLY}) ÷ heartbeats/s; ${sizes.devicesPerHost} devices of telemetry per heartbeat` });
+      }
+    }
+    if (wants(PHASES.churnSlow)) {
+      results.push(await churnRecord(CHURN_HB60, fleet, ledger, watch, sizes, sizes.slowHeartbeatSeconds, say));
+    }
+    if (wants(PHASES.defaultHeartbeats) || wants(PHASES.churnDefault)) {
+      await fleet.restartHeartbeats(sizes.heartbeatSeconds);
+      await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
+    }
+    if (wants(PHASES.defaultHeartbeats)) {
+      const window = await steady(STEADY, sizes.heartbeatSeconds);
+      const rssMb = processRssMb(ledger.pid);
+      say(`ledger RSS ${rssMb.toFixed(0)} MB`);
+      results.push(
+        { name: STEADY, value: cpuPercent(window), notes: windowNotes(window, sizes, sizes.heartbeatSeconds) },
+        { name: RSS, value: rssMb, notes: `VmRSS of the ledger process at the end of the ${STEADY} window; ${sizes.hosts} hosts × ${sizes.devicesPerHost} devices` },
+      );
+    }
+    if (wants(PHASES.churnDefault)) {
+      results.push(await churnRecord(CHURN, fleet, ledger, watch, sizes, sizes.heartbeatSeconds, say));
+    }
+  } catch (error) {
+    failures.push((error as Error)?.stack ?? String(error));
+  } finally {
+    clearInterval(ticker);
+    await fleet.stop();
+  }
+  if (failures.length > 0) throw new PartialBenchFailure(failures.join('\n'), results);
+  return results;
+}
+
+/** Setup: every host's first report and heartbeat, `concurrency` at a time. */
+async function register(fleet: SimulatedFleet, ledger: LedgerServer, sizes: AgentsScaleSizes, say: (message: string) => void): Promise<void> {
+  say(`registering ${sizes.hosts} hosts × ${sizes.devicesPerHost} devices, ${sizes.concurrency} at a time, heartbeats every ${sizes.slowHeartbeatSeconds} s (ledger pid ${ledger.pid})`);
+  const started = performance.now();
+  const cpuBefore = ledger.cpuSeconds();
+  await ledger.profiled('agents_register', () => fleet.start());
+  const seconds = (performance.now() - started) / 1000;
+  const cpuMs = ((ledger.cpuSeconds() - cpuBefore) * 1000) / sizes.hosts;
+  say(`${fleet.registered} hosts registered in ${seconds.toFixed(1)} s (${(fleet.registered / seconds).toFixed(0)}/s; ledger CPU ${cpuMs.toFixed(2)} ms per host, its heartbeats included)`);
+  if (fleet.registered < sizes.hosts) throw new Error(`only ${fleet.registered} of ${sizes.hosts} hosts registered`);
+}
+
+async function churnRecord(
+  name: string,
+  fleet: SimulatedFleet,
+  ledger: LedgerServer,
+  watch: ReportWatch,
+  sizes: AgentsScaleSizes,
+  heartbeatSeconds: number,
+  say: (message: string) => void,
+): Promise<Measurement> {
+  const churn = await ledger.profiled(name, () => measureChurn(fleet, ledger, watch, sizes));
+  say(`${name}: ${churn.summary}`);
+  return { name, value: churn.maxFromSendSeconds, notes: `max over the churned devices, heartbeats every ${heartbeatSeconds} s; ${churn.summary}` };
+}
+
+function windowNotes(window: SteadyWindow, sizes: AgentsScaleSizes, heartbeatSeconds: number | null): string {
+  const heartbeats = heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${heartbeatSeconds} s${heartbeatSeconds === sizes.heartbeatSeconds ? " (the agent's default)" : ''}`;
+  return `${sizes.hosts} hosts × ${sizes.devicesPerHost} devices, unchanged reports every ${sizes.intervalSeconds} s, ${heartbeats}: ${describeWindow(window, heartbeatSeconds)}`;
+}
