@@ -50,13 +50,33 @@ export async function measureSteadyWindow(ledger: LedgerServer, stats: FleetStat
 /** The ledger's CPU over the window, as percent of one core. */
 export const cpuPercent = (window: SteadyWindow): number => (window.ledgerCpuSeconds / window.seconds) * 100;
 
-/** One line: CPU, the fleet's own CPU, call rates, errors and the head. */
-export function describeWindow(window: SteadyWindow, heartbeatSeconds: number | null): string {
+/** What the fleet was meant to send over the window. */
+export interface IntendedRates {
+  readonly hosts: number;
+  readonly reportIntervalSeconds: number;
+  /** null: no heartbeats. */
+  readonly heartbeatSeconds: number | null;
+}
+
+/**
+ * The share of the intended calls the fleet delivered (1 = all). Below
+ * about 0.97 the ledger, or the machine both share, could not keep up, and
+ * the window's CPU is a lower bound of what the full rate would take.
+ */
+export function deliveredShare(window: SteadyWindow, intended: IntendedRates): number {
+  const wanted = (intended.hosts / intended.reportIntervalSeconds + (intended.heartbeatSeconds === null ? 0 : intended.hosts / intended.heartbeatSeconds)) * window.seconds;
+  return (window.reports + window.heartbeats) / wanted;
+}
+
+/** One line: CPU, the fleet's own CPU, call rates against the intended ones, errors and the head. */
+export function describeWindow(window: SteadyWindow, intended: IntendedRates): string {
   const rate = (count: number) => (count / window.seconds).toFixed(1);
   const head = window.headAfter === window.headBefore ? `nothing appended (head ${window.headAfter})` : `${window.headAfter - window.headBefore} event(s) appended`;
+  const share = deliveredShare(window, intended);
+  const shortfall = share < 0.97 ? ` — only ${(share * 100).toFixed(0)}% of the intended calls were delivered: the CPU figure is a lower bound` : '';
   return (
-    `${window.seconds.toFixed(1)} s, ${heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${heartbeatSeconds} s`}: ledger CPU ${cpuPercent(window).toFixed(1)}% of a core ` +
+    `${window.seconds.toFixed(1)} s, ${intended.heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${intended.heartbeatSeconds} s`}: ledger CPU ${cpuPercent(window).toFixed(1)}% of a core ` +
     `(the fleet in the bench process ${((window.benchCpuSeconds / window.seconds) * 100).toFixed(0)}%), ${rate(window.reports)} reports/s ` +
-    `(${window.changedReports} appended), ${rate(window.heartbeats)} heartbeats/s, ${window.errors} errors; ${head}`
+    `(${window.changedReports} appended), ${rate(window.heartbeats)} heartbeats/s, ${window.errors} errors; ${head}${shortfall}`
   );
 }

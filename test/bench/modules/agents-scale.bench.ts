@@ -10,7 +10,7 @@ import { measureChurn } from '../fixtures/churn-round';
 import { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
-import { cpuPercent, describeWindow, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
+import { cpuPercent, describeWindow, type IntendedRates, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
 
 const STEADY = 'agents_10k_steady_cpu_pct';
 const HB60 = 'agents_10k_steady_hb60_cpu_pct';
@@ -95,7 +95,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
   const steady = async (name: string, heartbeatSeconds: number | null): Promise<SteadyWindow> => {
     const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, sizes.intervalSeconds));
-    say(`${name}: ${describeWindow(window, heartbeatSeconds)}`);
+    say(`${name}: ${describeWindow(window, intended(sizes, heartbeatSeconds))}`);
     if (window.headAfter !== window.headBefore) {
       failures.push(`${name}: the window appended ${window.headAfter - window.headBefore} event(s) (${appendedTypes(ledger.dataDir, window.headBefore)}); an unchanged fleet must append nothing`);
     }
@@ -182,5 +182,11 @@ async function churnRecord(
 
 function windowNotes(window: SteadyWindow, sizes: AgentsScaleSizes, heartbeatSeconds: number | null): string {
   const heartbeats = heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${heartbeatSeconds} s${heartbeatSeconds === sizes.heartbeatSeconds ? " (the agent's default)" : ''}`;
-  return `${sizes.hosts} hosts × ${sizes.devicesPerHost} devices, unchanged reports every ${sizes.intervalSeconds} s, ${heartbeats}: ${describeWindow(window, heartbeatSeconds)}`;
+  return `${sizes.hosts} hosts × ${sizes.devicesPerHost} devices, unchanged reports every ${sizes.intervalSeconds} s, ${heartbeats}: ${describeWindow(window, intended(sizes, heartbeatSeconds))}`;
 }
+
+const intended = (sizes: AgentsScaleSizes, heartbeatSeconds: number | null): IntendedRates => ({
+  hosts: sizes.hosts,
+  reportIntervalSeconds: sizes.intervalSeconds,
+  heartbeatSeconds,
+});
