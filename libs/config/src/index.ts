@@ -2,3 +2,4 @@ export * from './config-error';
 export * from './ledger-config';
 export * from './data-files';
 export * from './storage-options';
+export * from './env-values';

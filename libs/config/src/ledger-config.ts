@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
+import { type Env, integerSetting, nonEmpty } from './env-values';
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
 export type ReadModelKind = 'sqlite' | 'postgres';
@@ -81,7 +82,6 @@ export interface LedgerConfig {
   readonly telemetryFlushMs: number;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): LedgerConfig {
   const store = oneOf(env, 'LEDGER_STORE', ['sqlite', 'postgres', 'esdb'] as const, 'sqlite');
@@ -103,7 +103,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     throw new ConfigError('LEDGER_AUTH_SECRET', 'must be at least 32 characters');
   }
   return {
-    port: integer(env, 'PORT', 8666, 0, 65535),
+    port: integerSetting(env, 'PORT', 8666, 0, 65535),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     dataDir: resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data'),
     store,
@@ -113,22 +113,20 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     esdbConnectionString,
     roles: roles(env),
     instanceId: nonEmpty(env.LEDGER_INSTANCE_ID) ?? `${hostname()}-${process.pid}`,
-    processorLeaseMs: integer(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
+    processorLeaseMs: integerSetting(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
     authSecret,
     devNoAuth: boolean(env, 'LEDGER_DEV_NO_AUTH', false),
-    bodyLimitBytes: integer(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     novaUrl: url(env, 'LEDGER_NOVA_URL'),
     novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
-    bindTimeoutMs: integer(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
-    agentLostAfterIntervals: integer(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
-    agentHeartbeatSeconds: integer(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
-    agentLivenessCheckMs: integer(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
-    telemetryFlushMs: integer(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
+    bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
+    agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
+    agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
+    telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
   };
 }
-
-const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const value = nonEmpty(env[name]);
@@ -137,15 +135,6 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(name, `"${value}" is not one of ${allowed.join(', ')}`);
   }
   return value as T;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = nonEmpty(env[name]);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ConfigError(name, `"${value}" is not an integer between ${min} and ${max}`);
-  }
-  return Number(value);
 }
 
 function url(env: Env, name: string): string | undefined {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { ConfigError } from '@ledger/config';
+import { ConfigError, type Env, integerSetting, nonEmpty } from '@ledger/config';
 import { hostnameProblem } from '@ledger/inventory';
 import { DRIVER_NAMES, type DriverName } from './driver-names';
 
@@ -41,7 +41,6 @@ export interface AgentConfig {
   readonly imageServiceToken?: string;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** The shipped apps/agent/playbooks, whether this file runs from the source tree or compiled under dist/ (which holds no playbooks). */
 export function shippedPlaybookDir(): string {
@@ -54,8 +53,8 @@ export function loadAgentConfig(env: Env = process.env, cwd = process.cwd()): Ag
   const host = nonEmpty(env.AGENT_HOSTNAME) ?? osHostname();
   const hostProblem = hostnameProblem(host);
   if (hostProblem) throw new ConfigError('AGENT_HOSTNAME', `"${host}" ${hostProblem} (set AGENT_HOSTNAME to the host's name in Nova)`);
-  const heartbeatIntervalSeconds = integer(env, 'AGENT_HEARTBEAT_INTERVAL_S', 15, 1, 3600);
-  const reportIntervalSeconds = integer(env, 'AGENT_REPORT_INTERVAL_S', 60, 1, 86_400);
+  const heartbeatIntervalSeconds = integerSetting(env, 'AGENT_HEARTBEAT_INTERVAL_S', 15, 1, 3600);
+  const reportIntervalSeconds = integerSetting(env, 'AGENT_REPORT_INTERVAL_S', 60, 1, 86_400);
   return {
     ledgerUrl: url(env, 'AGENT_LEDGER_URL') ?? 'http://127.0.0.1:8666',
     token: token(env, cwd),
@@ -74,8 +73,6 @@ export function loadAgentConfig(env: Env = process.env, cwd = process.cwd()): Ag
   };
 }
 
-const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
-
 function token(env: Env, cwd: string): string {
   const direct = nonEmpty(env.AGENT_TOKEN);
   if (direct !== undefined) return direct;
@@ -89,15 +86,6 @@ function token(env: Env, cwd: string): string {
   }
   if (text === '') throw new ConfigError('AGENT_TOKEN_FILE', `"${file}" is empty`);
   return text;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = nonEmpty(env[name]);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ConfigError(name, `"${value}" is not an integer between ${min} and ${max}`);
-  }
-  return Number(value);
 }
 
 function url(env: Env, name: string): string | undefined {
