@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually } from '@ledger/processing/testing';
+import { freePort } from '../support/ledger-process';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** `npm run demo` (scripts/demo.js on the built tree): the ledger and a simulated fleet, up together, down together on Ctrl-C. */
+describe('npm run demo', () => {
+  it('starts the ledger and a fleet that reports to it, and stops both on SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ledger-demo-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const demo = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js'), '--hosts', '2', '--port', String(port), '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, LEDGER_URL: undefined, PORT: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    demo.stdout.on('data', (chunk) => (output += chunk));
+    demo.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      await eventually(() => output.includes('demo: ready: 2 simulated host(s)'), 90_000);
+      expect(output).toContain(`${url}/docs`);
+      const admin = readFileSync(join(dataDir, 'credentials', 'admin.token'), 'utf8').trim();
+      const hosts = async () => {
+        const response = await fetch(`${url}/api/v1/hosts`, { headers: { 'x-auth-token': admin } });
+        return ((await response.json()) as { items: { hostname: string; agentStatus: string; deviceCount: number }[] }).items;
+      };
+      await eventually(async () => (await hosts()).filter((host) => host.agentStatus === 'up' && host.deviceCount > 0).length === 2, 60_000);
+      expect((await hosts()).map((host) => host.hostname).sort()).toEqual(['sim-00001', 'sim-00002']);
+
+      const exited = once(demo, 'exit');
+      demo.kill('SIGINT');
+      const [code] = await exited;
+      expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    } finally {
+      if (demo.exitCode === null) demo.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
