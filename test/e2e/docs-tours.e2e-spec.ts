@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../support/ledger-process';
-import { claimMismatch, outputsByClaim, shellBlocks, tourScript } from '../support/markdown-tour';
+import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourScript } from '../support/markdown-tour';
 import { ansibleUnavailable, describeWithService, openstackClientUnavailable } from '../support/services';
 
 /**
@@ -18,6 +18,8 @@ const ROOT = join(__dirname, '..', '..');
 const DEFAULT_PORT = '8666';
 /** The README's tour installs a driver with Ansible and waits for jobs: minutes on a loaded machine, never more. */
 const TOUR_TIMEOUT_MS = 8 * 60_000;
+/** The longest a tour may go without reaching its next claim (the first start builds the tree). */
+const CLAIM_TIMEOUT_MS = 3 * 60_000;
 
 function documentationFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.md'], { cwd: ROOT, encoding: 'utf8' });
@@ -76,11 +78,19 @@ async function runScript(cwd: string, script: string, env: NodeJS.ProcessEnv): P
   const child: ChildProcess = spawn('bash', ['-eo', 'pipefail', file], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  let stalled = setTimeout(() => child.kill('SIGKILL'), CLAIM_TIMEOUT_MS);
+  child.stdout?.on('data', (chunk) => {
+    const before = stdout.split(STEP_MARKER).length;
+    stdout += chunk;
+    if (stdout.split(STEP_MARKER).length === before) return;
+    clearTimeout(stalled);
+    stalled = setTimeout(() => child.kill('SIGKILL'), CLAIM_TIMEOUT_MS);
+  });
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const timer = setTimeout(() => child.kill('SIGKILL'), TOUR_TIMEOUT_MS);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
+  clearTimeout(stalled);
   try {
     process.kill(-child.pid!, 'SIGTERM'); // the ledger and agent the tour left in the background
   } catch {
@@ -92,6 +102,14 @@ async function runScript(cwd: string, script: string, env: NodeJS.ProcessEnv): P
 
 function tail(text: string, lines = 40): string {
   return text.split('\n').slice(-lines).join('\n');
+}
+
+/** The ends of the logs the tour wrote (ledger.log, agent.log), to see why it stopped. */
+function logTails(dir: string): string {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.log'))
+    .map((file) => `--- ${file}:\n${tail(readFileSync(join(dir, file), 'utf8'), 20)}`)
+    .join('\n');
 }
 
 const unavailable = openstackClientUnavailable() ?? ansibleUnavailable();
@@ -115,7 +133,8 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
       });
       if (run.code !== 0 || outputs.length < claims.length) {
         const stoppedAt = outputs.length < claims.length ? `before the claim at ${where(outputs.length)}` : 'after the last claim';
-        failures.push(`the tour exited with ${run.code} ${stoppedAt}; its stderr ended:\n${tail(run.stderr)}`);
+        const how = run.code === null ? `was stopped after ${CLAIM_TIMEOUT_MS / 1000} s without reaching a claim` : `exited with ${run.code}`;
+        failures.push(`the tour ${how} ${stoppedAt}; its stderr ended:\n${tail(run.stderr)}\n${logTails(join(copy, dirname(file)))}`);
       }
       expect(failures).toEqual([]);
       const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy, encoding: 'utf8' });
