@@ -1,7 +1,6 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { runForRows, type SqlExecutor } from '@ledger/processing';
 import type { JobsBatch } from './jobs-batch';
 import { DRIVER_COLUMNS, type DriverRow, JOB_COLUMNS, type JobRow } from './jobs.rows';
-import { runForRows } from './multi-row-sql';
 
 const upsert = (table: string, columns: readonly string[], key: readonly string[]) =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES $VALUES ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${columns

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import type { SqlExecutor } from './sql-database.port';
 
 /** Rows per statement: few round trips, well under both engines' parameter limits. */
 const CHUNK = 256;
@@ -10,8 +10,8 @@ function tuples(rows: number, width: number): string {
 
 /**
  * Runs `sql` once per chunk of rows, with `$VALUES` replaced by the chunk's
- * tuples (as projections/quota does): multi-row upserts, the same text on
- * SQLite and PostgreSQL.
+ * tuples: multi-row INSERT … VALUES and `(a, b) IN (VALUES …)` lists, the
+ * same text on SQLite and PostgreSQL.
  */
 export async function runForRows(tx: SqlExecutor, sql: string, rows: readonly (readonly unknown[])[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
