@@ -1,17 +1,11 @@
-import { runForRows, type SqlExecutor } from '@ledger/processing';
+import { runForRows, type SqlExecutor, upsertRowsSql } from '@ledger/processing';
 import type { PlacementBatch } from './placement-batch';
 import { DEPLOYABLE_COLUMNS, DEVICE_COLUMNS, HOST_COLUMNS, PROGRAM_JOB_COLUMNS } from './placement.rows';
 
-const upsert = (table: string, columns: readonly string[], key: string) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES $VALUES ON CONFLICT (${key}) DO UPDATE SET ${columns
-    .filter((column) => column !== key)
-    .map((column) => `${column} = excluded.${column}`)
-    .join(', ')}`;
-
-const UPSERT_HOSTS = upsert('pl_hosts', HOST_COLUMNS, 'hostname');
-const UPSERT_DEVICES = upsert('pl_devices', DEVICE_COLUMNS, 'device_uuid');
-const UPSERT_DEPLOYABLES = upsert('pl_deployables', DEPLOYABLE_COLUMNS, 'deployable_uuid');
-const UPSERT_PROGRAM_JOBS = upsert('pl_program_jobs', PROGRAM_JOB_COLUMNS, 'job_id');
+const UPSERT_HOSTS = upsertRowsSql('pl_hosts', HOST_COLUMNS, ['hostname']);
+const UPSERT_DEVICES = upsertRowsSql('pl_devices', DEVICE_COLUMNS, ['device_uuid']);
+const UPSERT_DEPLOYABLES = upsertRowsSql('pl_deployables', DEPLOYABLE_COLUMNS, ['deployable_uuid']);
+const UPSERT_PROGRAM_JOBS = upsertRowsSql('pl_program_jobs', PROGRAM_JOB_COLUMNS, ['job_id']);
 const DELETE_DEPLOYABLES = 'DELETE FROM pl_deployables WHERE deployable_uuid IN (VALUES $VALUES)';
 
 /** Writes what the batch changed: deletions first, then one multi-row upsert per table and 256 rows. */

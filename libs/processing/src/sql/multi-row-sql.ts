@@ -20,6 +20,17 @@ export async function runForRows(tx: SqlExecutor, sql: string, rows: readonly (r
   }
 }
 
+/**
+ * `INSERT INTO table (columns) VALUES $VALUES ON CONFLICT (key) DO UPDATE SET`
+ * every other column: with `runForRows`, whole rows written back whether they
+ * were there or not.
+ */
+export const upsertRowsSql = (table: string, columns: readonly string[], key: readonly string[]): string =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES $VALUES ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${columns
+    .filter((column) => !key.includes(column))
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ')}`;
+
 /** Rows whose `column` is one of `keys`, read in chunks of `IN (…)` lists. */
 export async function selectByKeys<Row>(tx: SqlExecutor, table: string, column: string, keys: Iterable<string>): Promise<Row[]> {
   const list = [...new Set(keys)];
