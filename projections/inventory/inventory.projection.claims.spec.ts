@@ -54,6 +54,9 @@ describe('inventoryProjection: attach handle claims and the queries binding read
       traits: ['CUSTOM_FPGA_INTEL', 'CUSTOM_FPGA_INTEL_PAC_ARRIA10', 'OWNER_CYBORG'],
       driverName: 'intel_fpga_driver',
       deviceStatus: 'enabled',
+      deviceHealth: 'ok',
+      deviceHealthReason: null,
+      agentLost: false,
       deviceCapacity: null,
     });
     expect(await queries.findDeployableByRpUuid('00000000-0000-3000-8000-000000000000')).toBeUndefined();
@@ -112,6 +115,18 @@ describe('inventoryProjection: attach handle claims and the queries binding read
     } finally {
       await fresh.close();
     }
+  });
+
+  it('tells binding the device has failed and its host’s agent is lost, and that both are over once they are', async () => {
+    const lost = { type: 'MarkAgentLost', hostname, lastSeenAt: '2026-03-01T00:00:00.000Z', detectedAt: '2026-03-01T00:01:00.000Z' } as const;
+    const failed = { type: 'RecordDeviceHealth', deviceUuid: fpga, health: 'failed', reason: 'Xid 79', observedAt: '2026-03-01T00:00:30.000Z' } as const;
+    const sick: HistoryStep[] = [{ report: [arria10('0000:5e:00.0', 3)] }, failed, lost];
+    await applyBatches(db, oneBatch(await recordHostHistory(hostname, sick)));
+    expect(await queries.findDeployableByRpUuid(rpUuid)).toMatchObject({ deviceHealth: 'failed', deviceHealthReason: 'Xid 79', agentLost: true });
+
+    const healed: HistoryStep[] = [...sick, { ...failed, health: 'ok', reason: null }, { type: 'RecordAgentSeen', hostname, seenAt: '2026-03-01T00:02:00.000Z' }];
+    await applyBatches(db, oneBatch(await recordHostHistory(hostname, healed)));
+    expect(await queries.findDeployableByRpUuid(rpUuid)).toMatchObject({ deviceHealth: 'ok', agentLost: false });
   });
 
   it('tells binding the device is in maintenance, and finds nothing on a removed device', async () => {

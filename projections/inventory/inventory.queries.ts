@@ -166,11 +166,13 @@ export class InventoryQueries {
     return row && toDeployableView(row);
   }
 
-  /** The deployable behind a Placement resource provider, with its device's status, unless the device is removed. */
+  /** The deployable behind a Placement resource provider, with its device's status and health and its agent's liveness, unless the device is removed. */
   async findDeployableByRpUuid(rpUuid: string): Promise<DeployableBindingView | undefined> {
     const row = await this.db.get<Row>(
-      `SELECT p.*, d.status AS device_status, d.capacity AS device_capacity
+      `SELECT p.*, d.status AS device_status, d.health AS device_health, d.health_reason AS device_health_reason,
+              d.capacity AS device_capacity, h.agent_lost_at
          FROM inv_deployables p JOIN inv_devices d ON d.uuid = p.device_uuid
+         LEFT JOIN inv_hosts h ON h.hostname = p.hostname
         WHERE p.rp_uuid = $1 AND d.removed = 0
         ORDER BY p.uuid LIMIT 1`,
       [rpUuid.toLowerCase()],

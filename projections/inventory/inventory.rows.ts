@@ -72,12 +72,18 @@ export const toAttachHandleView = (row: Row): AttachHandleView => ({
   claimedBy: (row.claimed_by as string | null) ?? null,
 });
 
-/** From a deployable row joined with its device's `status` (as device_status) and `capacity` (as device_capacity). */
+/**
+ * From a deployable row joined with its device's `status`, `health`,
+ * `health_reason` and `capacity` (as device_*) and its host's `agent_lost_at`.
+ */
 export const toDeployableBindingView = (row: Row): DeployableBindingView => {
   const { createdAt: _created, updatedAt: _updated, ...deployable } = toDeployableView(row);
   return {
     ...deployable,
     deviceStatus: row.device_status as DeployableBindingView['deviceStatus'],
+    deviceHealth: ((row.device_health as string | null) ?? 'ok') as DeployableBindingView['deviceHealth'],
+    deviceHealthReason: (row.device_health_reason as string | null) ?? null,
+    agentLost: row.agent_lost_at !== null && row.agent_lost_at !== undefined,
     deviceCapacity: row.device_capacity ? (JSON.parse(row.device_capacity as string) as Record<string, number>) : null,
   };
 };

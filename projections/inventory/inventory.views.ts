@@ -80,6 +80,10 @@ export interface DeployableBindingView {
   readonly traits: string[];
   readonly driverName: string | null;
   readonly deviceStatus: 'enabled' | 'maintaining';
+  readonly deviceHealth: DeviceView['health'];
+  readonly deviceHealthReason: string | null;
+  /** The host's agent is lost (AgentLost, no AgentBack since). */
+  readonly agentLost: boolean;
   readonly deviceCapacity: Record<string, number> | null;
 }
 

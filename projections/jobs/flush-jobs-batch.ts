@@ -1,16 +1,9 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { runForRows, type SqlExecutor, upsertRowsSql } from '@ledger/processing';
 import type { JobsBatch } from './jobs-batch';
 import { DRIVER_COLUMNS, type DriverRow, JOB_COLUMNS, type JobRow } from './jobs.rows';
-import { runForRows } from './multi-row-sql';
 
-const upsert = (table: string, columns: readonly string[], key: readonly string[]) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES $VALUES ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${columns
-    .filter((column) => !key.includes(column))
-    .map((column) => `${column} = excluded.${column}`)
-    .join(', ')}`;
-
-const UPSERT_JOBS = upsert('jobs', JOB_COLUMNS, ['job_id']);
-const UPSERT_DRIVERS = upsert('job_host_drivers', DRIVER_COLUMNS, ['hostname', 'driver']);
+const UPSERT_JOBS = upsertRowsSql('jobs', JOB_COLUMNS, ['job_id']);
+const UPSERT_DRIVERS = upsertRowsSql('job_host_drivers', DRIVER_COLUMNS, ['hostname', 'driver']);
 
 /** Writes every row the batch changed: one multi-row upsert per table and 256 rows. */
 export async function flushJobsBatch(tx: SqlExecutor, batch: JobsBatch): Promise<void> {

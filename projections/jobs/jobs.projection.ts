@@ -1,12 +1,11 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import { InventoryEventTypes } from '@ledger/inventory';
 import { JOB_EVENT_TYPES } from '@ledger/jobs';
-import type { Projection } from '@ledger/processing';
+import { type Projection, selectByKeys } from '@ledger/processing';
 import { flushJobsBatch } from './flush-jobs-batch';
 import { JobsBatch } from './jobs-batch';
 import { driverRowFrom, jobRowFrom } from './jobs.rows';
 import { createJobsSchema, emptyJobsTables } from './jobs.schema';
-import { selectByKeys } from './multi-row-sql';
 
 /** The driver facts of the host stream this projection reads (the rest of the host stream is the inventory's). */
 export const DRIVER_FACT_TYPES = [InventoryEventTypes.DriverInstalled, InventoryEventTypes.DriverUninstalled, InventoryEventTypes.DriverFailed] as const;

@@ -1,6 +1,5 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { runForRows, type SqlExecutor } from '@ledger/processing';
 import { canonicalJson } from '@ledger/kernel';
-import { runForRows } from './multi-row-sql';
 import type { QuotaBatch } from './quota-batch';
 
 /** Loads the stream version applied so far for every project the batch touches. */

@@ -111,6 +111,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/hosts/{host}/heartbeat',                 'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
   ['POST /api/v1/hosts/{host}/heartbeat',                 'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['GET /api/v1/hosts/{host}/telemetry',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/hosts/{host}/placement',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
 
   ['GET /api/v1/hosts/{host}/drivers',                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/hosts/{host}/jobs',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
@@ -154,7 +155,7 @@ const DRIVER_EVIDENCE = { recap: { ok: 3, changed: 1, failed: 0, unreachable: 0,
 /** Members of a resource or a list of them: a refusal, or a 404 for another project's target, carries none. */
 const DATA_KEYS = new Set([
   'uuid', 'project_id', 'state', 'arqs', 'device_profile', 'device_profiles', 'devices', 'deployables', 'attributes', 'items', 'limits', 'usage',
-  'jobs', 'evidence', 'drivers', 'telemetry',
+  'jobs', 'evidence', 'drivers', 'telemetry', 'providers',
 ]);
 
 const methodOf = (endpoint: string): string => endpoint.split(' ')[0];
@@ -603,6 +604,15 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
       };
     },
 
+    // The agent's host as Placement should hold it: its FPGA among the child providers, under Cyborg's uuid.
+    'GET /api/v1/hosts/{host}/placement': async () => ({
+      path: `/api/v1/hosts/${AGENT_HOST}/placement`,
+      headers: { 'x-ledger-min-position': String(await store.headPosition()) },
+      allowed: (r) => {
+        expect([r.status, r.body.hostname]).toEqual([200, AGENT_HOST]);
+        expect(r.body.providers).toContainEqual(expect.objectContaining({ uuid: fpgaRp, deployableUuid: fpgaDeployable, resourceClass: 'FPGA', traits: expect.arrayContaining(['OWNER_CYBORG']) }));
+      },
+    }),
     'GET /api/v1/hosts/{host}/drivers': () => ({
       path: `/api/v1/hosts/${AGENT_HOST}/drivers`,
       headers: jobsFresh(),

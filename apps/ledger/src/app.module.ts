@@ -13,6 +13,7 @@ import { InventoryHttpModule } from './inventory/inventory-http.module';
 import { JobsConductorModule } from './jobs/jobs-conductor.module';
 import { JobsHttpModule } from './jobs/jobs-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
+import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { QuotaHttpModule } from './quota/quota-http.module';
@@ -32,7 +33,7 @@ export class AppModule {
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
-    if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule);
+    if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];
     if (config.roles.includes('processors')) providers.push(NovaNotifier);

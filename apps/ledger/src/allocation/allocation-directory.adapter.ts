@@ -44,6 +44,9 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
         hostname: deployable.hostname,
         resourceClass: deployable.resourceClass,
         traits: deployable.traits,
+        deviceHealth: deployable.deviceHealth,
+        deviceHealthReason: deployable.deviceHealthReason,
+        agentLost: deployable.agentLost,
         capacity: deployable.deviceCapacity ?? {},
       }
     );

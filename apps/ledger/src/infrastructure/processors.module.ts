@@ -15,10 +15,11 @@ import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { jobsProjection } from '@ledger/projections/jobs';
+import { placementProjection } from '@ledger/projections/placement';
 import { PROCESSOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection];
+export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -76,6 +76,18 @@ describe('deviceDecider', () => {
       spec.given([disabled]).when(claim(ARQ_A)).thenThrows('INVENTORY.DEVICE_IN_MAINTENANCE');
     });
 
+    it('refuses a device whose recorded health is failed, and claims again once it recovers; degraded still works', () => {
+      const health = (level: 'ok' | 'degraded' | 'failed'): DeviceEvent => ({
+        type: 'inventory.DeviceHealthChanged',
+        data: { deviceUuid: DEVICE, health: level, reason: level === 'ok' ? null : 'Xid 79', observedAt: '2026-03-01T00:00:00.000Z' },
+      });
+      spec.given([health('failed')]).when(claim(ARQ_A)).thenThrows('INVENTORY.DEVICE_UNHEALTHY');
+      spec.given([health('failed'), health('ok')]).when(claim(ARQ_A)).then([claimed(H1, ARQ_A)]);
+      spec.given([health('degraded')]).when(claim(ARQ_A)).then([claimed(H1, ARQ_A)]);
+      // A request that already holds a handle keeps it: the refusal is for new claims, a repeat changes nothing.
+      spec.given([claimed(H1, ARQ_A), health('failed')]).when(claim(ARQ_A)).then([]);
+    });
+
     it('releases what the request holds, and nothing otherwise; the handle is free again', () => {
       spec.given([claimed(H1, ARQ_A), claimed(H2, ARQ_B)]).when({ type: 'ReleaseAttachHandle', deviceUuid: DEVICE, arqUuid: ARQ_A }).then([released(H1, ARQ_A)]);
       spec.given([claimed(H1, ARQ_A), released(H1, ARQ_A)]).when({ type: 'ReleaseAttachHandle', deviceUuid: DEVICE, arqUuid: ARQ_A }).then([]);

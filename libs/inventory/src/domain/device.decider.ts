@@ -1,7 +1,7 @@
 import { ConflictError, isUuid, ValidationError } from '@ledger/kernel';
 import type { Decider } from '../../../eventstore/src/command-handling/decider';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
-import { InventoryErrorCodes } from './inventory.errors';
+import { DeviceUnhealthyError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
 
 export const MAX_DISABLE_REASON_LENGTH = 255;
@@ -133,6 +133,8 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
       deviceUuid,
     });
   }
+  // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
+  if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
   const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined);
   if (free === undefined) {
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {

@@ -1,4 +1,4 @@
-import { LedgerError, ValidationError } from '@ledger/kernel';
+import { ConflictError, LedgerError, ValidationError } from '@ledger/kernel';
 
 /** Stable error codes of the inventory context (clients and tests match on them). */
 export const InventoryErrorCodes = {
@@ -16,6 +16,10 @@ export const InventoryErrorCodes = {
   DEPLOYABLE_NOT_FOUND: 'INVENTORY.DEPLOYABLE_NOT_FOUND',
   /** The device is in maintenance: nothing on it can be claimed (409). */
   DEVICE_IN_MAINTENANCE: 'INVENTORY.DEVICE_IN_MAINTENANCE',
+  /** The device's recorded health is `failed`: nothing on it can be claimed (409). */
+  DEVICE_UNHEALTHY: 'INVENTORY.DEVICE_UNHEALTHY',
+  /** The agent of the device's host is lost: nothing on it can be claimed until it is back (409). */
+  AGENT_LOST: 'INVENTORY.AGENT_LOST',
   /** Every attach handle of the deployable is claimed (409). */
   NO_FREE_ATTACH_HANDLE: 'INVENTORY.NO_FREE_ATTACH_HANDLE',
   /** A read-model query parameter (limit, cursor) is malformed. */
@@ -36,6 +40,26 @@ export class ReportTooLargeError extends LedgerError {
       path,
       limit,
       actual,
+    });
+  }
+}
+
+/** A claim on a device whose recorded health is `failed`; nothing was recorded. */
+export class DeviceUnhealthyError extends ConflictError {
+  constructor(deviceUuid: string, reason: string | null) {
+    super(InventoryErrorCodes.DEVICE_UNHEALTHY, `device ${deviceUuid} has failed${reason ? ` (${reason})` : ''} and offers no attach handles`, {
+      deviceUuid,
+      healthReason: reason,
+    });
+  }
+}
+
+/** A claim on a device whose host's agent is lost: the ledger cannot tell what the host does with it. Nothing was recorded. */
+export class AgentLostError extends ConflictError {
+  constructor(hostname: string, deviceUuid: string) {
+    super(InventoryErrorCodes.AGENT_LOST, `the agent of host ${hostname} is lost: device ${deviceUuid} offers no attach handles until it is back`, {
+      hostname,
+      deviceUuid,
     });
   }
 }

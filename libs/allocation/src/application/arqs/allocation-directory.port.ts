@@ -8,6 +8,11 @@ export interface ProviderDescription {
   readonly hostname: string;
   readonly resourceClass: string;
   readonly traits: readonly string[];
+  /** The device's recorded health level (`ok`, `degraded`, `failed`) and why. */
+  readonly deviceHealth: string;
+  readonly deviceHealthReason: string | null;
+  /** The host's agent is lost (no report or heartbeat for the lost-after window). */
+  readonly agentLost: boolean;
   /** What the device measures (`{ memoryGiB: 80 }`): charged to capacity quota while bound. */
   readonly capacity: Readonly<Record<string, number>>;
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import { ClaimAttachHandleCommand } from '@ledger/inventory';
+import { AgentLostError, ClaimAttachHandleCommand, DeviceUnhealthyError } from '@ledger/inventory';
 import { ConflictError, isLedgerError } from '@ledger/kernel';
 import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
@@ -55,6 +55,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       throw new ArqInvalidError(`${bind.uuid}/device_rp_uuid`, `No accelerator resource provider ${bind.deviceRpUuid} is known`);
     }
     assertProviderFits(arq, provider, bind.deviceRpUuid);
+    assertDeviceUsable(provider);
     const start: StartBind = {
       type: 'StartBind',
       uuid: arq.uuid,
@@ -117,6 +118,21 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       return liveOrThrow(failed, arq.uuid);
     }
   }
+}
+
+/**
+ * A failed device or a lost agent refuses the whole patch before anything
+ * is recorded (Placement reserves such providers, so Nova should not pick
+ * them; a stale scheduler view still might). The read model is fresh
+ * (catchUp); a device that fails between this check and the claim is
+ * refused by the device's own stream, and the bind ends BindFailed.
+ * A lost agent lives on the host stream, which the claim does not read, so
+ * this check is the only one for it: a loss recorded in that window lets
+ * the claim through, as a loss recorded just after it would.
+ */
+function assertDeviceUsable(provider: ProviderDescription): void {
+  if (provider.deviceHealth === 'failed') throw new DeviceUnhealthyError(provider.deviceUuid, provider.deviceHealthReason);
+  if (provider.agentLost) throw new AgentLostError(provider.hostname, provider.deviceUuid);
 }
 
 function assertProviderFits(arq: LiveArq, provider: ProviderDescription, rpUuid: string): void {

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import type { SqlExecutor } from './sql-database.port';
 
 /** Rows per statement: few round trips, well under both engines' parameter limits. */
 const CHUNK = 256;
@@ -10,8 +10,8 @@ function tuples(rows: number, width: number): string {
 
 /**
  * Runs `sql` once per chunk of rows, with `$VALUES` replaced by the chunk's
- * tuples (as projections/quota does): multi-row upserts, the same text on
- * SQLite and PostgreSQL.
+ * tuples: multi-row INSERT … VALUES and `(a, b) IN (VALUES …)` lists, the
+ * same text on SQLite and PostgreSQL.
  */
 export async function runForRows(tx: SqlExecutor, sql: string, rows: readonly (readonly unknown[])[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
@@ -19,6 +19,17 @@ export async function runForRows(tx: SqlExecutor, sql: string, rows: readonly (r
     await tx.run(sql.replace('$VALUES', tuples(chunk.length, chunk[0].length)), chunk.flat());
   }
 }
+
+/**
+ * `INSERT INTO table (columns) VALUES $VALUES ON CONFLICT (key) DO UPDATE SET`
+ * every other column: with `runForRows`, whole rows written back whether they
+ * were there or not.
+ */
+export const upsertRowsSql = (table: string, columns: readonly string[], key: readonly string[]): string =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES $VALUES ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${columns
+    .filter((column) => !key.includes(column))
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ')}`;
 
 /** Rows whose `column` is one of `keys`, read in chunks of `IN (…)` lists. */
 export async function selectByKeys<Row>(tx: SqlExecutor, table: string, column: string, keys: Iterable<string>): Promise<Row[]> {

@@ -1,0 +1,68 @@
+import type { DesiredHostPlacement, DesiredProvider, ReservationReason } from './desired-placement';
+import { compareCodeUnits, desiredTraits, functionIdTrait, fpgaVendorOf } from './placement-traits';
+
+/** Health levels under which a device cannot be used; `degraded` still works (with errors) and stays schedulable. */
+const UNUSABLE_HEALTH: readonly string[] = ['failed'];
+
+/** What the ledger knows of one deployable and its surroundings: the facts the desired provider follows from. */
+export interface ProviderFacts {
+  readonly deployableUuid: string;
+  readonly deviceUuid: string;
+  /** The deployable's name, which is the provider's. */
+  readonly name: string;
+  /** Cyborg's `uuid3(NAMESPACE_DNS, name)`, as the inventory recorded it. */
+  readonly rpUuid: string;
+  readonly resourceClass: string;
+  readonly count: number;
+  readonly reportedTraits: readonly string[];
+  readonly driverName: string | null;
+  readonly deviceDisabled: boolean;
+  /** The device's recorded health level (`ok`, `degraded`, `failed`). */
+  readonly deviceHealth: string;
+  readonly agentLost: boolean;
+  /** A program job on this deployable is requested or dispatched, not yet finished. */
+  readonly programInFlight: boolean;
+  /** The function id the last completed program job read back, when it finished after the report last changed the traits. */
+  readonly programmedFunctionId: string | null;
+}
+
+/** Why the provider's inventory is reserved, in a fixed order; empty when it can be scheduled. */
+export function reservationReasonsOf(facts: ProviderFacts): ReservationReason[] {
+  const reasons: [boolean, ReservationReason][] = [
+    [facts.deviceDisabled, 'disabled'],
+    [UNUSABLE_HEALTH.includes(facts.deviceHealth), 'unhealthy'],
+    [facts.agentLost, 'agent-lost'],
+    [facts.programInFlight, 'reprogramming'],
+  ];
+  return reasons.filter(([holds]) => holds).map(([, reason]) => reason);
+}
+
+/**
+ * The child provider Cyborg would make for the deployable: its name and
+ * uuid, one inventory of `count` with `max_unit = total`, the whole of it
+ * reserved while any reason holds (Cyborg reserves only for maintenance),
+ * and the traits (placement-traits.ts).
+ */
+export function desiredProviderOf(facts: ProviderFacts): DesiredProvider {
+  const reservedBecause = reservationReasonsOf(facts);
+  const vendor = facts.programmedFunctionId === null ? undefined : fpgaVendorOf(facts.reportedTraits, facts.driverName);
+  const functionTrait = vendor === undefined || facts.programmedFunctionId === null ? null : functionIdTrait(vendor, facts.programmedFunctionId);
+  return {
+    uuid: facts.rpUuid,
+    name: facts.name,
+    deviceUuid: facts.deviceUuid,
+    deployableUuid: facts.deployableUuid,
+    resourceClass: facts.resourceClass,
+    total: facts.count,
+    reserved: reservedBecause.length > 0 ? facts.count : 0,
+    maxUnit: facts.count,
+    traits: desiredTraits(facts.reportedTraits, functionTrait),
+    reservedBecause,
+  };
+}
+
+/** A host's desired state: its providers sorted by name. */
+export function desiredHostPlacement(hostname: string, providers: readonly ProviderFacts[], position: number): DesiredHostPlacement {
+  const sorted = providers.map(desiredProviderOf).sort((a, b) => compareCodeUnits(a.name, b.name));
+  return { hostname, providers: sorted, position };
+}

@@ -1,0 +1,3 @@
+export * from './placement.projection';
+export * from './placement.schema';
+export * from './placement.queries';

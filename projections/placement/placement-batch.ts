@@ -1,0 +1,160 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import type { DeployableDescription, DeviceEvent, HostInventoryEvent, HostLivenessEvent } from '@ledger/inventory';
+import type { JobEvent, ProgramParams } from '@ledger/jobs';
+import { canonicalJson } from '@ledger/kernel';
+import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
+
+export type PlacementEvent = HostInventoryEvent | HostLivenessEvent | DeviceEvent | JobEvent;
+
+/**
+ * One batch applied in memory to the rows it touches, then written back
+ * (flush-placement-batch.ts). Every host and device fact is guarded by its
+ * row's `position`; a program job's by its state (a finished job stays
+ * finished), so a batch delivered twice changes nothing.
+ */
+export class PlacementBatch {
+  readonly hosts: Map<string, HostRow>;
+  readonly devices: Map<string, DeviceRow>;
+  readonly deployables: Map<string, DeployableRow>;
+  readonly jobs: Map<string, ProgramJobRow>;
+  readonly changedHosts = new Set<string>();
+  readonly changedDevices = new Set<string>();
+  readonly changedDeployables = new Set<string>();
+  readonly deletedDeployables = new Set<string>();
+  readonly changedJobs = new Set<string>();
+
+  constructor(rows: { hosts: readonly HostRow[]; devices: readonly DeviceRow[]; deployables: readonly DeployableRow[]; jobs: readonly ProgramJobRow[] }) {
+    this.hosts = new Map(rows.hosts.map((row) => [row.hostname, row]));
+    this.devices = new Map(rows.devices.map((row) => [row.device_uuid, row]));
+    this.deployables = new Map(rows.deployables.map((row) => [row.deployable_uuid, row]));
+    this.jobs = new Map(rows.jobs.map((row) => [row.job_id, row]));
+  }
+
+  apply(recorded: RecordedEvent): void {
+    const event = recorded as RecordedEvent & PlacementEvent;
+    switch (event.type) {
+      case 'inventory.HostRegistered':
+        this.hostRow(event.data.hostname);
+        return;
+      case 'inventory.AgentLost':
+      case 'inventory.AgentBack':
+        return this.applyLiveness(event);
+      case 'inventory.DeviceDiscovered': {
+        const { hostname, device } = event.data;
+        this.hostRow(hostname);
+        return this.onDevice(device.uuid, event.position, (row) => {
+          Object.assign(row, { hostname, removed: 0 });
+          this.putDeployables(row, device.deployables, event.position);
+        });
+      }
+      case 'inventory.DeviceChanged': {
+        const { hostname, deviceUuid, description } = event.data;
+        return this.onDevice(deviceUuid, event.position, (row) => {
+          Object.assign(row, { hostname, removed: 0 });
+          this.putDeployables(row, description.deployables, event.position);
+        });
+      }
+      case 'inventory.DeviceRemoved':
+        return this.onDevice(event.data.deviceUuid, event.position, (row) => {
+          row.removed = 1;
+          this.putDeployables(row, [], event.position);
+        });
+      case 'inventory.DeviceDisabled':
+      case 'inventory.DeviceEnabled':
+        return this.onDevice(event.data.deviceUuid, event.position, (row) => {
+          row.disabled = event.type === 'inventory.DeviceDisabled' ? 1 : 0;
+        });
+      case 'inventory.DeviceHealthChanged':
+        return this.onDevice(event.data.deviceUuid, event.position, (row) => {
+          row.health = event.data.health;
+        });
+      case 'jobs.JobRequested':
+        return this.applyProgramRequested(event.data);
+      case 'jobs.JobCompleted':
+      case 'jobs.JobFailed':
+        return this.applyJobFinished(event);
+      default:
+        return;
+    }
+  }
+
+  private applyLiveness(event: RecordedEvent & HostLivenessEvent): void {
+    const row = this.hostRow(event.data.hostname);
+    if (event.position <= row.position) return;
+    Object.assign(row, { agent_lost: event.type === 'inventory.AgentLost' ? 1 : 0, position: event.position });
+    this.changedHosts.add(row.hostname);
+  }
+
+  private applyProgramRequested(data: { jobId: string; hostname: string; kind: string; params: unknown }): void {
+    if (data.kind !== 'program' || this.jobs.has(data.jobId)) return;
+    const { deployableUuid } = data.params as ProgramParams;
+    this.jobs.set(data.jobId, { job_id: data.jobId, hostname: data.hostname, deployable_uuid: deployableUuid, state: 'running', function_id: null, finished_position: null });
+    this.changedJobs.add(data.jobId);
+  }
+
+  /** Only program jobs have rows; any other job's end is none of this projection's business. */
+  private applyJobFinished(event: RecordedEvent & JobEvent & { type: 'jobs.JobCompleted' | 'jobs.JobFailed' }): void {
+    const row = this.jobs.get(event.data.jobId);
+    if (!row || row.state !== 'running') return;
+    const functionId = event.type === 'jobs.JobCompleted' ? event.data.evidence.functionId : undefined;
+    Object.assign(row, {
+      state: event.type === 'jobs.JobCompleted' ? 'completed' : 'failed',
+      function_id: typeof functionId === 'string' && functionId !== '' ? functionId : null,
+      finished_position: event.position,
+    });
+    this.changedJobs.add(row.job_id);
+  }
+
+  /** Applies `change` to the device's row unless the event was applied before. */
+  private onDevice(deviceUuid: string, position: number, change: (row: DeviceRow) => void): void {
+    const row = this.devices.get(deviceUuid) ?? { device_uuid: deviceUuid, hostname: null, removed: 1, disabled: 0, health: 'ok', position: 0 };
+    if (position <= row.position) return;
+    change(row);
+    row.position = position;
+    this.devices.set(deviceUuid, row);
+    this.changedDevices.add(deviceUuid);
+  }
+
+  /** The device's deployables become exactly `reported`; a deployable whose traits changed records where. */
+  private putDeployables(device: DeviceRow, reported: readonly DeployableDescription[], position: number): void {
+    const kept = new Set(reported.map((deployable) => deployable.uuid));
+    for (const row of this.deployables.values()) {
+      if (row.device_uuid === device.device_uuid && !kept.has(row.deployable_uuid)) this.deleteDeployable(row.deployable_uuid);
+    }
+    for (const deployable of reported) {
+      const previous = this.deployables.get(deployable.uuid);
+      const traits = canonicalJson(deployable.traits);
+      this.deployables.set(deployable.uuid, {
+        deployable_uuid: deployable.uuid,
+        device_uuid: device.device_uuid,
+        hostname: device.hostname!,
+        name: deployable.name,
+        rp_uuid: deployable.rpUuid,
+        resource_class: deployable.resourceClass,
+        count: deployable.count,
+        traits,
+        driver_name: deployable.driverName ?? null,
+        traits_position: previous && previous.traits === traits ? previous.traits_position : position,
+      });
+      this.changedDeployables.add(deployable.uuid);
+      this.deletedDeployables.delete(deployable.uuid);
+    }
+  }
+
+  private deleteDeployable(deployableUuid: string): void {
+    this.deployables.delete(deployableUuid);
+    this.changedDeployables.delete(deployableUuid);
+    this.deletedDeployables.add(deployableUuid);
+  }
+
+  /** The host's row, made when a host is first seen: a host stays listed (with no providers) once it had any. */
+  private hostRow(hostname: string): HostRow {
+    let row = this.hosts.get(hostname);
+    if (!row) {
+      row = { hostname, agent_lost: 0, position: 0 };
+      this.hosts.set(hostname, row);
+      this.changedHosts.add(hostname);
+    }
+    return row;
+  }
+}

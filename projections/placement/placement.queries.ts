@@ -1,0 +1,57 @@
+import { compareCodeUnits, type DesiredHostPlacement, type DesiredPlacementSource, desiredHostPlacement, type ProviderFacts } from '@ledger/placement';
+import { readCheckpoint, type SqlExecutor } from '@ledger/processing';
+import { deployableRowFrom, deviceRowFrom, hostRowFrom, programJobRowFrom, type DeployableRow, type DeviceRow, type ProgramJobRow } from './placement.rows';
+
+type Row = Record<string, unknown>;
+
+/** The desired Placement state as the reconciler and the API read it. */
+export class PlacementQueries implements DesiredPlacementSource {
+  constructor(private readonly db: SqlExecutor) {}
+
+  /** The log position the read model has processed up to (0 before its first batch). */
+  async position(): Promise<number> {
+    return Number((await readCheckpoint(this.db, 'placement'))?.position ?? 0);
+  }
+
+  async hostnames(): Promise<readonly string[]> {
+    return (await this.db.all<{ hostname: string }>('SELECT hostname FROM pl_hosts')).map((row) => row.hostname).sort(compareCodeUnits);
+  }
+
+  async host(hostname: string): Promise<DesiredHostPlacement | undefined> {
+    const position = await this.position();
+    const host = await this.db.get<Row>('SELECT * FROM pl_hosts WHERE hostname = $1', [hostname]);
+    if (!host) return undefined;
+    const [deployables, devices, jobs] = await Promise.all([
+      this.db.all<Row>('SELECT * FROM pl_deployables WHERE hostname = $1', [hostname]),
+      this.db.all<Row>('SELECT * FROM pl_devices WHERE hostname = $1', [hostname]),
+      this.db.all<Row>("SELECT * FROM pl_program_jobs WHERE hostname = $1 AND (state = 'running' OR function_id IS NOT NULL)", [hostname]),
+    ]);
+    const devicesByUuid = new Map(devices.map(deviceRowFrom).map((row) => [row.device_uuid, row]));
+    const agentLost = hostRowFrom(host).agent_lost === 1;
+    const programJobs = jobs.map(programJobRowFrom);
+    const facts = deployables.map(deployableRowFrom).map((row) => providerFacts(row, devicesByUuid.get(row.device_uuid), agentLost, programJobs));
+    return desiredHostPlacement(hostname, facts, position);
+  }
+}
+
+function providerFacts(row: DeployableRow, device: DeviceRow | undefined, agentLost: boolean, jobs: readonly ProgramJobRow[]): ProviderFacts {
+  const own = jobs.filter((job) => job.deployable_uuid === row.deployable_uuid);
+  const lastProgrammed = own
+    .filter((job) => job.function_id !== null && job.finished_position! > row.traits_position)
+    .sort((a, b) => b.finished_position! - a.finished_position!)[0];
+  return {
+    deployableUuid: row.deployable_uuid,
+    deviceUuid: row.device_uuid,
+    name: row.name,
+    rpUuid: row.rp_uuid,
+    resourceClass: row.resource_class,
+    count: row.count,
+    reportedTraits: JSON.parse(row.traits) as string[],
+    driverName: row.driver_name,
+    deviceDisabled: device?.disabled === 1,
+    deviceHealth: device?.health ?? 'ok',
+    agentLost,
+    programInFlight: own.some((job) => job.state === 'running'),
+    programmedFunctionId: lastProgrammed?.function_id ?? null,
+  };
+}
