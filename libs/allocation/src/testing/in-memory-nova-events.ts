@@ -1,5 +1,6 @@
 import { classifyHttpStatus } from '@ledger/processing';
-import type { AcceleratorRequestBound, NovaEvents } from '../application/nova/nova-events.port';
+import type { NovaEvents } from '../application/nova/nova-events.port';
+import type { AcceleratorRequestBound } from '../domain/nova-notice';
 
 /** Nova in memory, for fast tests: answers like the real one would with `status`, and keeps what it accepted. */
 export class InMemoryNovaEvents implements NovaEvents {

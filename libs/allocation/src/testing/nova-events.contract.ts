@@ -1,5 +1,6 @@
 import { ReactorRejectedError, ReactorUnavailableError } from '@ledger/processing';
-import type { AcceleratorRequestBound, NovaEvents } from '../application/nova/nova-events.port';
+import type { NovaEvents } from '../application/nova/nova-events.port';
+import type { AcceleratorRequestBound } from '../domain/nova-notice';
 
 /** A NovaEvents adapter wired to a Nova the test controls. */
 export interface NovaEventsHarness {
@@ -7,7 +8,7 @@ export interface NovaEventsHarness {
   /** Makes Nova answer every post with this status from now on. */
   respondWith(status: number): void;
   /** The posts Nova accepted, repeats of one key dropped. */
-  accepted(): { key: string; events: AcceleratorRequestBound[] }[];
+  accepted(): { key: string; events: readonly AcceleratorRequestBound[] }[];
   /** Ends the harness (closes a server). */
   dispose(): Promise<void>;
 }

@@ -18,17 +18,9 @@ export interface ProcessorRuntimeOptions extends WorkerPoolOptions {
  */
 export class ProcessorRuntime {
   private readonly pool: WorkerPool<ProjectionWorker>;
-  private readonly progressListeners = new Set<() => void>();
 
   constructor(private readonly options: ProcessorRuntimeOptions) {
-    this.pool = new WorkerPool(
-      options,
-      { batchSize: 5000 },
-      (settings) => options.processors.map((processor) => new ProjectionWorker(processor, settings)),
-      () => {
-        for (const listener of this.progressListeners) listener();
-      },
-    );
+    this.pool = new WorkerPool(options, { batchSize: 5000 }, (settings) => options.processors.map((processor) => new ProjectionWorker(processor, settings)));
   }
 
   /** Creates the checkpoint and lease tables and starts every processor; resolves without waiting for them to catch up. */
@@ -54,19 +46,5 @@ export class ProcessorRuntime {
    */
   waitForPosition(position: number, options: { readonly timeoutMs?: number } = {}): Promise<void> {
     return this.pool.waitForPosition(position, options.timeoutMs ?? 10_000);
-  }
-
-  /** Whether the named processor runs here and has set up its tables (outbox drainers wait for it). */
-  isPrepared(name: string): boolean {
-    return this.pool.workers.some((worker) => worker.processor.name === name && worker.isPrepared);
-  }
-
-  /**
-   * Calls `listener` whenever a processor may have committed a batch (for
-   * outbox drainers that act on what a batch wrote). Returns the unsubscribe.
-   */
-  onProgress(listener: () => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
   }
 }

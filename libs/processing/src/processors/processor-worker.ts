@@ -91,11 +91,6 @@ export abstract class ProcessorWorker {
     return Promise.resolve(true);
   }
 
-  /** Whether this instance has set up the processor's tables (and so may read them). */
-  get isPrepared(): boolean {
-    return this.prepared;
-  }
-
   get holdsLease(): boolean {
     return this.leaseRenewedAt !== undefined;
   }

@@ -41,7 +41,6 @@ export class WorkerPool<W extends ProcessorWorker> {
     options: WorkerPoolOptions,
     defaults: { readonly batchSize: number },
     createWorkers: (settings: WorkerSettings) => W[],
-    onProgress: () => void = () => {},
   ) {
     const batchSize = options.batchSize ?? defaults.batchSize;
     const leaseTtlMs = options.leaseTtlMs ?? 15_000;
@@ -60,10 +59,7 @@ export class WorkerPool<W extends ProcessorWorker> {
       maxRetryMs: options.maxRetryMs ?? 10_000,
       clock: options.clock ?? systemClock,
       logger: options.logger ?? consoleProcessorLogger,
-      onProgress: () => {
-        this.waiters.notify();
-        onProgress();
-      },
+      onProgress: () => this.waiters.notify(),
     };
     this.workers = createWorkers(this.settings);
     const keys = this.workers.map((worker) => worker.identity.key);

@@ -1,9 +1,4 @@
-/** One `accelerator-request-bound` server external event (CYBORG-V2.md §7). */
-export interface AcceleratorRequestBound {
-  readonly instanceUuid: string;
-  readonly arqUuid: string;
-  readonly status: 'completed' | 'failed';
-}
+import type { AcceleratorRequestBound } from '../../domain/nova-notice';
 
 /**
  * Nova's side of a finished bind: `POST /os-server-external-events` at

@@ -1,5 +1,6 @@
 import { classifyFetchFailure, classifyHttpStatus } from '@ledger/processing';
-import type { AcceleratorRequestBound, NovaEvents } from '../../application/nova/nova-events.port';
+import type { NovaEvents } from '../../application/nova/nova-events.port';
+import type { AcceleratorRequestBound } from '../../domain/nova-notice';
 
 export interface HttpNovaEventsOptions {
   /** Nova's compute endpoint, e.g. `http://nova-api:8774/v2.1`. */
