@@ -42,10 +42,7 @@ async function build(batches: Batches) {
   const db = await openSqliteSqlDatabase({ file: ':memory:' });
   try {
     await applyProjectionBatches(db, arqProjection, batches);
-    return {
-      requests: await db.all('SELECT * FROM arq_requests ORDER BY uuid'),
-      outbox: await db.all('SELECT id, instance_uuid, arq_uuid, status FROM arq_nova_outbox ORDER BY id'),
-    };
+    return await db.all('SELECT * FROM arq_requests ORDER BY uuid');
   } finally {
     await db.close();
   }
@@ -80,17 +77,7 @@ describe('arqProjection', () => {
     expect(await queries.countLiveByProfile(uuid(500))).toBe(3);
   });
 
-  it("queues Nova's events once every request of the instance is resolved, one per request", async () => {
-    await applyProjectionBatches(db, arqProjection, oneBatch(events));
-    const outbox = await db.all<{ instance_uuid: string; arq_uuid: string; status: string }>('SELECT instance_uuid, arq_uuid, status FROM arq_nova_outbox ORDER BY arq_uuid');
-    expect(outbox).toEqual([
-      { instance_uuid: INSTANCE_1, arq_uuid: uuid(1), status: 'completed' },
-      { instance_uuid: INSTANCE_1, arq_uuid: uuid(2), status: 'failed' },
-      { instance_uuid: INSTANCE_2, arq_uuid: uuid(3), status: 'completed' },
-    ]);
-  });
-
-  it('builds the same rows and outbox in one batch, one event per batch, in pairs, and with every batch applied twice', async () => {
+  it('builds the same rows in one batch, one event per batch, in pairs, and with every batch applied twice', async () => {
     const expected = await build(onePerBatch(events));
     expect(await build(oneBatch(events))).toEqual(expected);
     expect(await build(inBatchesOf(2, events))).toEqual(expected);

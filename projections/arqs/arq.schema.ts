@@ -32,21 +32,12 @@ const STATEMENTS = [
   'CREATE INDEX IF NOT EXISTS arq_requests_by_instance ON arq_requests (instance_uuid)',
   'CREATE INDEX IF NOT EXISTS arq_requests_by_profile ON arq_requests (device_profile_uuid)',
   'CREATE INDEX IF NOT EXISTS arq_requests_by_state ON arq_requests (state, updated_at)',
-  // The transactional outbox of Nova's `accelerator-request-bound` events: written with the
-  // read model (so Nova hears only what a poll of ?instance= already shows), drained by the notifier.
-  `CREATE TABLE IF NOT EXISTS arq_nova_outbox (
-    id TEXT PRIMARY KEY,
-    instance_uuid TEXT NOT NULL,
-    arq_uuid TEXT NOT NULL,
-    status TEXT NOT NULL,
-    enqueued_at TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at TEXT NOT NULL
-  )`,
-  'CREATE INDEX IF NOT EXISTS arq_nova_outbox_due ON arq_nova_outbox (next_attempt_at)',
+  // Nova's outbox lived here until the Nova notifier became a reactor (its pending work is its
+  // checkpoint now, which no rebuild of this projection resets); a database from before drops it.
+  'DROP TABLE IF EXISTS arq_nova_outbox',
 ];
 
-export const ARQ_TABLES = ['arq_nova_outbox', 'arq_requests'] as const;
+export const ARQ_TABLES = ['arq_requests'] as const;
 
 export async function createArqSchema(tx: SqlExecutor): Promise<void> {
   for (const statement of STATEMENTS) await tx.run(statement);

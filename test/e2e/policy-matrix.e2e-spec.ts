@@ -4,6 +4,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { attributeUuidOf, numericIdOf } from '@ledger/inventory';
+import { parkEvent, type SqlDatabase } from '@ledger/processing';
+import { READ_MODEL_DB } from '../../apps/ledger/src/infrastructure/tokens';
 import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 import {
@@ -121,6 +123,10 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/jobs/{jobId}/result',                    'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['GET /api/v1/jobs',                                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/jobs/{uuid}',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+
+  ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/reactors/{name}/parked/{position}/retry', '',     [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
 ];
 
 /**
@@ -656,6 +662,26 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
       headers: jobsFresh(),
       allowed: (r) => expect(r.body.items.map((job: { jobId: string }) => job.jobId)).toContain(standingJob),
     }),
+    'GET /api/v1/reactors': () => ({
+      path: '/api/v1/reactors',
+      allowed: (r) => expect(r.body.items).toContainEqual(expect.objectContaining({ name: 'nova-notifier' })),
+    }),
+    'GET /api/v1/reactors/{name}/parked': () => ({
+      path: '/api/v1/reactors/nova-notifier/parked',
+      allowed: (r) => expect(r.body).toMatchObject({ reactor: 'nova-notifier', items: expect.any(Array) }),
+    }),
+    'POST /api/v1/reactors/{name}/parked/{position}/retry': async () => {
+      // A parked event the log does not have: the retry runs, fails again, and it stays parked.
+      const position = 1_000_000_000 + ++counter;
+      const at = new Date().toISOString();
+      await ledger.app.get<SqlDatabase>(READ_MODEL_DB).transaction((tx) =>
+        parkEvent(tx, { reactor: 'nova-notifier', position, eventId: randomUUID(), type: 'allocation.ArqBound', stream: 'arq-x', error: 'e', attempts: 5, firstFailedAt: at, lastFailedAt: at }),
+      );
+      return {
+        path: `/api/v1/reactors/nova-notifier/parked/${position}/retry`,
+        allowed: (r) => expect(r.body).toMatchObject({ reactor: 'nova-notifier', position, outcome: 'failed' }),
+      };
+    },
     'GET /api/v1/jobs/{uuid}': () => ({
       path: `/api/v1/jobs/${standingJob}`,
       headers: jobsFresh(),
@@ -665,7 +691,8 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
   };
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
+    // A Nova nobody listens on: the Nova notifier reactor runs (and retries), so its routes have a reactor to show.
+    ledger = await startTestLedger({ LEDGER_NOVA_URL: 'http://127.0.0.1:9/v2.1' });
     store = ledger.app.get<EventStore>(EVENT_STORE);
     rootHeaders = { 'x-auth-token': ledger.adminToken, 'x-service-token': ledger.token(SERVICE_USER) };
     const agent = ledger.token({ user: `agent:${AGENT_HOST}`, project: null, roles: ['agent'], host: AGENT_HOST });

@@ -8,22 +8,36 @@ export interface NovaExternalEvent {
   readonly status: string;
 }
 
+/** One accepted post: its `X-OpenStack-Request-ID` (the sender's idempotency key) and events. */
+export interface NovaDelivery {
+  readonly requestId: string | undefined;
+  readonly events: readonly NovaExternalEvent[];
+}
+
 /**
  * A stand-in for Nova's compute API that records `os-server-external-events`
  * posts (what Cyborg — and the ledger — send when binds finish) and lets a
- * test wait for them. Answers 200 like Nova, or whatever `respondWith` says.
+ * test wait for them. Answers 200 like Nova, or whatever `respondWith` says:
+ * 207 answers each event with code 422 (Nova's "instance not on a host yet",
+ * LP#1855752), and is still an acceptance. `deliveries` keeps the accepted
+ * posts; `uniqueDeliveries()` drops repeats of a request id, as a receiver
+ * deduplicating redeliveries by event id would.
  */
 export interface NovaSink {
   readonly url: string;
+  /** Every event of every accepted post, repeats included. */
   readonly events: NovaExternalEvent[];
+  readonly deliveries: NovaDelivery[];
   readonly requests: { headers: IncomingMessage['headers']; body: unknown }[];
   respondWith(status: number): void;
+  uniqueDeliveries(): NovaDelivery[];
   waitFor(predicate: (events: NovaExternalEvent[]) => boolean, timeoutMs?: number): Promise<NovaExternalEvent[]>;
   close(): Promise<void>;
 }
 
 export async function startNovaSink(): Promise<NovaSink> {
   const events: NovaExternalEvent[] = [];
+  const deliveries: NovaDelivery[] = [];
   const requests: { headers: IncomingMessage['headers']; body: unknown }[] = [];
   const waiters = new Set<() => void>();
   let status = 200;
@@ -33,9 +47,14 @@ export async function startNovaSink(): Promise<NovaSink> {
     request.on('end', () => {
       const body = text ? (JSON.parse(text) as { events?: NovaExternalEvent[] }) : {};
       requests.push({ headers: request.headers, body });
-      if (request.url?.endsWith('/os-server-external-events') && status === 200) events.push(...(body.events ?? []));
+      const accepted = status === 200 || status === 207;
+      if (request.url?.endsWith('/os-server-external-events') && accepted) {
+        events.push(...(body.events ?? []));
+        deliveries.push({ requestId: request.headers['x-openstack-request-id'] as string | undefined, events: body.events ?? [] });
+      }
+      const code = status === 207 ? 422 : status;
       response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ events: (body.events ?? []).map((event) => ({ ...event, code: status })) }));
+      response.end(JSON.stringify({ events: (body.events ?? []).map((event) => ({ ...event, code })) }));
       for (const wake of waiters) wake();
     });
   });
@@ -44,8 +63,10 @@ export async function startNovaSink(): Promise<NovaSink> {
   return {
     url: `http://127.0.0.1:${port}/v2.1`,
     events,
+    deliveries,
     requests,
     respondWith: (next) => (status = next),
+    uniqueDeliveries: () => deliveries.filter((delivery, index) => delivery.requestId === undefined || deliveries.findIndex((other) => other.requestId === delivery.requestId) === index),
     waitFor(predicate, timeoutMs = 10_000) {
       if (predicate(events)) return Promise.resolve(events);
       return new Promise((resolve, reject) => {
@@ -62,6 +83,10 @@ export async function startNovaSink(): Promise<NovaSink> {
         waiters.add(check);
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -6,7 +6,6 @@ import { InventoryModule } from '@ledger/inventory';
 import { QuotaModule } from '@ledger/quota';
 import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
-import { NovaNotifier } from './allocation/nova-notifier';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { HealthController } from './http/health.controller';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
@@ -17,6 +16,7 @@ import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { QuotaHttpModule } from './quota/quota-http.module';
+import { ReactorsHttpModule } from './reactors/reactors-http.module';
 
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
@@ -34,9 +34,9 @@ export class AppModule {
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
+    if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];
-    if (config.roles.includes('processors')) providers.push(NovaNotifier);
     const controllers: Type[] = [HealthController];
     return { module: AppModule, imports, providers, controllers };
   }

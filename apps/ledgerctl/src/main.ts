@@ -7,6 +7,7 @@ import { registerAuditVerify } from './commands/audit-verify.command';
 import { registerTokenCommands } from './commands/token-issue.command';
 import { registerQuotaCommands } from './commands/quota.command';
 import { registerGenericDriverCommands } from './commands/generic-driver.commands';
+import { registerReactorCommands } from './commands/reactor.command';
 import { CliError } from './support/cli-error';
 
 /** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
@@ -22,6 +23,7 @@ function buildProgram(): Command {
   registerTokenCommands(program);
   registerQuotaCommands(program);
   registerGenericDriverCommands(program);
+  registerReactorCommands(program);
   return program;
 }
 

@@ -22,3 +22,6 @@ export * from './application/arqs/bind-arqs/bind-arqs.command';
 export * from './application/arqs/unbind-arqs/unbind-arqs.command';
 export * from './application/arqs/delete-arqs/delete-arqs.command';
 export * from './application/arqs/allocation-sweeper';
+export * from './domain/nova-notice';
+export * from './application/nova/nova-events.port';
+export * from './infrastructure/nova/http-nova-events';

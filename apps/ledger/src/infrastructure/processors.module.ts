@@ -9,34 +9,41 @@ import {
 } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { type Processor, ProcessorRuntime, type SqlDatabase } from '@ledger/processing';
+import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { arqProjection } from '@ledger/projections/arqs';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { jobsProjection } from '@ledger/projections/jobs';
 import { placementProjection } from '@ledger/projections/placement';
-import { PROCESSOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import { ledgerReactors } from './ledger-reactors';
+import { PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
 export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(PROCESSOR_RUNTIME) private readonly runtime: ProcessorRuntime) {}
+  constructor(
+    @Inject(PROCESSOR_RUNTIME) private readonly runtime: ProcessorRuntime,
+    @Inject(REACTOR_RUNTIME) private readonly reactors: ReactorRuntime,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runtime.start();
+    await this.reactors.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    // Reactors first: one may be waiting for the projections to reach a position.
+    await this.reactors.stop();
     await this.runtime.stop();
   }
 }
 
 /**
- * The `processors` role: feeds the global log to every processor, each
- * under a lease so that only one ledger process runs it at a time.
+ * The `processors` role: feeds the global log to every projection and
+ * reactor, each under a lease so that only one ledger process runs it at a time.
  */
 @Module({})
 export class ProcessorsModule {
@@ -59,9 +66,22 @@ export class ProcessorsModule {
               logger,
             }),
         },
+        {
+          provide: REACTOR_RUNTIME,
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME],
+          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime) =>
+            new ReactorRuntime({
+              store,
+              db,
+              reactors: ledgerReactors(config, { store, readModels: db, projections, logger: new Logger('Reactors') }),
+              owner: config.instanceId,
+              leaseTtlMs: config.processorLeaseMs,
+              logger: new Logger('Reactors'),
+            }),
+        },
         ProcessorLifecycle,
       ],
-      exports: [PROCESSOR_RUNTIME],
+      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME],
     };
   }
 }

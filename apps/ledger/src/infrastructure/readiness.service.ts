@@ -1,22 +1,28 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import type { ProcessorRuntime, SqlDatabase } from '@ledger/processing';
-import { PROCESSOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import type { ProcessorRuntime, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
+import { PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 export interface ReadinessReport {
   readonly ready: boolean;
   readonly checks: Record<string, { ok: boolean; detail?: string }>;
   readonly headPosition?: number;
   readonly processors?: unknown;
+  readonly reactors?: readonly ReactorStatus[];
 }
 
-/** Ready = the event store and read models answer, and no processor has failed. */
+/**
+ * Ready = the event store and read models answer, and no processor has
+ * failed. Reactors are reported, never unready: an outside that is down or
+ * an event parked for an operator does not stop the ledger serving.
+ */
 @Injectable()
 export class ReadinessService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly readModels: SqlDatabase,
     @Optional() @Inject(PROCESSOR_RUNTIME) private readonly runtime?: ProcessorRuntime,
+    @Optional() @Inject(REACTOR_RUNTIME) private readonly reactorRuntime?: ReactorRuntime,
   ) {}
 
   async check(): Promise<ReadinessReport> {
@@ -39,6 +45,21 @@ export class ReadinessService {
       const failed = processors.filter((processor) => processor.state === 'failed').map((processor) => processor.name);
       checks.processors = failed.length === 0 ? { ok: true } : { ok: false, detail: `failed: ${failed.join(', ')}` };
     }
-    return { ready: Object.values(checks).every((check) => check.ok), checks, headPosition, processors };
+    const reactors = await this.reactorRuntime?.status();
+    if (reactors) checks.reactors = { ok: true, ...describeReactors(reactors) };
+    return { ready: Object.values(checks).every((check) => check.ok), checks, headPosition, processors, reactors };
   }
+}
+
+/** "nova-notifier: unavailable since …; placement: 2 parked", or nothing when all is well. */
+function describeReactors(reactors: readonly ReactorStatus[]): { detail?: string } {
+  const notes = reactors.flatMap((reactor) => {
+    const parts = [
+      ...(reactor.unavailableSince ? [`unavailable since ${reactor.unavailableSince}`] : []),
+      ...(reactor.state === 'retrying' ? [`retrying position ${reactor.retrying?.position}`] : []),
+      ...(reactor.parked > 0 ? [`${reactor.parked} parked`] : []),
+    ];
+    return parts.length > 0 ? [`${reactor.name}: ${parts.join(', ')}`] : [];
+  });
+  return notes.length > 0 ? { detail: notes.join('; ') } : {};
 }

@@ -10,11 +10,14 @@ export async function readCheckpoint(db: SqlExecutor, name: string): Promise<Che
   return db.get<Checkpoint>('SELECT version, position FROM processor_checkpoints WHERE name = $1', [name]);
 }
 
-/** Starts a processor's checkpoint over at position 0 for `version` (first run, or a rebuild). */
-export async function restartCheckpoint(tx: SqlExecutor, name: string, version: number, now: Date): Promise<void> {
+/**
+ * Starts a processor's checkpoint over for `version` (first run, or a
+ * rebuild), at position 0 unless told otherwise (a reactor that begins at the head).
+ */
+export async function restartCheckpoint(tx: SqlExecutor, name: string, version: number, now: Date, position = 0): Promise<void> {
   await tx.run(
-    `INSERT INTO processor_checkpoints (name, version, position, updated_at) VALUES ($1, $2, 0, $3)
-     ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = 0, updated_at = excluded.updated_at`,
-    [name, version, now.toISOString()],
+    `INSERT INTO processor_checkpoints (name, version, position, updated_at) VALUES ($1, $2, $4, $3)
+     ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`,
+    [name, version, now.toISOString(), position],
   );
 }

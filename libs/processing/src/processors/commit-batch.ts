@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import { LedgerError } from '@ledger/kernel';
-import { advanceCheckpoint } from '../checkpoints/advance-checkpoint';
 import type { Checkpoint } from '../checkpoints/checkpoint';
-import { fenceLease, type LeaseTerms } from '../leases/lease';
+import { commitWithCheckpoint } from '../checkpoints/commit-with-checkpoint';
+import type { LeaseTerms } from '../leases/lease';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import type { Processor } from './processor';
 
@@ -51,15 +51,15 @@ export async function commitBatch(
   batch: Batch,
   options: { readonly fence?: LeaseTerms; readonly now: Date },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (options.fence) await fenceLease(tx, options.fence);
-    if (batch.events.length > 0) {
-      try {
-        await processor.apply(batch.events, tx);
-      } catch (error) {
-        throw new ApplyFailedError(processor.name, batch.events, error);
-      }
-    }
-    await advanceCheckpoint(tx, processor.name, batch.from, batch.to, options.now);
-  });
+  const apply =
+    batch.events.length === 0
+      ? undefined
+      : async (tx: Parameters<Processor['apply']>[1]) => {
+          try {
+            await processor.apply(batch.events, tx);
+          } catch (error) {
+            throw new ApplyFailedError(processor.name, batch.events, error);
+          }
+        };
+  await commitWithCheckpoint(db, processor.name, { from: batch.from, to: batch.to }, options, apply);
 }

@@ -1,14 +1,12 @@
 import type { EventFilter, EventStore, RecordedEvent } from '@ledger/eventstore';
 import { CheckpointMovedError } from '../checkpoints/advance-checkpoint';
 import { type Checkpoint, readCheckpoint } from '../checkpoints/checkpoint';
+import { commitWithCheckpoint } from '../checkpoints/commit-with-checkpoint';
 import type { Clock } from '../leases/clock';
 import { acquireLease, fenceLease, LeaseLostError, type LeaseTerms, releaseLease } from '../leases/lease';
-import type { SqlDatabase } from '../sql/sql-database.port';
+import type { SqlDatabase, SqlExecutor } from '../sql/sql-database.port';
 import { abortableDelay } from './abortable-delay';
-import { commitBatch } from './commit-batch';
-import { prepareProcessor } from './prepare-processor';
-import type { Processor } from './processor';
-import { processorFilter } from './processor-filter';
+import type { PreparedProcessor } from './prepare-processor';
 import type { ProcessorLogger } from './processor-logger';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
 
@@ -34,15 +32,24 @@ export interface WorkerSettings {
   readonly onProgress: () => void;
 }
 
+/** What a worker runs: the key of its checkpoint and lease, the version it builds, what it reads. */
+export interface WorkerIdentity {
+  readonly key: string;
+  readonly version: number;
+  readonly filter: EventFilter;
+}
+
 /**
- * Runs one processor: holds its lease (or stands by), prepares its tables,
- * then reads batches after the checkpoint and commits each with the
- * checkpoint under the lease fence; waits for appends when caught up.
+ * The loop every checkpointed processor shares — projections and reactors:
+ * holds the lease (or stands by), prepares the checkpoint, reads batches
+ * after it, hands each to `process`, and waits for appends when caught up.
+ * Subclasses decide what processing a batch means and when the checkpoint
+ * moves; every checkpoint write goes through `commit` under the lease fence.
  */
-export class ProcessorWorker {
-  private state: ProcessorState = 'idle';
+export abstract class ProcessorWorker {
+  protected state: ProcessorState = 'idle';
   /** The checkpoint as stored. */
-  private checkpoint: Checkpoint | undefined;
+  protected checkpoint: Checkpoint | undefined;
   /**
    * How far the log has been scanned: ahead of the stored checkpoint when
    * the filter dropped every event since (such stretches are stored lazily).
@@ -53,23 +60,39 @@ export class ProcessorWorker {
   /** Lease-clock time of the last successful acquire or fence; undefined while not holding the lease. */
   private leaseRenewedAt: number | undefined;
   private prepared = false;
-  private failures = 0;
-  private lastError: string | undefined;
-  private readonly filter: EventFilter;
+  protected failures = 0;
+  protected lastError: string | undefined;
   /** Renewing at a third of the TTL leaves two chances before the lease expires. */
-  private readonly renewEveryMs: number;
+  protected readonly renewEveryMs: number;
+  /** Aborted by `wake()` to end a wait early (an operator asked for something). */
+  private wakeUp = new AbortController();
+  /** The signal of the running loop (aborts at stop); aborted before start. */
+  protected runSignal: AbortSignal = AbortSignal.abort();
 
-  constructor(
-    readonly processor: Processor,
-    private readonly settings: WorkerSettings,
+  protected constructor(
+    readonly identity: WorkerIdentity,
+    protected readonly settings: WorkerSettings,
   ) {
-    this.filter = processorFilter(processor);
     this.renewEveryMs = Math.max(1, Math.floor(settings.leaseTtlMs / 3));
   }
 
-  /** Whether this instance has set up the processor's tables (and so may read them). */
-  get isPrepared(): boolean {
-    return this.prepared;
+  /** Creates what the worker needs and reads (or starts) its checkpoint, in the caller's transaction. */
+  protected abstract prepareIn(tx: SqlExecutor, now: Date): Promise<PreparedProcessor>;
+
+  /**
+   * Processes a batch read after `from` and scanned up to `to`, moving the
+   * checkpoint through `commit`. Resolves true when the checkpoint reached
+   * `to`, false when it stopped short and wants the batch again later.
+   */
+  protected abstract process(from: Checkpoint, to: number, events: readonly RecordedEvent[], signal: AbortSignal): Promise<boolean>;
+
+  /** Runs before each read while holding the lease; false skips this turn (it waited for something). */
+  protected beforeRead(_signal: AbortSignal): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  get holdsLease(): boolean {
+    return this.leaseRenewedAt !== undefined;
   }
 
   get position(): number {
@@ -78,8 +101,8 @@ export class ProcessorWorker {
 
   status(head: number): ProcessorStatus {
     return {
-      name: this.processor.name,
-      version: this.checkpoint?.version ?? this.processor.version,
+      name: this.identity.key,
+      version: this.checkpoint?.version ?? this.identity.version,
       position: this.position,
       state: this.state,
       lag: Math.max(0, head - this.position),
@@ -88,8 +111,16 @@ export class ProcessorWorker {
     };
   }
 
+  /** Ends the current wait (for appends, a retry, standby) so the loop looks again now. */
+  wake(): void {
+    const woken = this.wakeUp;
+    this.wakeUp = new AbortController();
+    woken.abort();
+  }
+
   /** Loops until `signal` aborts, then gives the lease up. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
+    this.runSignal = signal;
     this.state = 'catching-up';
     while (!signal.aborted) {
       try {
@@ -103,18 +134,43 @@ export class ProcessorWorker {
     this.state = 'idle';
   }
 
+  /** Waits `ms`, or less if the loop is stopped or woken. */
+  protected pause(ms: number, signal: AbortSignal): Promise<void> {
+    return abortableDelay(ms, AbortSignal.any([signal, this.wakeUp.signal]));
+  }
+
+  /** Runs `work` (optional) and moves the checkpoint from `from` to `to` in one transaction under the lease fence. */
+  protected async commit(from: Checkpoint, to: number, work?: (tx: SqlExecutor) => Promise<void>): Promise<void> {
+    const now = this.settings.clock();
+    await commitWithCheckpoint(this.settings.db, this.identity.key, { from, to }, { fence: this.leaseTerms(now), now: new Date(now) }, work);
+    this.committed(from, to, now);
+  }
+
+  /** Records a checkpoint write made at clock time `now` (by `commit` or a subclass's own transaction). */
+  protected committed(from: Checkpoint, to: number, now: number): void {
+    this.leaseRenewedAt = now;
+    this.storedAt = now;
+    this.checkpoint = { version: from.version, position: to };
+    this.scanned = to;
+  }
+
+  protected leaseTerms(now: number): LeaseTerms {
+    return { name: this.identity.key, owner: this.settings.owner, now, ttlMs: this.settings.leaseTtlMs };
+  }
+
   private async step(signal: AbortSignal): Promise<void> {
     if (!(await this.holdLease())) return this.standBy(signal);
     if (!this.prepared) await this.prepare();
+    if (!(await this.beforeRead(signal))) return;
     const from = this.checkpoint!;
     const after = this.position;
-    const { events, position } = await this.settings.store.readAll({ after, max: this.settings.batchSize, filter: this.filter });
+    const { events, position } = await this.settings.store.readAll({ after, max: this.settings.batchSize, filter: this.identity.filter });
     if (position === after) {
       // Caught up: store what was skipped, then look again rather than wait: an append that came
       // during the write would not wake a wait that starts after it.
-      if (after > from.position) return this.store(from, after, []);
+      if (after > from.position) return this.commit(from, after);
       this.succeeded('live');
-      await this.settings.store.waitForAppend(this.renewEveryMs, signal);
+      await this.settings.store.waitForAppend(this.renewEveryMs, AbortSignal.any([signal, this.wakeUp.signal]));
       return;
     }
     if (events.length === 0 && this.settings.clock() - this.storedAt < LAZY_CHECKPOINT_MS) {
@@ -124,19 +180,9 @@ export class ProcessorWorker {
       this.settings.onProgress();
       return;
     }
-    await this.store(from, position, events);
-    this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
+    const done = await this.process(from, position, events, signal);
+    if (done) this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
     this.settings.onProgress();
-  }
-
-  /** Applies `events` (possibly none) and stores the checkpoint at `to`, under the lease fence. */
-  private async store(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<void> {
-    const now = this.settings.clock();
-    await commitBatch(this.settings.db, this.processor, { events, from, to }, { fence: this.leaseTerms(now), now: new Date(now) });
-    this.leaseRenewedAt = now;
-    this.storedAt = now;
-    this.checkpoint = { version: from.version, position: to };
-    this.scanned = to;
   }
 
   /** Acquires or renews the lease when due; false when another instance holds it. */
@@ -145,10 +191,10 @@ export class ProcessorWorker {
     if (this.leaseRenewedAt !== undefined && now - this.leaseRenewedAt < this.renewEveryMs) return true;
     const held = await acquireLease(this.settings.db, this.leaseTerms(now));
     if (held && this.leaseRenewedAt === undefined) {
-      this.settings.logger.log(`${this.processor.name}: lease taken by ${this.settings.owner}`);
+      this.settings.logger.log(`${this.identity.key}: lease taken by ${this.settings.owner}`);
       this.prepared = false; // another instance may have moved the checkpoint or the version meanwhile
     }
-    if (!held && this.leaseRenewedAt !== undefined) this.loseLease(`${this.processor.name}: lease taken over by another instance`);
+    if (!held && this.leaseRenewedAt !== undefined) this.loseLease(`${this.identity.key}: lease taken over by another instance`);
     this.leaseRenewedAt = held ? now : undefined;
     return held;
   }
@@ -157,10 +203,10 @@ export class ProcessorWorker {
     const now = this.settings.clock();
     const prepared = await this.settings.db.transaction(async (tx) => {
       await fenceLease(tx, this.leaseTerms(now));
-      return prepareProcessor(tx, this.processor, new Date(now));
+      return this.prepareIn(tx, new Date(now));
     });
     if (prepared.rebuilt) {
-      this.settings.logger.log(`${this.processor.name}: building version ${this.processor.version} from position 0`);
+      this.settings.logger.log(`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
     }
     this.leaseRenewedAt = now;
     this.checkpoint = prepared.checkpoint;
@@ -173,10 +219,10 @@ export class ProcessorWorker {
   /** Follows the active instance's checkpoint so that status and waitForPosition stay meaningful. */
   private async standBy(signal: AbortSignal): Promise<void> {
     this.state = 'standby';
-    this.checkpoint = (await readCheckpoint(this.settings.db, this.processor.name)) ?? this.checkpoint;
+    this.checkpoint = (await readCheckpoint(this.settings.db, this.identity.key)) ?? this.checkpoint;
     this.scanned = this.checkpoint?.position ?? 0;
     this.settings.onProgress();
-    await abortableDelay(this.renewEveryMs, signal);
+    await this.pause(this.renewEveryMs, signal);
   }
 
   private async recover(error: unknown, signal: AbortSignal): Promise<void> {
@@ -189,7 +235,7 @@ export class ProcessorWorker {
     this.failures++;
     this.lastError = error instanceof Error ? error.message : String(error);
     this.state = 'failed';
-    this.settings.logger.error(`${this.processor.name}: attempt ${this.failures} failed: ${this.lastError}`, (error as Error)?.stack);
+    this.settings.logger.error(`${this.identity.key}: attempt ${this.failures} failed: ${this.lastError}`, (error as Error)?.stack);
     // Capped by the renewal interval so that a failing holder keeps its lease
     // alive between attempts instead of handing the same failure to another instance.
     const backoff = Math.min(this.settings.initialRetryMs * 2 ** (this.failures - 1), this.settings.maxRetryMs, this.renewEveryMs);
@@ -213,13 +259,9 @@ export class ProcessorWorker {
     if (this.leaseRenewedAt === undefined) return;
     this.leaseRenewedAt = undefined;
     try {
-      await releaseLease(this.settings.db, this.processor.name, this.settings.owner);
+      await releaseLease(this.settings.db, this.identity.key, this.settings.owner);
     } catch (error) {
-      this.settings.logger.warn(`${this.processor.name}: could not release the lease (it will expire): ${(error as Error).message}`);
+      this.settings.logger.warn(`${this.identity.key}: could not release the lease (it will expire): ${(error as Error).message}`);
     }
-  }
-
-  private leaseTerms(now: number): LeaseTerms {
-    return { name: this.processor.name, owner: this.settings.owner, now, ttlMs: this.settings.leaseTtlMs };
   }
 }

@@ -6,3 +6,4 @@ export * from './eventually';
 export * from './test-databases';
 export * from './sql-database.contract';
 export * from './projection-batches';
+export * from './controllable-outside';

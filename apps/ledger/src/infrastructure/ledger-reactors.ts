@@ -1,0 +1,37 @@
+import type { Logger } from '@nestjs/common';
+import { HttpNovaEvents } from '@ledger/allocation';
+import type { LedgerConfig } from '@ledger/config';
+import type { EventStore } from '@ledger/eventstore';
+import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
+import { ArqQueries } from '@ledger/projections/arqs';
+import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
+
+export interface ReactorDependencies {
+  readonly store: EventStore;
+  readonly readModels: SqlDatabase;
+  readonly projections: ProcessorRuntime;
+  readonly logger: Logger;
+}
+
+/** Every reactor the ledger runs, in one list: those whose outside is configured. */
+export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
+  const reactors: Reactor[] = [];
+  if (config.novaUrl) {
+    const arqs = new ArqQueries(deps.readModels);
+    reactors.push(
+      novaNotifierReactor({
+        nova: new HttpNovaEvents({
+          url: config.novaUrl,
+          token: config.novaToken,
+          onPartial: (refused) => deps.logger.warn(`Nova refused some accelerator-request-bound events: ${JSON.stringify(refused)}`),
+        }),
+        store: deps.store,
+        projectionsReached: (position) => deps.projections.waitForPosition(position),
+        arqsOfInstance: async (instanceUuid) => (await arqs.list('all-projects', { instanceUuid })).map((arq) => arq.uuid),
+      }),
+    );
+  } else {
+    deps.logger.warn('LEDGER_NOVA_URL is not set: Nova will not be told when binds finish (it falls back to polling)');
+  }
+  return reactors;
+}

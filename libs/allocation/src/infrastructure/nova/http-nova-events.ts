@@ -1,0 +1,58 @@
+import { classifyFetchFailure, classifyHttpStatus } from '@ledger/processing';
+import type { NovaEvents } from '../../application/nova/nova-events.port';
+import type { AcceleratorRequestBound } from '../../domain/nova-notice';
+
+export interface HttpNovaEventsOptions {
+  /** Nova's compute endpoint, e.g. `http://nova-api:8774/v2.1`. */
+  readonly url: string;
+  /** Sent as `X-Auth-Token` (a token with Nova's admin rights). */
+  readonly token?: string;
+  /** Per post; default 10000 ms. */
+  readonly timeoutMs?: number;
+  /** Told about events Nova refused inside an accepted 207 (other than 422, which only means "not on a host yet"). */
+  readonly onPartial?: (refused: unknown[]) => void;
+}
+
+/**
+ * Posts to Nova's os-server-external-events as Cyborg does (CYBORG-V2.md §7,
+ * §8): microversion 2.82 in both header spellings, the key as
+ * `X-OpenStack-Request-ID: req-<uuid>` (the form Nova's request-id
+ * middleware accepts from another service).
+ */
+export class HttpNovaEvents implements NovaEvents {
+  constructor(private readonly options: HttpNovaEventsOptions) {}
+
+  async acceleratorRequestsBound(events: readonly AcceleratorRequestBound[], options: { readonly key: string; readonly signal?: AbortSignal }): Promise<void> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000);
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetch(`${this.options.url}/os-server-external-events`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-openstack-nova-api-version': '2.82',
+          'openstack-api-version': 'compute 2.82',
+          'x-openstack-request-id': `req-${options.key}`,
+          ...(this.options.token ? { 'x-auth-token': this.options.token } : {}),
+        },
+        body: JSON.stringify({
+          events: events.map((event) => ({ name: 'accelerator-request-bound', server_uuid: event.instanceUuid, tag: event.arqUuid, status: event.status })),
+        }),
+        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      });
+      body = await response.json().catch(() => undefined);
+    } catch (error) {
+      throw classifyFetchFailure(error, 'Nova');
+    }
+    const failure = classifyHttpStatus(response.status, 'Nova', body);
+    if (failure) throw failure;
+    if (response.status === 207) this.reportPartial(body);
+  }
+
+  private reportPartial(body: unknown): void {
+    const answered = (body as { events?: { code?: number }[] } | undefined)?.events ?? [];
+    const refused = answered.filter((event) => event.code !== 200 && event.code !== 422);
+    if (refused.length > 0) this.options.onPartial?.(refused);
+  }
+}
