@@ -301,7 +301,7 @@ describe('npm run agent (the compiled agent, run `npm run build` first)', () => 
     const ledger = await startTestLedger();
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-e2e-process-'));
     const agent = startAgentProcess({
-      AGENT_LEDGER_URL: ledger.url,
+      LEDGER_URL: ledger.url,
       AGENT_TOKEN: ledger.token({ user: `agent:${HOST}`, project: null, roles: ['agent'], host: HOST }),
       AGENT_HOSTNAME: HOST,
       AGENT_STATE_DIR: stateDir,
