@@ -76,10 +76,14 @@ describe('generic-driver tables', () => {
     expect(formatServiceTable([], now)).toBe('no hosts have reported yet\n');
   });
 
-  it('discover-services --wait: per host the devices found, or the failure', () => {
+  it('discover-services: per host the job requested, the devices found, the failure, or why it was skipped', () => {
     const job = (overrides: Partial<JobView>) => ({ jobId: 'j1', hostname: 'compute-1', state: 'completed', evidence: { devices: 4 }, code: null, reason: null, ...overrides }) as JobView;
     expect(formatDiscoveryTable([job({}), job({ hostname: 'c2', jobId: 'j2', state: 'failed', code: 'JOB.TIMED_OUT', reason: 'no result within 120 s', evidence: null })])).toBe(
       ['HOST       JOB  STATE      OUTCOME', 'compute-1  j1   completed  4 device(s)', 'c2         j2   failed     JOB.TIMED_OUT: no result within 120 s', ''].join('\n'),
+    );
+    const skipped = { hostname: 'c3', kind: 'discover', jobId: null, state: 'skipped', code: 'JOB.AGENT_UNAVAILABLE', reason: 'no agent has run on c3' } as const;
+    expect(formatDiscoveryTable([{ hostname: 'compute-1', kind: 'discover', jobId: 'j1', position: 7 }, skipped])).toBe(
+      ['HOST       JOB  STATE      OUTCOME', 'compute-1  j1   requested  -', 'c3         -    skipped    JOB.AGENT_UNAVAILABLE: no agent has run on c3', ''].join('\n'),
     );
   });
 });
