@@ -31,6 +31,7 @@ describe('generic-driver tables', () => {
   it('driver-list: one row per driver, dashes for what is unknown, the last failure at the end', () => {
     const text = formatDriverTable({
       hostname: 'compute-1',
+      pending: [{ jobId: 'j9', kind: 'update-driver', driver: 'simulated', version: '2.6.0', state: 'dispatched' }],
       drivers: [
         driver({}),
         driver({
@@ -48,10 +49,14 @@ describe('generic-driver tables', () => {
         'DRIVER      STATUS     VERSION  INSTALLED AT              LAST FAILURE',
         'simulated   installed  2.5.0    2026-01-01T00:00:04.000Z  -',
         'nvidia-gpu  failed     -        -                         install at 2026-01-01T00:01:00.000Z: apt failed',
+        'pending: update-driver simulated 2.6.0 (job j9, dispatched)',
         '',
       ].join('\n'),
     );
-    expect(formatDriverTable({ hostname: 'compute-2', drivers: [] })).toBe('host compute-2: no drivers installed by driver jobs\n');
+    expect(formatDriverTable({ hostname: 'compute-2', drivers: [], pending: [] })).toBe('host compute-2: no drivers installed by driver jobs\n');
+    expect(formatDriverTable({ hostname: 'compute-2', drivers: [], pending: [{ jobId: 'j1', kind: 'install-driver', driver: 'simulated', version: null, state: 'requested' }] })).toBe(
+      'host compute-2: no drivers installed by driver jobs yet\npending: install-driver simulated (job j1, requested)\n',
+    );
   });
 
   it('service-list: agent status, when last seen and how long ago, device count', () => {
