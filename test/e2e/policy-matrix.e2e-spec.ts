@@ -612,6 +612,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         expect(r.body).toEqual({
           hostname: AGENT_HOST,
           drivers: [expect.objectContaining({ driver: DRIVER, status: 'installed', version: DRIVER_EVIDENCE.version, lastJobId: standingJob })],
+          pending: [],
         }),
     }),
     'POST /api/v1/hosts/{host}/jobs': () => ({
