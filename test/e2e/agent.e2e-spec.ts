@@ -89,6 +89,10 @@ const reportedDevices = (request: Request, hostname: string, count: number) =>
     return items.length === count ? items : undefined;
   });
 
+/** The agent's first heartbeat has reached the ledger: from then on it takes the host's jobs (JOB.AGENT_UNAVAILABLE before). */
+const heartbeatHeard = (request: Request, hostname: string) =>
+  waitUntil(`a heartbeat of ${hostname}`, async () => ((await request('GET', `/api/v1/hosts/${hostname}/telemetry`)).body?.agentVersion ? true : undefined));
+
 const fpgaDeployable = async (request: Request, hostname: string) =>
   (await request('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=FPGA`)).body.items[0] as { uuid: string; count: number; traits: string[] };
 
@@ -265,6 +269,7 @@ describe('the agent while the ledger is down', () => {
     agent = started.agent;
     agent.start();
     const fpga = (await reportedDevices(ledger.request, HOST, 2)).find((device) => device.type === 'FPGA')!;
+    await heartbeatHeard(ledger.request, HOST);
 
     const requested = await ledger.request('POST', `/api/v1/hosts/${HOST}/jobs`, {
       kind: 'configure-vfs',
@@ -301,7 +306,7 @@ describe('npm run agent (the compiled agent, run `npm run build` first)', () => 
     const ledger = await startTestLedger();
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-e2e-process-'));
     const agent = startAgentProcess({
-      AGENT_LEDGER_URL: ledger.url,
+      LEDGER_URL: ledger.url,
       AGENT_TOKEN: ledger.token({ user: `agent:${HOST}`, project: null, roles: ['agent'], host: HOST }),
       AGENT_HOSTNAME: HOST,
       AGENT_STATE_DIR: stateDir,

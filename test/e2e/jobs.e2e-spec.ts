@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { HostLivenessRunner } from '@ledger/inventory';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { eventually } from '@ledger/processing/testing';
 import { JobArrivals } from '../../apps/ledger/src/jobs/job-arrivals';
@@ -24,11 +25,20 @@ describe('jobs over HTTP (embedded SQLite)', () => {
   });
   afterAll(() => ledger.close());
 
-  /** A host that has reported, with its agent's token: each test gets its own, so no job of another test waits for it. */
-  async function newHost(): Promise<{ host: string; agent: string }> {
+  /** The agent's first heartbeat, as the agent sends it right after its first report: from then on the ledger takes jobs for the host. */
+  const heartbeat = (host: string, agent: string) =>
+    ledger.request('POST', `/api/v1/hosts/${host}/heartbeat`, { token: agent, body: { agentVersion: '0.1.0', intervalSeconds: 3600, devices: [] } });
+
+  /**
+   * A host that has reported, with its agent's token: each test gets its
+   * own, so no job of another test waits for it. Its agent has sent a
+   * heartbeat unless `reportOnly` (a host reported by hand, no agent).
+   */
+  async function newHost({ reportOnly = false } = {}): Promise<{ host: string; agent: string }> {
     const host = hostname(++hostCount);
     const agent = ledger.token({ user: `agent:${host}`, project: null, roles: ['agent'], host });
     expect((await ledger.request('PUT', `/api/v1/hosts/${host}/report`, { token: agent, body: hostReportBody(hostCount) })).status).toBe(200);
+    if (!reportOnly) expect((await heartbeat(host, agent)).status).toBe(200);
     return { host, agent };
   }
 
@@ -203,6 +213,7 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     const drivers = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(installed.body.position) } });
     expect(drivers.body).toEqual({
       hostname: host,
+      pending: [],
       drivers: [
         {
           driver: 'nvidia-gpu',
@@ -234,6 +245,51 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     expect((await typesOf(`host-${host}`)).slice(-1)).toEqual(['inventory.DriverUninstalled']);
     expect((await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(removed.body.position) } })).body.drivers).toEqual([]);
     await expectRefused(() => ledger.request('GET', '/api/v1/hosts/never-reported/drivers', { token: manager }), 404, 'INVENTORY.HOST_NOT_FOUND');
+  });
+
+  it('refuses at once a job no agent would take: the host was only ever reported, or its agent is lost', async () => {
+    const { host, agent } = await newHost({ reportOnly: true });
+    await expectRefused(() => requestJob(host, { kind: 'discover', params: {} }), 409, 'JOB.AGENT_UNAVAILABLE', {
+      hostname: host,
+      agentStatus: 'up',
+      detail: expect.stringMatching(new RegExp(`^no agent has run on ${host}: the ledger has its reports but never a heartbeat`)),
+    });
+    // Bad input is refused as such first.
+    await expectRefused(() => requestJob(host, { kind: 'reboot', params: {} }), 400, 'JOB.INVALID', { path: 'kind' });
+
+    expect((await heartbeat(host, agent)).status).toBe(200);
+    expect((await requestJob(host, { kind: 'discover', params: {}, timeoutSeconds: 3600 })).status).toBe(202);
+
+    const lost = await ledger.app.get(HostLivenessRunner).run(
+      { type: 'MarkAgentLost', hostname: host, lastSeenAt: new Date().toISOString(), detectedAt: new Date().toISOString() },
+      { actor: SYSTEM_ACTOR, correlationId: randomUUID() },
+    );
+    expect(lost.appended).toBe(1);
+    await eventually(async () => (await ledger.request('GET', `/api/v1/hosts/${host}`, { token: manager })).body.agentStatus === 'lost');
+    await expectRefused(() => requestJob(host, { kind: 'discover', params: {} }), 409, 'JOB.AGENT_UNAVAILABLE', {
+      agentStatus: 'lost',
+      detail: expect.stringMatching(new RegExp(`^the agent of ${host} is lost \\(last seen .+\\): a job would wait for it and time out`)),
+    });
+    await expectRefused(() => requestJob('never-reported', { kind: 'discover', params: {} }), 404, 'INVENTORY.HOST_NOT_FOUND');
+  });
+
+  it('lists the driver jobs still pending beside the drivers, so "nothing installed" and "not done yet" differ', async () => {
+    const { host, agent } = await newHost();
+    const requested = await requestJob(host, { kind: 'install-driver', params: { driver: 'intel-qat', version: '1.2' } });
+    const install = requested.body.jobId;
+    await requestJob(host, { kind: 'discover', params: {} });
+    const driversAt = async (position: number) =>
+      (await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(position) } })).body;
+
+    expect(await driversAt(requested.body.position)).toEqual({
+      hostname: host,
+      drivers: [],
+      pending: [{ jobId: install, kind: 'install-driver', driver: 'intel-qat', version: '1.2', state: 'requested', requestedAt: expect.any(String) }],
+    });
+    await poll(host, agent, { boot: randomUUID(), waitSeconds: 5 });
+    await eventually(async () => (await driversAt(requested.body.position)).pending[0]?.state === 'dispatched');
+    const done = await sendResult(install, { outcome: 'completed', evidence: { recap, version: '1.2' } }, agent);
+    expect(await driversAt(done.body.position)).toMatchObject({ drivers: [{ driver: 'intel-qat', status: 'installed', version: '1.2' }], pending: [] });
   });
 
   it('records a driver fact a crash left out: on the agent retrying its result, or by the sweeper', async () => {

@@ -62,6 +62,7 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
   let env: Record<string, string>;
   let admin: (method: string, path: string, headers?: Record<string, string>) => Promise<any>;
   let gpu: { uuid: string; pciAddress: string };
+  let fpga: { uuid: string; pciAddress: string };
   let fpgaVf: string;
 
   /**
@@ -108,12 +109,15 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
     );
     agent.start();
 
+    // Up with both devices, and a heartbeat heard: the ledger takes jobs only once the agent has sent one.
     await waitUntil('the agent to be up with both devices', async () => {
       const host = await admin('GET', `/api/v1/hosts/${HOST}`);
-      return host.agentStatus === 'up' && host.deviceCount === 2 ? host : undefined;
+      const telemetry = await admin('GET', `/api/v1/hosts/${HOST}/telemetry`);
+      return host.agentStatus === 'up' && host.deviceCount === 2 && telemetry.agentVersion !== null ? host : undefined;
     });
     const devices = (await admin('GET', `/api/v1/devices?hostname=${HOST}`)).items as { uuid: string; type: string; pciAddress: string }[];
     gpu = devices.find((device) => device.type === 'GPU')!;
+    fpga = devices.find((device) => device.type === 'FPGA')!;
     const [fpgaDeployable] = (await admin('GET', `/api/v1/deployables?hostname=${HOST}&resourceClass=FPGA`)).items;
     fpgaVf = (await admin('GET', `/api/v1/deployables/${fpgaDeployable.uuid}`)).attachHandles.find((handle: { kind: string }) => handle.kind === 'VF').address;
   }, 60_000);
@@ -169,10 +173,10 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
     const requested = await ledgerctl(env, 'discover-services');
     expect(requested).toMatchObject({ code: 0, stderr: '' });
     const [header, row, ...rest] = requested.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^HOST +JOB$/);
+    expect(header).toMatch(/^HOST +JOB +STATE +OUTCOME$/);
     expect(rest).toEqual([]);
     const jobId = row.split(/ +/)[1];
-    expect(row).toBe(`${HOST}  ${jobId}`);
+    expect(row).toBe(`${HOST}  ${jobId}  requested  -`);
     const job = await waitUntil('the discover job to finish', async () => {
       const view = await admin('GET', `/api/v1/jobs/${jobId}`);
       return view.state === 'completed' ? view : undefined;
@@ -205,6 +209,16 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
     const vfDetach = await ledgerctl(env, 'detach-instance', `${fpgaVf.slice(5)}@${HOST}`, INSTANCE, '--wait', '--json');
     expect(vfDetach.code).toBe(0);
     expect(JSON.parse(vfDetach.stdout)).toMatchObject({ kind: 'detach', state: 'completed', params: { pciAddress: fpgaVf }, evidence: { changed: true } });
+  });
+
+  it('attach-instance by an FPGA\'s uuid passes its first free VF through (its VFs are its handles); detach-instance by the uuid takes it back', async () => {
+    const attach = await ledgerctl(env, 'attach-instance', fpga.uuid, INSTANCE, '--wait', '--json');
+    expect(attach).toMatchObject({ code: 0 });
+    expect(JSON.parse(attach.stdout)).toMatchObject({ state: 'completed', params: { pciAddress: fpga.pciAddress }, evidence: { pciAddress: fpgaVf, driver: 'vfio-pci', changed: true } });
+    const detach = await ledgerctl(env, 'detach-instance', fpga.uuid, INSTANCE, '--wait');
+    expect(detach.code).toBe(0);
+    expect(detach.stdout).toMatch(new RegExp(`^ {2}pciAddress +${fpgaVf}$`, 'm'));
+    expect(detach.stdout).toMatch(/^ {2}changed +true$/m);
   });
 
   it('a job that fails on the host exits 3 with its code and reason, and prints the state the device was left in', async () => {
@@ -261,5 +275,28 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
       expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: '' });
     }
     expect(await jobCount()).toBe(before);
+  });
+
+  // Last: the host reported by hand stays in the ledger, and every later discover-services would skip it.
+  it('discover-services skips a host no agent runs on (reported by hand), names it at once, still asks the others, and exits 1', async () => {
+    const byHand = 'reported-by-hand-1';
+    expect((await fetch(`${ledger.url}/api/v1/hosts/${byHand}/report`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': readFileSync(join(dataDir, 'credentials', 'admin.token'), 'utf8').trim(), 'content-type': 'application/json' },
+      body: JSON.stringify({ devices: [] }),
+    })).status).toBe(200);
+
+    const run = await ledgerctl(env, 'discover-services', '--wait');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^ledgerctl: skipped ${byHand}: JOB\\.AGENT_UNAVAILABLE: no agent has run on ${byHand}: `, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^ledgerctl: no agent to ask on ${byHand}: skipped$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^${HOST} +\\S+ +completed +2 device\\(s\\)$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^${byHand} +- +skipped +JOB\\.AGENT_UNAVAILABLE: no agent has run on ${byHand}: `, 'm'));
+
+    const json = await ledgerctl(env, 'discover-services', byHand, '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { hostname: byHand, kind: 'discover', jobId: null, state: 'skipped', code: 'JOB.AGENT_UNAVAILABLE', reason: expect.stringMatching(/^no agent has run on /) },
+    ]);
   });
 });

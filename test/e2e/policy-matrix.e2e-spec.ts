@@ -309,6 +309,8 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
   async function hostOf(scope: Scope): Promise<string> {
     if (scope !== 'other') return AGENT_HOST;
     expect((await asAdmin('PUT', `/api/v1/hosts/${OTHER_HOST}/report`, hostReportBody(2))).status).toBe(200);
+    // Its agent has sent a heartbeat, as a running agent has: the ledger takes jobs only for such hosts (JOB.AGENT_UNAVAILABLE).
+    expect((await asAdmin('POST', `/api/v1/hosts/${OTHER_HOST}/heartbeat`, heartbeatBody(0))).status).toBe(200);
     return OTHER_HOST;
   }
 
@@ -626,6 +628,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         expect(r.body).toEqual({
           hostname: AGENT_HOST,
           drivers: [expect.objectContaining({ driver: DRIVER, status: 'installed', version: DRIVER_EVIDENCE.version, lastJobId: standingJob })],
+          pending: [],
         }),
     }),
     'POST /api/v1/hosts/{host}/jobs': () => ({
@@ -712,6 +715,8 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     }
     for (const project of [PROJECT_A, PROJECT_B, 'admin', 'service']) standingArqs[project] = await createArq(project);
 
+    // The agent's first heartbeat: jobs are taken only for a host whose agent runs (JOB.AGENT_UNAVAILABLE otherwise).
+    expect((await ledger.request('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, { token: agent, body: heartbeatBody(0) })).status).toBe(200);
     const install = await asAdmin('POST', `/api/v1/hosts/${AGENT_HOST}/jobs`, { kind: 'install-driver', params: { driver: DRIVER } });
     expect(install.status).toBe(202);
     standingJob = install.body.jobId;

@@ -17,8 +17,13 @@ export interface AgentProcess {
   exited(): Promise<number | null>;
 }
 
+/**
+ * Starts the agent with `env` over this process's environment minus what
+ * would point it elsewhere: AGENT_* settings and the clients' ledger
+ * address (LEDGER_URL, PORT), so a test names its ledger as LEDGER_URL.
+ */
 export function startAgentProcess(env: Record<string, string>): AgentProcess {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_')));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_') && name !== 'LEDGER_URL' && name !== 'PORT'));
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'agent'], {
     cwd: ROOT,
     env: { ...inherited, ...env },

@@ -22,6 +22,7 @@ function orExit<T>(step: () => T): T {
 
 async function main(): Promise<void> {
   const config = orExit(() => loadAgentConfig());
+  for (const warning of config.warnings) consoleLogger.warn(warning);
   mkdirSync(config.stateDir, { recursive: true });
   // Driver settings (AGENT_DRIVER_CONFIG) are checked as each driver reads its block.
   const drivers = orExit(() => createDrivers(config, { sysfsRoot: config.sysfsRoot, logger: consoleLogger, runCommand, fetch }));

@@ -7,6 +7,7 @@ export * from './domain/job.commands';
 export * from './domain/job.state';
 export * from './domain/job.decider';
 export * from './application/jobs.tokens';
+export * from './application/agent-presence.port';
 export * from './application/requested-job';
 export * from './application/job-command.result';
 export * from './application/job-requested.notice';

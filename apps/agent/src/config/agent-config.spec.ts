@@ -21,12 +21,12 @@ describe('loadAgentConfig', () => {
   };
 
   it('runs against a ledger on this machine with the real drivers by default', () => {
-    const config = load({});
+    const config = load({ HOME: '/home/op' });
     expect(config).toMatchObject({
       ledgerUrl: 'http://127.0.0.1:8666',
       token: 't0k',
       hostname: hostname(),
-      stateDir: join(dir, 'agent-state'),
+      stateDir: `/home/op/.local/state/ledger-agent/${hostname()}`,
       reportIntervalSeconds: 60,
       heartbeatIntervalSeconds: 15,
       sysfsRoot: '/sys',
@@ -35,6 +35,7 @@ describe('loadAgentConfig', () => {
       playbookDir: shippedPlaybookDir(),
       ansiblePlaybook: 'ansible-playbook',
       sandboxRoot: '/',
+      warnings: [],
     });
     expect(config.imageServiceUrl).toBeUndefined();
     expect(shippedPlaybookDir()).toMatch(/apps\/agent\/playbooks$/);
@@ -43,7 +44,7 @@ describe('loadAgentConfig', () => {
   it('reads every setting from the environment', () => {
     writeFileSync(join(dir, 'drivers.json'), JSON.stringify({ 'generic-pci': { allow: [{ vendorId: '1af4' }] } }));
     const config = load({
-      AGENT_LEDGER_URL: 'https://ledger.example:8666/',
+      LEDGER_URL: 'https://ledger.example:8666/',
       AGENT_HOSTNAME: 'compute-1',
       AGENT_STATE_DIR: 'state',
       AGENT_REPORT_INTERVAL_S: '120',
@@ -72,7 +73,25 @@ describe('loadAgentConfig', () => {
       sandboxRoot: join(dir, 'sandbox'),
       imageServiceUrl: 'http://glance:9292',
       imageServiceToken: 'img',
+      warnings: [],
     });
+  });
+
+  it('finds the ledger as every client does: LEDGER_URL, else PORT on this machine', () => {
+    expect(load({ PORT: '9000' }).ledgerUrl).toBe('http://127.0.0.1:9000');
+    expect(load({ LEDGER_URL: 'http://ledger:1', PORT: '9000' }).ledgerUrl).toBe('http://ledger:1');
+  });
+
+  it('still takes the deprecated AGENT_LEDGER_URL, with a warning, unless LEDGER_URL is set', () => {
+    expect(load({ AGENT_LEDGER_URL: 'http://old:1/' })).toMatchObject({ ledgerUrl: 'http://old:1', warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
+    expect(load({ AGENT_LEDGER_URL: 'http://old:1', LEDGER_URL: 'http://new:2' })).toMatchObject({
+      ledgerUrl: 'http://new:2',
+      warnings: ['AGENT_LEDGER_URL is deprecated and ignored, since LEDGER_URL is set: remove it'],
+    });
+  });
+
+  it('keeps its state under XDG_STATE_HOME, one folder per host, never in the working directory', () => {
+    expect(load({ XDG_STATE_HOME: '/var/tmp/state', AGENT_HOSTNAME: 'sim-1' }).stateDir).toBe('/var/tmp/state/ledger-agent/sim-1');
   });
 
   it('takes the token from AGENT_TOKEN_FILE when AGENT_TOKEN is unset', () => {
@@ -85,6 +104,8 @@ describe('loadAgentConfig', () => {
     [{ AGENT_TOKEN_FILE: 'missing' }, 'AGENT_TOKEN_FILE'],
     [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'ftp://x' }, 'AGENT_LEDGER_URL'],
     [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'not a url' }, 'AGENT_LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', LEDGER_URL: 'ledger:8666' }, 'LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', PORT: 'http' }, 'PORT'],
     [{ AGENT_TOKEN: 't', AGENT_HOSTNAME: 'bad_host' }, 'AGENT_HOSTNAME'],
     [{ AGENT_TOKEN: 't', AGENT_REPORT_INTERVAL_S: '0' }, 'AGENT_REPORT_INTERVAL_S'],
     [{ AGENT_TOKEN: 't', AGENT_HEARTBEAT_INTERVAL_S: '1.5' }, 'AGENT_HEARTBEAT_INTERVAL_S'],

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { hostname as osHostname } from 'node:os';
+import { homedir, hostname as osHostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, type Env, integerSetting, nonEmpty } from '@ledger/config';
 import { hostnameProblem } from '@ledger/inventory';
+import { agentLedgerUrl } from './agent-ledger-url';
 import { DRIVER_NAMES, type DriverName } from './driver-names';
 
 /**
@@ -11,13 +12,13 @@ import { DRIVER_NAMES, type DriverName } from './driver-names';
  * hardware, which find nothing (and do nothing) on a host without it.
  */
 export interface AgentConfig {
-  /** AGENT_LEDGER_URL (http://127.0.0.1:8666). */
+  /** LEDGER_URL, else http://127.0.0.1:$PORT (8666): the clients' one rule (agent-ledger-url.ts; AGENT_LEDGER_URL is its deprecated name). */
   readonly ledgerUrl: string;
   /** AGENT_TOKEN, else the contents of AGENT_TOKEN_FILE: the host's agent credential (`ledgerctl agent-credential HOST`). Required. */
   readonly token: string;
   /** AGENT_HOSTNAME (os.hostname()): the host this agent speaks for; must equal Nova's nodename. */
   readonly hostname: string;
-  /** AGENT_STATE_DIR (./agent-state): unsent job results, downloaded images, Ansible's temp files. */
+  /** AGENT_STATE_DIR ($XDG_STATE_HOME/ledger-agent/<hostname>, XDG_STATE_HOME defaulting to ~/.local/state): unsent job results, downloaded images, Ansible's temp files. */
   readonly stateDir: string;
   /** AGENT_REPORT_INTERVAL_S (60): a full report at least this often, changed or not. */
   readonly reportIntervalSeconds: number;
@@ -39,6 +40,8 @@ export interface AgentConfig {
   readonly imageServiceUrl?: string;
   /** AGENT_IMAGE_SERVICE_TOKEN: sent as X-Auth-Token to the image service, when it needs one. */
   readonly imageServiceToken?: string;
+  /** Settings that work but should change (a deprecated name): logged at start. */
+  readonly warnings: readonly string[];
 }
 
 
@@ -55,11 +58,12 @@ export function loadAgentConfig(env: Env = process.env, cwd = process.cwd()): Ag
   if (hostProblem) throw new ConfigError('AGENT_HOSTNAME', `"${host}" ${hostProblem} (set AGENT_HOSTNAME to the host's name in Nova)`);
   const heartbeatIntervalSeconds = integerSetting(env, 'AGENT_HEARTBEAT_INTERVAL_S', 15, 1, 3600);
   const reportIntervalSeconds = integerSetting(env, 'AGENT_REPORT_INTERVAL_S', 60, 1, 86_400);
+  const ledger = agentLedgerUrl(env);
   return {
-    ledgerUrl: url(env, 'AGENT_LEDGER_URL') ?? 'http://127.0.0.1:8666',
+    ledgerUrl: ledger.url,
     token: token(env, cwd),
     hostname: host,
-    stateDir: resolve(cwd, nonEmpty(env.AGENT_STATE_DIR) ?? 'agent-state'),
+    stateDir: resolve(cwd, nonEmpty(env.AGENT_STATE_DIR) ?? defaultStateDir(env, host)),
     reportIntervalSeconds,
     heartbeatIntervalSeconds,
     sysfsRoot: resolve(cwd, nonEmpty(env.AGENT_SYSFS_ROOT) ?? '/sys'),
@@ -70,7 +74,19 @@ export function loadAgentConfig(env: Env = process.env, cwd = process.cwd()): Ag
     sandboxRoot: resolve(cwd, nonEmpty(env.AGENT_SANDBOX_ROOT) ?? '/'),
     imageServiceUrl: url(env, 'AGENT_IMAGE_SERVICE_URL'),
     imageServiceToken: nonEmpty(env.AGENT_IMAGE_SERVICE_TOKEN),
+    warnings: ledger.warnings,
   };
+}
+
+/**
+ * The user's state directory (XDG), one folder per host: never the working
+ * directory, so running the agent from a clone leaves the clone clean, and
+ * simulated hosts on one machine keep their results apart. Deployments set
+ * AGENT_STATE_DIR (/var/lib/ledger-agent).
+ */
+function defaultStateDir(env: Env, host: string): string {
+  const stateHome = nonEmpty(env.XDG_STATE_HOME) ?? join(nonEmpty(env.HOME) ?? homedir(), '.local', 'state');
+  return join(stateHome, 'ledger-agent', host);
 }
 
 function token(env: Env, cwd: string): string {

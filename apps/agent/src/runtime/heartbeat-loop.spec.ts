@@ -55,6 +55,7 @@ describe('HeartbeatLoop', () => {
     expect(timers.requested).toEqual([15_000, 15_000, 15_000, 15_000, 15_000]);
     expect(logger.lines.filter((line) => line.startsWith('warn heartbeat'))).toHaveLength(1);
     expect(logger.lines).toContain('log heartbeat: delivered again');
+    expect(logger.lines.filter((line) => line.startsWith('log ready:'))).toEqual(['log ready: first heartbeat delivered (every 15 s); jobs for this host are taken']);
     expect(backs).toBe(1);
     stop.abort();
     await running;
@@ -78,5 +79,6 @@ describe('HeartbeatLoop', () => {
     });
     await loop.beat();
     expect(reportsAsked).toBe(1);
+    expect(logger.lines.some((line) => line.startsWith('log ready:'))).toBe(false);
   });
 });

@@ -28,6 +28,7 @@ export interface HeartbeatLoopOptions {
  */
 export class HeartbeatLoop {
   private failing = false;
+  private delivered = false;
 
   constructor(private readonly options: HeartbeatLoopOptions) {}
 
@@ -49,6 +50,9 @@ export class HeartbeatLoop {
         logger.log('heartbeat: delivered again');
         this.options.onLedgerBack?.();
       }
+      // The ledger takes jobs for a host only once its agent has sent a heartbeat (JOB.AGENT_UNAVAILABLE before): this is when to ask.
+      if (!this.delivered) logger.log(`ready: first heartbeat delivered (every ${this.options.intervalSeconds} s); jobs for this host are taken`);
+      this.delivered = true;
       this.failing = false;
       if ((answer?.jobsWaiting ?? 0) > 0) this.options.onJobsWaiting();
     } catch (error) {

@@ -26,6 +26,7 @@ async function main(): Promise<number> {
     say(`invalid configuration: ${(error as Error).message}`);
     return 2;
   }
+  for (const warning of options.warnings) say(`warning: ${warning}`);
 
   const stopping = new AbortController();
   let signals = 0;

@@ -17,6 +17,7 @@ describe('parseSimulateOptions', () => {
       heartbeatIntervalSeconds: 15,
       churn: 0,
       ledgerUrl: 'http://127.0.0.1:8666',
+      warnings: [],
       token: undefined,
       dataDir: '/srv/ledger/data',
       concurrency: 32,
@@ -27,13 +28,15 @@ describe('parseSimulateOptions', () => {
   });
 
   it('takes every option, and the ledger and data directory from the environment', () => {
-    const fromEnv = parseSimulateOptions([], { AGENT_LEDGER_URL: 'http://ledger:9000/', LEDGER_DATA_DIR: '/var/lib/ledger' }, '/srv');
+    const fromEnv = parseSimulateOptions([], { LEDGER_URL: 'http://ledger:9000/', LEDGER_DATA_DIR: '/var/lib/ledger' }, '/srv');
     expect([fromEnv.ledgerUrl, fromEnv.dataDir]).toEqual(['http://ledger:9000', '/var/lib/ledger']);
+    expect(parseSimulateOptions([], { PORT: '9001' }).ledgerUrl).toBe('http://127.0.0.1:9001');
+    expect(parseSimulateOptions([], { AGENT_LEDGER_URL: 'http://old:1' })).toMatchObject({ ledgerUrl: 'http://old:1', warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
 
     const options = parseSimulateOptions(
       ['--hosts', '10000', '--devices', '4', '--interval', '30', '--heartbeat', '60', '--churn', '0.01', '--ledger', 'https://l.example/',
         '--token', 'T', '--data-dir', 'd', '--concurrency', '64', '--duration', '90', '--progress', '2'],
-      { AGENT_LEDGER_URL: 'http://ignored:1' },
+      { LEDGER_URL: 'not even a url' },
       '/srv',
     );
     expect(options).toMatchObject({
@@ -78,7 +81,8 @@ describe('parseSimulateOptions', () => {
     expect(stderr.mock.calls.join('')).toMatch(/error: (option|unknown option)/);
   });
 
-  it('refuses a malformed AGENT_LEDGER_URL by name', () => {
+  it('refuses a malformed LEDGER_URL, or the deprecated AGENT_LEDGER_URL, by name', () => {
+    expect(() => parseSimulateOptions([], { LEDGER_URL: 'not a url' })).toThrow('LEDGER_URL: "not a url" is not a URL');
     expect(() => parseSimulateOptions([], { AGENT_LEDGER_URL: 'not a url' })).toThrow('AGENT_LEDGER_URL');
   });
 });

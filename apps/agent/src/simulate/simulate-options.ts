@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { agentLedgerUrl } from '../config/agent-ledger-url';
 import { MAX_DEVICES_PER_HOST } from './fleet-shape';
 
 /** `npm run simulate -- …`, parsed and checked. */
@@ -11,7 +12,10 @@ export interface SimulateOptions {
   readonly heartbeatIntervalSeconds: number;
   /** Fraction of all devices changed every report interval (0: none). */
   readonly churn: number;
+  /** --ledger, else LEDGER_URL, else http://127.0.0.1:$PORT (8666), as every client finds the ledger. */
   readonly ledgerUrl: string;
+  /** Settings that work but should change (the deprecated AGENT_LEDGER_URL). */
+  readonly warnings: readonly string[];
   /** One token for every host (an admin token); else each host's own, signed with the key in `dataDir`. */
   readonly token?: string;
   readonly dataDir: string;
@@ -45,14 +49,6 @@ function httpUrl(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function ledgerUrlFromEnv(value: string): string {
-  try {
-    return httpUrl(value);
-  } catch (error) {
-    throw new Error(`AGENT_LEDGER_URL: "${value}": ${(error as Error).message}`);
-  }
-}
-
 /** `{"simulated": {…}}`, as the agent's AGENT_DRIVER_CONFIG file; the driver checks the block itself when hosts are made. */
 function simulatedBlock(file: string): Record<string, unknown> {
   let parsed: unknown;
@@ -77,7 +73,7 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     .option('--interval <seconds>', 'full report interval (AGENT_REPORT_INTERVAL_S)', integer(1, 86_400), 60)
     .option('--heartbeat <seconds>', "heartbeat interval (AGENT_HEARTBEAT_INTERVAL_S; the agent's default)", integer(1, 3600), 15)
     .option('--churn <fraction>', 'fraction of all devices changed every interval, e.g. 0.01', fraction, 0)
-    .option('--ledger <url>', 'the ledger (default AGENT_LEDGER_URL or http://127.0.0.1:8666)', httpUrl)
+    .option('--ledger <url>', 'the ledger (default LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)', httpUrl)
     .option('--token <token>', 'one admin token for every host, when the signing key is out of reach')
     .option('--data-dir <dir>', "the ledger's data directory, for its signing key (default LEDGER_DATA_DIR or ./data)")
     .option('--concurrency <n>', 'calls to the ledger in flight at most', integer(1, 4096), 32)
@@ -99,14 +95,16 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     progress: number;
     driverConfig?: Record<string, unknown>;
   }>();
-  const ledgerFromEnv = env.AGENT_LEDGER_URL?.trim() ? ledgerUrlFromEnv(env.AGENT_LEDGER_URL.trim()) : undefined;
+  // --ledger first, then the rule every client follows (a ConfigError naming the variable when it is bad).
+  const ledger = options.ledger === undefined ? agentLedgerUrl(env) : { url: options.ledger, warnings: [] };
   return {
     hosts: options.hosts,
     devicesPerHost: options.devices,
     reportIntervalSeconds: options.interval,
     heartbeatIntervalSeconds: options.heartbeat,
     churn: options.churn,
-    ledgerUrl: options.ledger ?? ledgerFromEnv ?? 'http://127.0.0.1:8666',
+    ledgerUrl: ledger.url,
+    warnings: ledger.warnings,
     token: options.token?.trim() || undefined,
     dataDir: resolve(cwd, options.dataDir ?? (env.LEDGER_DATA_DIR?.trim() || 'data')),
     concurrency: options.concurrency,

@@ -2,11 +2,13 @@ import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/co
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { LedgerConfig } from '@ledger/config';
 import { HostLivenessRunner } from '@ledger/inventory';
+import { AGENT_PRESENCE } from '@ledger/jobs';
 import type { SqlDatabase } from '@ledger/processing';
 import { LiveViewQueries } from '@ledger/projections/inventory';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 import { AgentLivenessMonitor } from './agent-liveness.monitor';
+import { agentPresenceProvider } from './agent-presence.provider';
 import { HeartbeatController } from './heartbeat.controller';
 import { JobsWaitingLookup } from './jobs-waiting.lookup';
 import { ReportSightingInterceptor } from './report-sighting.interceptor';
@@ -18,13 +20,15 @@ import { TelemetryLiveView } from './telemetry-live-view';
  * the heartbeat and telemetry endpoints, the live view they write and read,
  * reports counted as sightings. `processors`: the liveness monitor, which
  * records hosts lost (back is recorded by the heartbeat or report that
- * shows them alive).
+ * shows them alive). With `api` it also provides AGENT_PRESENCE, which job
+ * requests are decided on.
  */
 @Module({})
 export class AgentsModule {
   static forRoot(config: LedgerConfig): DynamicModule {
     const controllers: Type[] = [];
     const providers: Provider[] = [];
+    const exports: symbol[] = [];
     if (config.roles.includes('api')) {
       controllers.push(HeartbeatController, TelemetryController);
       providers.push(
@@ -33,9 +37,12 @@ export class AgentsModule {
         ConsistencyService,
         { provide: LiveViewQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new LiveViewQueries(db) },
         { provide: APP_INTERCEPTOR, useClass: ReportSightingInterceptor },
+        agentPresenceProvider,
       );
+      exports.push(AGENT_PRESENCE);
     }
     if (config.roles.includes('processors')) providers.push(HostLivenessRunner, AgentLivenessMonitor);
-    return { module: AgentsModule, controllers, providers };
+    // Global so that the jobs context's request handler finds AGENT_PRESENCE without importing the app's modules.
+    return { module: AgentsModule, global: exports.length > 0, controllers, providers, exports };
   }
 }

@@ -31,6 +31,7 @@ describe('generic-driver tables', () => {
   it('driver-list: one row per driver, dashes for what is unknown, the last failure at the end', () => {
     const text = formatDriverTable({
       hostname: 'compute-1',
+      pending: [{ jobId: 'j9', kind: 'update-driver', driver: 'simulated', version: '2.6.0', state: 'dispatched' }],
       drivers: [
         driver({}),
         driver({
@@ -48,10 +49,14 @@ describe('generic-driver tables', () => {
         'DRIVER      STATUS     VERSION  INSTALLED AT              LAST FAILURE',
         'simulated   installed  2.5.0    2026-01-01T00:00:04.000Z  -',
         'nvidia-gpu  failed     -        -                         install at 2026-01-01T00:01:00.000Z: apt failed',
+        'pending: update-driver simulated 2.6.0 (job j9, dispatched)',
         '',
       ].join('\n'),
     );
-    expect(formatDriverTable({ hostname: 'compute-2', drivers: [] })).toBe('host compute-2: no drivers installed by driver jobs\n');
+    expect(formatDriverTable({ hostname: 'compute-2', drivers: [], pending: [] })).toBe('host compute-2: no drivers installed by driver jobs\n');
+    expect(formatDriverTable({ hostname: 'compute-2', drivers: [], pending: [{ jobId: 'j1', kind: 'install-driver', driver: 'simulated', version: null, state: 'requested' }] })).toBe(
+      'host compute-2: no drivers installed by driver jobs yet\npending: install-driver simulated (job j1, requested)\n',
+    );
   });
 
   it('service-list: agent status, when last seen and how long ago, device count', () => {
@@ -76,10 +81,14 @@ describe('generic-driver tables', () => {
     expect(formatServiceTable([], now)).toBe('no hosts have reported yet\n');
   });
 
-  it('discover-services --wait: per host the devices found, or the failure', () => {
+  it('discover-services: per host the job requested, the devices found, the failure, or why it was skipped', () => {
     const job = (overrides: Partial<JobView>) => ({ jobId: 'j1', hostname: 'compute-1', state: 'completed', evidence: { devices: 4 }, code: null, reason: null, ...overrides }) as JobView;
     expect(formatDiscoveryTable([job({}), job({ hostname: 'c2', jobId: 'j2', state: 'failed', code: 'JOB.TIMED_OUT', reason: 'no result within 120 s', evidence: null })])).toBe(
       ['HOST       JOB  STATE      OUTCOME', 'compute-1  j1   completed  4 device(s)', 'c2         j2   failed     JOB.TIMED_OUT: no result within 120 s', ''].join('\n'),
+    );
+    const skipped = { hostname: 'c3', kind: 'discover', jobId: null, state: 'skipped', code: 'JOB.AGENT_UNAVAILABLE', reason: 'no agent has run on c3' } as const;
+    expect(formatDiscoveryTable([{ hostname: 'compute-1', kind: 'discover', jobId: 'j1', position: 7 }, skipped])).toBe(
+      ['HOST       JOB  STATE      OUTCOME', 'compute-1  j1   requested  -', 'c3         -    skipped    JOB.AGENT_UNAVAILABLE: no agent has run on c3', ''].join('\n'),
     );
   });
 });

@@ -63,17 +63,21 @@ describe('LedgerApiClient', () => {
   it('takes the URL and token from options, then LEDGER_URL / LEDGER_TOKEN, then the config and the admin token file', async () => {
     expect(LedgerApiClient.fromOptions({ url: 'http://a:1/', token: 't' }, {}).baseUrl).toBe('http://a:1');
     expect(LedgerApiClient.fromOptions({}, { LEDGER_URL: 'http://b:2', LEDGER_TOKEN: 't' }).baseUrl).toBe('http://b:2');
-    expect(() => LedgerApiClient.fromOptions({ url: 'ftp://x', token: 't' }, {})).toThrow(expect.objectContaining({ exitCode: 2 }));
+    expect(() => LedgerApiClient.fromOptions({ url: 'ftp://x', token: 't' }, {})).toThrow(expect.objectContaining({ exitCode: 2, message: 'invalid configuration: --url: "ftp://x" is not an http(s) URL' }));
+    expect(() => LedgerApiClient.fromOptions({ token: 't' }, { PORT: 'http' })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('PORT') }));
+    expect(LedgerApiClient.fromOptions({ token: 't' }, { PORT: '9001' }).baseUrl).toBe('http://127.0.0.1:9001');
 
     const dataDir = mkdtempSync(join(tmpdir(), 'ledgerctl-api-'));
     const saved = { ...process.env };
     try {
       process.env.LEDGER_DATA_DIR = dataDir;
       process.env.PORT = new URL(url).port;
-      expect(() => LedgerApiClient.fromOptions({}, {})).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('no token') }));
+      delete process.env.LEDGER_URL;
+      delete process.env.LEDGER_TOKEN;
+      expect(() => LedgerApiClient.fromOptions({})).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('no token') }));
       mkdirSync(join(dataDir, 'credentials'));
       writeFileSync(join(dataDir, 'credentials', 'admin.token'), 'from-file\n');
-      const client = LedgerApiClient.fromOptions({}, {});
+      const client = LedgerApiClient.fromOptions({});
       expect(client.baseUrl).toBe(url);
       await client.request('GET', '/ok');
       expect(seen.at(-1)?.token).toBe('from-file');

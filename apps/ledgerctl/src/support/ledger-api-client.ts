@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataFiles, type LedgerConfig } from '@ledger/config';
+import { checkedLedgerUrl, clientLedgerUrl, dataFiles, type LedgerConfig } from '@ledger/config';
 import { CliError } from './cli-error';
-import { cliConfig } from './config';
+import { cliConfig, cliSetting } from './config';
 
 /** How long one request may take before the CLI gives up. */
 const TIMEOUT_MS = 30_000;
@@ -27,7 +27,7 @@ export class LedgerApiError extends CliError {
 /** Adds `--url` and `--token` to a command. */
 export function withLedgerApiOptions(command: Command): Command {
   return command
-    .option('--url <url>', 'the ledger (default: $LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)')
+    .option('--url <url>', 'the ledger (default: $LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666; docs/ledgerctl.md)')
     .option('--token <token>', "a token (default: $LEDGER_TOKEN, else the admin token the ledger wrote under its data directory)");
 }
 
@@ -42,12 +42,10 @@ export class LedgerApiClient {
     private readonly token: string,
   ) {}
 
-  /** Resolves the URL and the token from options, then the environment, then the ledger's configuration and data directory. */
+  /** The URL from --url, else the clients' rule (clientLedgerUrl: LEDGER_URL, else PORT); the token from --token, else LEDGER_TOKEN, else the ledger's data directory. */
   static fromOptions(options: LedgerApiOptions, env: NodeJS.ProcessEnv = process.env): LedgerApiClient {
-    let config: LedgerConfig | undefined;
-    const configOnce = () => (config ??= cliConfig());
-    const url = options.url ?? nonEmpty(env.LEDGER_URL) ?? `http://127.0.0.1:${configOnce().port}`;
-    return new LedgerApiClient(checkedBaseUrl(url), options.token ?? nonEmpty(env.LEDGER_TOKEN) ?? adminTokenOf(configOnce()));
+    const url = options.url === undefined ? cliSetting(() => clientLedgerUrl(env)) : checkedBaseUrl(options.url);
+    return new LedgerApiClient(url, options.token ?? nonEmpty(env.LEDGER_TOKEN) ?? adminTokenOf(cliConfig()));
   }
 
   /** Sends one request; resolves to the parsed JSON body (undefined when empty). `options.headers` are sent as well (e.g. X-Ledger-Min-Position). */
@@ -93,15 +91,9 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** --url: checked as LEDGER_URL is, but a bad one is the flag's usage error. */
 function checkedBaseUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError(`--url / LEDGER_URL: "${url}" is not a URL`, 2);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError(`--url / LEDGER_URL: "${url}" is not http(s)`, 2);
-  return url.replace(/\/+$/, '');
+  return cliSetting(() => checkedLedgerUrl(url, '--url'));
 }
 
 function adminTokenOf(config: LedgerConfig): string {

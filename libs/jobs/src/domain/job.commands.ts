@@ -1,3 +1,15 @@
+/**
+ * What the ledger last heard from a host's agent, when a job is requested
+ * (the live view's agent status and version). `agentVersion` is null until
+ * an agent has sent a heartbeat: a host known only from reports (sent by
+ * hand, say) has no agent that takes jobs.
+ */
+export interface AgentPresence {
+  readonly status: 'up' | 'lost' | 'unknown';
+  readonly agentVersion: string | null;
+  readonly lastSeenAt: string | null;
+}
+
 /** Record a new job. `jobId` (a uuid) and `requestedAt` come from the caller: the domain has no clock. */
 export interface RequestJob {
   readonly type: 'RequestJob';
@@ -9,6 +21,8 @@ export interface RequestJob {
   /** 1–86400; absent: the kind's default. */
   readonly timeoutSeconds?: unknown;
   readonly requestedAt: string;
+  /** The host's agent as the ledger knows it; when given, a job for an agent that is lost or never ran is refused (JOB.AGENT_UNAVAILABLE). */
+  readonly agent?: AgentPresence;
 }
 
 /** The host's agent takes the job. `agentBoot` null: the poll named no boot, so it never takes a job back. */

@@ -72,6 +72,19 @@ describe('jobDecider', () => {
       spec.given([]).when({ ...request, params: { ...(request.params as object), numVfs: 257 } }).thenThrows('JOB.INVALID', { path: 'params.numVfs' });
       spec.given([]).when({ ...request, jobId: 'job-1' }).thenThrows('JOB.INVALID', { path: 'jobId' });
     });
+
+    it('records a job for an agent that is up, and refuses one for an agent that is lost or never ran with 409 JOB.AGENT_UNAVAILABLE', () => {
+      const up = { status: 'up', agentVersion: '0.1.0', lastSeenAt: AT } as const;
+      spec.given([]).when({ ...request, agent: up }).then([requested]);
+
+      const lost = spec.given([]).when({ ...request, agent: { ...up, status: 'lost' } }).thenThrows('JOB.AGENT_UNAVAILABLE', { hostname: 'compute-1', agentStatus: 'lost', lastSeenAt: AT });
+      expect([lost.status, lost.message]).toEqual([409, `the agent of compute-1 is lost (last seen ${AT}): a job would wait for it and time out; ask again once it is back`]);
+      // Reported by hand (curl): seen by its report, but no agent ever sent a heartbeat.
+      const neverRan = spec.given([]).when({ ...request, agent: { status: 'up', agentVersion: null, lastSeenAt: AT } }).thenThrows('JOB.AGENT_UNAVAILABLE');
+      expect(neverRan.message).toMatch(/^no agent has run on compute-1: the ledger has its reports but never a heartbeat/);
+      // Bad input is still the first thing said.
+      spec.given([]).when({ ...request, kind: 'reboot', agent: { ...up, status: 'lost' } }).thenThrows('JOB.INVALID', { path: 'kind' });
+    });
   });
 
   describe('DispatchJob', () => {

@@ -1,6 +1,6 @@
 import { ConflictError, ForbiddenError, isUuid } from '@ledger/kernel';
 import type { Decider } from '../../../eventstore/src/command-handling/decider';
-import type { CompleteJob, DispatchJob, FailJob, JobCommand, RequestJob, TimeOutJob } from './job.commands';
+import type { AgentPresence, CompleteJob, DispatchJob, FailJob, JobCommand, RequestJob, TimeOutJob } from './job.commands';
 import { JobErrorCodes, JobInvalidError, jobNotFound } from './job.errors';
 import type { JobEvent } from './job.events';
 import { defaultTimeoutSeconds, isJobKind, JOB_KINDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from './job-kinds';
@@ -44,8 +44,32 @@ function requestJob(command: RequestJob, state: JobState): JobEvent[] {
     throw new JobInvalidError('timeoutSeconds', `must be an integer from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}`, timeoutSeconds);
   }
   if (state.status !== 'none') return [];
+  if (command.agent) assertAgentAvailable(command.hostname, command.agent);
   const { hostname, requestedAt } = command;
   return [{ type: 'jobs.JobRequested', data: { jobId: command.jobId.toLowerCase(), hostname, kind: command.kind, params, timeoutSeconds, requestedAt } }];
+}
+
+/**
+ * A job is only worth recording when an agent will take it: one that is
+ * lost, or never ran (the host is known from reports alone), would leave
+ * it queued until it times out. Refused at once instead, saying which.
+ */
+function assertAgentAvailable(hostname: string, agent: AgentPresence): void {
+  const facts = { hostname, agentStatus: agent.status, lastSeenAt: agent.lastSeenAt };
+  if (agent.status === 'lost') {
+    throw new ConflictError(
+      JobErrorCodes.AGENT_UNAVAILABLE,
+      `the agent of ${hostname} is lost (last seen ${agent.lastSeenAt ?? 'never'}): a job would wait for it and time out; ask again once it is back`,
+      facts,
+    );
+  }
+  if (agent.agentVersion === null) {
+    throw new ConflictError(
+      JobErrorCodes.AGENT_UNAVAILABLE,
+      `no agent has run on ${hostname}: the ledger has its reports but never a heartbeat; start the agent there (apps/agent/README.md) and ask again`,
+      facts,
+    );
+  }
 }
 
 /**

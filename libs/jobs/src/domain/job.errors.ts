@@ -10,6 +10,8 @@ export const JobErrorCodes = {
   ALREADY_FINISHED: 'JOB.ALREADY_FINISHED',
   /** The job belongs to another host (403). */
   WRONG_HOST: 'JOB.WRONG_HOST',
+  /** The host's agent is lost or has never run, so a job would only wait and time out; nothing was recorded (409). */
+  AGENT_UNAVAILABLE: 'JOB.AGENT_UNAVAILABLE',
   /** The failure code the ledger records when no result came within the job's timeout. */
   TIMED_OUT: 'JOB.TIMED_OUT',
   /** Only deployables on an FPGA device can be programmed (409). */

@@ -76,8 +76,8 @@ describe('generic-pci driver (generic-pci fixture)', () => {
   it('binds a listed device to vfio-pci and back', async () => {
     const driver = driverFor(['1002:740f']);
     const params = { pciAddress: '0000:c1:00.0', instanceUuid: '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f' };
-    expect(await driver.attach!(params)).toEqual({ driver: 'vfio-pci', previousDriver: 'amdgpu', changed: true });
-    expect(await driver.detach!(params)).toEqual({ driver: 'amdgpu', changed: true });
+    expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'amdgpu', changed: true });
+    expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'amdgpu', changed: true });
   });
 
   it('stops start-up on a malformed entry, naming it', () => {

@@ -195,6 +195,21 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
     });
   });
 
+  describe('attach and detach', () => {
+    const INSTANCE = '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f';
+
+    it('passes through a free VF when the job names the PF whose VFs are its handles, and takes it back the same way', async () => {
+      expect(await driver.attach!({ pciAddress: '0000:5e:00.0', instanceUuid: INSTANCE })).toMatchObject({ pciAddress: '0000:5e:00.1', driver: 'vfio-pci', changed: true });
+      expect(await failureOf(driver.attach!({ pciAddress: '0000:5e:00.0', instanceUuid: INSTANCE }))).toMatchObject({
+        code: 'DRIVER.DEVICE_BUSY',
+        message: 'every handle of 0000:5e:00.0 is passed through already (0000:5e:00.1); detach one first',
+        deviceState: 'unchanged',
+      });
+      expect(await driver.detach!({ pciAddress: '0000:5e:00.0', instanceUuid: INSTANCE })).toMatchObject({ pciAddress: '0000:5e:00.1', changed: true });
+      expect((await driver.detach!({ pciAddress: '0000:5e:00.0', instanceUuid: INSTANCE })).changed).toBe(false);
+    });
+  });
+
   describe('configureVfs', () => {
     it('enables VFs on a PF and reports the FPGA per VF afterwards', async () => {
       expect(await driver.configureVfs!({ pciAddress: '0000:be:00.0', numVfs: 1 })).toEqual({ numVfs: 1, previousNumVfs: 0, changed: true });

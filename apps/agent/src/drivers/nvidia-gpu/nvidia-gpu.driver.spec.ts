@@ -215,15 +215,15 @@ describe('nvidia-gpu driver (nvidia-gpu fixture)', () => {
   describe('attach and detach', () => {
     it('passes a PGPU through to vfio-pci and gives it back to nvidia', async () => {
       const params = { pciAddress: '0000:3b:00.0', instanceUuid: NEW_MDEV };
-      expect(await driver.attach!(params)).toEqual({ driver: 'vfio-pci', previousDriver: 'nvidia', changed: true });
+      expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'nvidia', changed: true });
       expect((await driver.discover())[0].driver).toBe('vfio-pci');
-      expect(await driver.detach!(params)).toEqual({ driver: 'nvidia', changed: true });
+      expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'nvidia', changed: true });
     });
 
     it('does not pass through a GPU that serves vGPUs', async () => {
       expect(await failureOf(driver.attach!({ pciAddress: '0000:af:00.0', instanceUuid: NEW_MDEV }))).toMatchObject({
         code: 'DRIVER.INVALID_PARAMS',
-        message: "0000:af:00.0 cannot be passed through: its device offers no PCI handle",
+        message: '0000:af:00.0 cannot be passed through: it has no PCI or VF handle (a GPU that serves vGPUs is shared as mdevs)',
       });
     });
   });

@@ -6,7 +6,8 @@ import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
 import { integerParam, pciAddressParam } from '../job-params';
 import { pciHealthSample } from './pci-health';
 import { configureSriovVfs } from './sriov-vfs';
-import { bindToVfio, releaseFromVfio } from './vfio-binding';
+import { attachTarget, detachTarget } from './attach-target';
+import { bindToVfio, releaseFromVfio, VFIO_PCI } from './vfio-binding';
 
 /** One device a sysfs driver manages: the function that identifies it, every function an instance may get, and its report. */
 export interface ManagedDevice {
@@ -35,15 +36,13 @@ export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices) 
     throw untouched(DRIVER_ERROR_CODES.deviceNotFound, `no device of this driver at ${address}`);
   }
 
-  /** A function an instance may be given: one of a device's attach handles, never a PF whose VFs are the handles. */
-  async function attachable(params: JobParams): Promise<PciFunction> {
-    const address = pciAddressParam(params);
-    const { managed, fn } = await managedDevice(address);
-    if (!managed.functions.includes(fn)) {
-      const handles = managed.functions.map((f) => f.address).join(', ');
-      throw invalidParams(`${address} cannot be passed through: ${handles ? `attach one of its device's handles (${handles})` : 'its device offers no PCI handle'}`);
-    }
-    return fn;
+  /** The function an attach or detach acts on: a handle named, or one chosen for a device named by its own address (attach-target.ts). */
+  async function handleFor(params: JobParams, choose: typeof attachTarget): Promise<PciFunction> {
+    const named = pciAddressParam(params);
+    const { managed } = await managedDevice(named);
+    const device = { address: managed.device.address, handles: managed.functions.map((fn) => fn.address) };
+    const address = choose(named, device, (handle) => managed.functions.find((fn) => fn.address === handle)?.driver === VFIO_PCI);
+    return [managed.device, ...managed.functions].find((fn) => fn.address === address)!;
   }
 
   return {
@@ -55,10 +54,12 @@ export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices) 
       return (await find(await sysfs.scanPci())).map((managed) => pciHealthSample(managed.device));
     },
     async attach(params: JobParams): Promise<JobEvidence> {
-      return bindToVfio(sysfs, await attachable(params));
+      const fn = await handleFor(params, attachTarget);
+      return { pciAddress: fn.address, ...(await bindToVfio(sysfs, fn)) };
     },
     async detach(params: JobParams): Promise<JobEvidence> {
-      return releaseFromVfio(sysfs, await attachable(params));
+      const fn = await handleFor(params, detachTarget);
+      return { pciAddress: fn.address, ...(await releaseFromVfio(sysfs, fn)) };
     },
     /** `configure-vfs` on the PF that identifies a device. */
     async configureVfs(params: JobParams): Promise<JobEvidence> {

@@ -175,10 +175,34 @@ describe('simulated driver', () => {
   it('passes a PGPU through and back, which the report shows as its driver', async () => {
     const { driver } = simulated();
     const gpu = (await driver.discover())[1];
-    expect(await driver.attach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ driver: 'vfio-pci', previousDriver: 'nvidia', changed: true });
+    expect(await driver.attach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ pciAddress: gpu.pciAddress, driver: 'vfio-pci', previousDriver: 'nvidia', changed: true });
     expect((await driver.discover())[1].driver).toBe('vfio-pci');
-    expect(await driver.detach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ driver: 'nvidia', changed: true });
+    expect(await driver.detach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({ pciAddress: gpu.pciAddress, driver: 'nvidia', changed: true });
     expect(await failureOf(driver.attach!({ pciAddress: '0000:ff:00.0', instanceUuid: INSTANCE }))).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND' });
+  });
+
+  it('passes an FPGA named by its own address through as its first free VF, and says why when it cannot', async () => {
+    const { driver } = simulated({ fpgaVfs: 2, gpus: 1, vgpuType: 'nvidia-700' });
+    const [fpga, gpu] = await driver.discover();
+    const [vf0, vf1] = fpga.deployables[0].attachHandles.map((handle) => handle.address);
+    const attach = (pciAddress: string) => driver.attach!({ pciAddress, instanceUuid: INSTANCE });
+
+    expect(await attach(fpga.pciAddress)).toEqual({ pciAddress: vf0, driver: 'vfio-pci', previousDriver: 'dfl-pci', changed: true });
+    expect(await attach(fpga.pciAddress)).toMatchObject({ pciAddress: vf1, changed: true });
+    expect(await failureOf(attach(fpga.pciAddress))).toMatchObject({
+      code: 'DRIVER.DEVICE_BUSY',
+      message: `every handle of ${fpga.pciAddress} is passed through already (${vf0}, ${vf1}); detach one first`,
+    });
+    expect(await failureOf(driver.detach!({ pciAddress: fpga.pciAddress, instanceUuid: INSTANCE }))).toMatchObject({
+      code: 'DRIVER.INVALID_PARAMS',
+      message: `${fpga.pciAddress} has 2 functions passed through (${vf0}, ${vf1}); name the one to detach`,
+    });
+    expect(await driver.detach!({ pciAddress: vf1, instanceUuid: INSTANCE })).toMatchObject({ pciAddress: vf1, changed: true });
+    expect(await driver.detach!({ pciAddress: fpga.pciAddress, instanceUuid: INSTANCE })).toMatchObject({ pciAddress: vf0, changed: true });
+    expect(await failureOf(attach(gpu.pciAddress))).toMatchObject({
+      code: 'DRIVER.INVALID_PARAMS',
+      message: `${gpu.pciAddress} cannot be passed through: it has no PCI or VF handle (a GPU that serves vGPUs is shared as mdevs)`,
+    });
   });
 
   it('follows its degradation script by health check, and holds a health set at run time', async () => {

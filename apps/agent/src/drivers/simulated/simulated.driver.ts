@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReportedDevice } from '@ledger/inventory';
 import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, type JobEvidence, type JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
+import { type AttachableDevice, attachTarget, detachTarget } from '../pci/attach-target';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
 import { imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, uuidParam } from '../job-params';
 import { mulberry32, hash32, unitFrom } from './seeded-random';
@@ -69,6 +70,15 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     }
     throw untouched(DRIVER_ERROR_CODES.deviceNotFound, `no simulated ${kinds?.join(' or ') ?? 'device'} at ${address}`);
   }
+
+  /** The device's PCI and VF handles, as its report shows them now. */
+  const attachableOf = (device: SimulatedDevice): AttachableDevice => ({
+    address: device.address,
+    handles: renderSimulatedDevice(device, settings, context.hostname)
+      .deployables.flatMap((deployable) => deployable.attachHandles)
+      .filter((handle) => handle.kind !== 'MDEV')
+      .map((handle) => handle.address),
+  });
 
   function healthOf(device: SimulatedDevice, check: number): { health: Health; reason: string | null } {
     const held = heldHealth.get(device.key) ?? heldHealth.get(device.address);
@@ -163,28 +173,24 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     },
 
     async attach(params: JobParams): Promise<JobEvidence> {
-      const address = pciAddressParam(params);
-      const { device } = deviceAt(address);
-      const handles = renderSimulatedDevice(device, settings, context.hostname).deployables.flatMap((deployable) => deployable.attachHandles);
-      if (!handles.some((handle) => handle.kind !== 'MDEV' && handle.address === address)) {
-        throw invalidParams(`${address} cannot be passed through: it is not a PCI or VF handle of ${device.address}`);
-      }
+      const { device } = deviceAt(pciAddressParam(params));
+      const address = attachTarget(pciAddressParam(params), attachableOf(device), (handle) => device.passedThrough.has(handle));
       const previousDriver = device.passedThrough.has(address) ? 'vfio-pci' : hostDriverOf(device, address);
-      if (previousDriver === 'vfio-pci') return { driver: 'vfio-pci', previousDriver, changed: false };
-      if (await begin('attach')) throw injected('attach', `bound to ${previousDriver} (previous driver restored)`, { driver: previousDriver, previousDriver });
+      if (previousDriver === 'vfio-pci') return { pciAddress: address, driver: 'vfio-pci', previousDriver, changed: false };
+      if (await begin('attach')) throw injected('attach', `bound to ${previousDriver} (previous driver restored)`, { pciAddress: address, driver: previousDriver, previousDriver });
       device.passedThrough.add(address);
       if (address === device.address) changed();
-      return { driver: 'vfio-pci', previousDriver, changed: true };
+      return { pciAddress: address, driver: 'vfio-pci', previousDriver, changed: true };
     },
 
     async detach(params: JobParams): Promise<JobEvidence> {
-      const address = pciAddressParam(params);
-      const { device } = deviceAt(address);
-      if (!device.passedThrough.has(address)) return { driver: hostDriverOf(device, address), changed: false };
-      if (await begin('detach')) throw injected('detach', 'bound to vfio-pci', { driver: 'vfio-pci' });
+      const { device } = deviceAt(pciAddressParam(params));
+      const address = detachTarget(pciAddressParam(params), attachableOf(device), (handle) => device.passedThrough.has(handle));
+      if (!device.passedThrough.has(address)) return { pciAddress: address, driver: hostDriverOf(device, address), changed: false };
+      if (await begin('detach')) throw injected('detach', 'bound to vfio-pci', { pciAddress: address, driver: 'vfio-pci' });
       device.passedThrough.delete(address);
       if (address === device.address) changed();
-      return { driver: hostDriverOf(device, address), changed: true };
+      return { pciAddress: address, driver: hostDriverOf(device, address), changed: true };
     },
 
     failNext(operation, count = 1) {

@@ -103,10 +103,10 @@ describe('sriov-nic driver (sriov-nic fixture)', () => {
 
   it('passes a VF through and back', async () => {
     const params = { pciAddress: '0000:af:02.1', instanceUuid: '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f' };
-    expect(await driver.attach!(params)).toEqual({ driver: 'vfio-pci', previousDriver: 'iavf', changed: true });
-    expect(await driver.attach!(params)).toEqual({ driver: 'vfio-pci', previousDriver: 'vfio-pci', changed: false });
-    expect(await driver.detach!(params)).toEqual({ driver: 'iavf', changed: true });
-    expect(await driver.detach!(params)).toEqual({ driver: 'iavf', changed: false });
+    expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'iavf', changed: true });
+    expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'vfio-pci', changed: false });
+    expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'iavf', changed: true });
+    expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'iavf', changed: false });
   });
 
   it('refuses a physical network name that is not one', () => {

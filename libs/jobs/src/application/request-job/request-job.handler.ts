@@ -1,7 +1,8 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
+import { AGENT_PRESENCE, type AgentPresenceLookup } from '../agent-presence.port';
 import { assertHostKnown } from '../host-known';
 import { JobCommandRunner } from '../job-command.runner';
 import type { RequestedJob } from '../requested-job';
@@ -12,13 +13,15 @@ export class RequestJobHandler implements ICommandHandler<RequestJobCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(JobCommandRunner) private readonly runner: JobCommandRunner,
+    @Optional() @Inject(AGENT_PRESENCE) private readonly agentPresence?: AgentPresenceLookup,
   ) {}
 
   async execute({ input, context }: RequestJobCommand): Promise<RequestedJob> {
     await assertHostKnown(this.store, input.hostname);
     const { kind, params, timeoutSeconds, hostname } = input;
+    const agent = await this.agentPresence?.(hostname);
     const result = await this.runner.run(
-      { type: 'RequestJob', jobId: uuidV7(), hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString() },
+      { type: 'RequestJob', jobId: uuidV7(), hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString(), agent },
       context,
     );
     return { jobId: result.jobId, position: result.position! };
