@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { freePort } from '../support/ledger-process';
 import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourScript } from '../support/markdown-tour';
 import { ansibleUnavailable, describeWithService, openstackClientUnavailable } from '../support/services';
@@ -122,7 +122,8 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
       const { script, claims } = tourScript(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), (line) =>
         line.replaceAll(`:${DEFAULT_PORT}`, `:${port}`),
       );
-      const env = { ...process.env, PORT: port, LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
+      // The agent keeps its state under XDG_STATE_HOME: a fresh one per run, outside the copy.
+      const env = { ...process.env, PORT: port, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
       const run = await runScript(join(copy, dirname(file)), script, env);
       const outputs = outputsByClaim(run.stdout);
       const where = (index: number) => `${file}:${claims[index].line}`;
@@ -141,6 +142,7 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
       expect({ leftInTheClone: dirty.split('\n').filter(Boolean) }).toEqual({ leftInTheClone: [] });
     } finally {
       rmSync(copy, { recursive: true, force: true });
+      rmSync(`${copy}-state`, { recursive: true, force: true });
     }
   }, TOUR_TIMEOUT_MS + 60_000);
 });
