@@ -7,6 +7,7 @@ import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
 import { withDefaultVersion } from './http/cyborg-error';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
 import { mountOpenApi } from './openapi/openapi';
 
@@ -26,6 +27,7 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): 
   });
   // JSON only: without Fastify's default text/plain parser, other media types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
   });
