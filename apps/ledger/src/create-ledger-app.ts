@@ -10,7 +10,7 @@ import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
-import { mountOpenApi } from './openapi/openapi';
+import { mountApiDocs } from './openapi/mount-api-docs';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -39,7 +39,7 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): 
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(requestValidationPipe());
   app.enableShutdownHooks();
-  if (config.roles.includes('api')) mountOpenApi(app);
+  if (config.roles.includes('api')) mountApiDocs(app);
   if (config.devNoAuth) {
     new Logger('Auth').warn('LEDGER_DEV_NO_AUTH is on: requests without a token act as admin. Never run like this outside a laptop.');
   }

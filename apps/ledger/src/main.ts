@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const { bound, url } = describeListenAddress(app.getHttpServer().address() as AddressInfo);
   logger.log(`listening on ${bound} — roles ${config.roles.join(', ')}; events: ${config.store}, read models: ${config.readModels}; data: ${config.dataDir}`);
   logger.log(`admin credential: ${credentials.adminTokenFile} — e.g. curl -H "X-Auth-Token: $(cat ${credentials.adminTokenFile})" ${url}/api/v1/hosts`);
-  logger.log(`API description: ${url}/api/v1/openapi.json`);
+  if (config.roles.includes('api')) {
+    logger.log(`API docs: ${url}/docs — OpenAPI documents: ${url}/api/v1/openapi.json (native), ${url}/v2/openapi.json (Cyborg v2)`);
+  }
 }
 
 main().catch((error) => {
