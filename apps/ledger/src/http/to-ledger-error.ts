@@ -17,7 +17,7 @@ const FASTIFY_ERRORS: Record<string, readonly [code: string, status: number, mes
   FST_ERR_MAX_PARAM_LENGTH: ['REQUEST.URL_TOO_LONG', 414, 'a path segment of the URL is too long'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['REQUEST.MALFORMED_JSON', 400, 'the body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['REQUEST.MALFORMED_JSON', 400, 'the body is empty but its Content-Type says JSON'],
-  FST_ERR_CTP_BODY_TOO_LARGE: ['REQUEST.TOO_LARGE', 413, 'the body is larger than the ledger accepts (LEDGER_BODY_LIMIT_BYTES)'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['REQUEST.TOO_LARGE', 413, 'the body is too large: the ledger accepts at most LEDGER_BODY_LIMIT_BYTES'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['REQUEST.UNSUPPORTED_MEDIA_TYPE', 415, 'the body must be JSON, sent as Content-Type: application/json'],
 };
 
