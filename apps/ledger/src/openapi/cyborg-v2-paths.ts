@@ -37,6 +37,18 @@ const ARQS = 'accelerator requests';
 const HARDWARE = 'devices, deployables, attributes';
 const VERSIONS = 'versions';
 
+/** Cyborg's `filters` on hardware lists: how many, and in which order. */
+const ordering = (sortKeys: string) => [
+  query('limit', 'a positive integer', { type: 'integer', minimum: 1 }),
+  query('sort_key', sortKeys),
+  query('sort_dir', 'asc or desc', { enum: ['asc', 'desc'] }),
+];
+
+/** Disable and enable: Cyborg added them with 2.3; the ledger serves them at every microversion and answers the device with its `status`. */
+const maintenance = (summary: string) => ({
+  post: operation(HARDWARE, { summary, roles: 'admin', notes: 'Cyborg added it with 2.3; the ledger serves it at every microversion and answers the device with its `status`.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
+});
+
 const versionsRoot = {
   tags: [VERSIONS],
   summary: 'The API versions (no token)',
@@ -141,9 +153,7 @@ export const CYBORG_V2_PATHS = {
         query('type', 'exact'),
         query('vendor', 'exact, with or without 0x, any case'),
         query('hostname', 'exact'),
-        query('limit', 'a positive integer', { type: 'integer', minimum: 1 }),
-        query('sort_key', 'uuid, type, vendor, model, hostname, status, created_at, updated_at'),
-        query('sort_dir', 'asc or desc', { enum: ['asc', 'desc'] }),
+        ...ordering('uuid, type, vendor, model, hostname, status, created_at, updated_at'),
       ],
       responses: { '200': ok('The devices', list('devices', 'Device')) },
     }),
@@ -151,33 +161,15 @@ export const CYBORG_V2_PATHS = {
   '/v2/devices/{uuid}': {
     get: operation(HARDWARE, { summary: 'Show a device', roles: 'manager or admin', notes: '`status` from 2.3.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
   },
-  '/v2/devices/{uuid}/disable': {
-    post: operation(HARDWARE, {
-      summary: 'Take a device out of service (maintenance); idempotent',
-      roles: 'admin',
-      notes: 'Cyborg added it with 2.3; the ledger serves it at every microversion and answers the device with its `status`.',
-      parameters: [path('uuid')],
-      responses: { '200': ok('The device', ref('Device')) },
-    }),
-  },
-  '/v2/devices/{uuid}/enable': {
-    post: operation(HARDWARE, {
-      summary: 'Put a device back in service; idempotent',
-      roles: 'admin',
-      notes: 'As disable: every microversion, answers the device with its `status`.',
-      parameters: [path('uuid')],
-      responses: { '200': ok('The device', ref('Device')) },
-    }),
-  },
+  '/v2/devices/{uuid}/disable': maintenance('Take a device out of service (maintenance); idempotent'),
+  '/v2/devices/{uuid}/enable': maintenance('Put a device back in service; idempotent'),
   '/v2/deployables': {
     get: operation(HARDWARE, {
       summary: 'List deployables',
       roles: 'manager or admin',
       parameters: [
         query('name', 'exact'),
-        query('limit', 'a positive integer', { type: 'integer', minimum: 1 }),
-        query('sort_key', 'uuid, name, num_accelerators, rp_uuid, driver_name, created_at, updated_at'),
-        query('sort_dir', 'asc or desc', { enum: ['asc', 'desc'] }),
+        ...ordering('uuid, name, num_accelerators, rp_uuid, driver_name, created_at, updated_at'),
       ],
       responses: { '200': ok('The deployables', list('deployables', 'Deployable')) },
     }),
