@@ -17,11 +17,11 @@ const DEFAULT_BOUNDS: DrainBounds = { maxBytes: 64 * 1_048_576, maxMs: 10_000 };
  * answers those with `Connection: close`, and Node then closes the socket
  * with the body still unread: the kernel resets the connection, and a client
  * still writing gets a broken pipe instead of the answer. So the connection
- * is kept and the rest of the body read and thrown away, within
- * DrainBounds (as Go's net/http and nginx's lingering
- * close do). A client that sent `Expect: 100-continue` with a body over the
- * limit is answered without the `100 Continue`, so it never sends the body
- * and its connection closes at once.
+ * is kept and the rest of the body read and thrown away, within DrainBounds
+ * (as Go's net/http and nginx's lingering close do). A client that sent
+ * `Expect: 100-continue` with a body over the limit is answered without the
+ * `100 Continue`, so it never sends the body and its connection closes at
+ * once.
  */
 export function answerEarlyWithoutReset(fastify: FastifyInstance, bodyLimit: number, bounds: DrainBounds = DEFAULT_BOUNDS): void {
   const refusedContinue = new WeakSet<IncomingMessage>();
