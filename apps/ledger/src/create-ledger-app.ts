@@ -1,38 +1,45 @@
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
 import { withDefaultVersion } from './http/cyborg-error';
+import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
-import { mountOpenApi } from './openapi/openapi';
+import { mountApiDocs } from './openapi/mount-api-docs';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
 export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): Promise<NestFastifyApplication> {
-  // Trailing slashes are ignored: OpenStack clients ask for both /v2 and /v2/.
-  const adapter = new FastifyAdapter({
+  const adapter = new LedgerFastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => uuidV7(),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Trailing slashes are ignored: OpenStack clients ask for both /v2 and /v2/. A path segment may be
+    // long: a device profile's name has up to 255 characters (more, percent-encoded), and a delete takes
+    // a comma-separated list of them; Node's 16 KiB limit on the request head bounds it anyway.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     // On shutdown, idle keep-alive connections (agents, Nova, load balancers) are closed rather than
     // waited for: otherwise SIGTERM hangs until the keep-alive timeout (72 s) runs out.
     forceCloseConnections: 'idle',
     rewriteUrl: (request: { url?: string }) => withDefaultVersion(request.url ?? '/'),
   });
-  // JSON only: without Fastify's default text/plain parser, other media types get 415.
+  // JSON only: Fastify's own JSON parser and no other (Nest's parsers, with form bodies, are off through
+  // `bodyParser: false`; Fastify's text/plain parser is removed), so every other media type gets 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+    bodyParser: false,
   });
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(requestValidationPipe());
   app.enableShutdownHooks();
-  if (config.roles.includes('api')) mountOpenApi(app);
+  if (config.roles.includes('api')) mountApiDocs(app);
   if (config.devNoAuth) {
     new Logger('Auth').warn('LEDGER_DEV_NO_AUTH is on: requests without a token act as admin. Never run like this outside a laptop.');
   }

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { loadOrCreateCredentials } from '@ledger/auth';
 import { ConfigError, dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
 import { createLedgerApp } from './create-ledger-app';
+import { describeListenAddress } from './http/listen-address';
 
 function loadConfigOrExit(): LedgerConfig {
   try {
@@ -24,10 +26,12 @@ async function main(): Promise<void> {
   const credentials = loadOrCreateCredentials(dataFiles(config), config.authSecret);
   const app = await createLedgerApp(config, credentials.codec);
   await app.listen({ port: config.port, host: config.host });
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  logger.log(`listening on ${url} — roles ${config.roles.join(', ')}; events: ${config.store}, read models: ${config.readModels}; data: ${config.dataDir}`);
+  const { bound, url } = describeListenAddress(app.getHttpServer().address() as AddressInfo);
+  logger.log(`listening on ${bound} — roles ${config.roles.join(', ')}; events: ${config.store}, read models: ${config.readModels}; data: ${config.dataDir}`);
   logger.log(`admin credential: ${credentials.adminTokenFile} — e.g. curl -H "X-Auth-Token: $(cat ${credentials.adminTokenFile})" ${url}/api/v1/hosts`);
-  logger.log(`API description: ${url}/api/v1/openapi.json`);
+  if (config.roles.includes('api')) {
+    logger.log(`API docs: ${url}/docs — OpenAPI documents: ${url}/api/v1/openapi.json (native), ${url}/v2/openapi.json (Cyborg v2)`);
+  }
 }
 
 main().catch((error) => {

@@ -6,6 +6,7 @@ describe('loadLedgerConfig', () => {
     const config = loadLedgerConfig({}, '/srv/ledger');
     expect(config).toMatchObject({
       port: 8666,
+      host: '127.0.0.1',
       store: 'sqlite',
       readModels: 'sqlite',
       dataDir: '/srv/ledger/data',
@@ -22,6 +23,12 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
+    expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadLedgerConfig({ HOST: ' ledger-api-1 ' }).host).toBe('ledger-api-1');
+  });
+
   it('reads PostgreSQL settings and follows the store for read models', () => {
     const config = loadLedgerConfig({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: 'postgres://x@h/db', PORT: '6666' });
     expect(config).toMatchObject({ store: 'postgres', readModels: 'postgres', postgresUrl: 'postgres://x@h/db', port: 6666 });
@@ -30,6 +37,8 @@ describe('loadLedgerConfig', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
+    [{ HOST: 'http://0.0.0.0' }, 'HOST'],
+    [{ HOST: '127.0.0.1:8666' }, 'HOST'],
     [{ LEDGER_STORE: 'mysql' }, 'LEDGER_STORE'],
     [{ LEDGER_STORE: 'postgres' }, 'LEDGER_POSTGRES_URL'],
     [{ LEDGER_STORE: 'esdb' }, 'ESDB_CONNECTION_STRING'],

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
@@ -18,7 +19,10 @@ export const LEDGER_ROLES: readonly LedgerRole[] = ['api', 'conductor', 'process
 export interface LedgerConfig {
   /** PORT (8666). */
   readonly port: number;
-  /** HOST (0.0.0.0). */
+  /**
+   * HOST (127.0.0.1): the address the HTTP API binds. Loopback unless told
+   * otherwise; 0.0.0.0 (or ::) binds every interface, as containers need.
+   */
   readonly host: string;
   /** LEDGER_DATA_DIR (./data): SQLite files and the generated credentials. */
   readonly dataDir: string;
@@ -104,7 +108,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
   }
   return {
     port: integerSetting(env, 'PORT', 8666, 0, 65535),
-    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    host: listenHost(env),
     dataDir: resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data'),
     store,
     readModels,
@@ -150,6 +154,16 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['0', 'false', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(name, `"${value}" is not a boolean (true or false)`);
+}
+
+/** An IP address or a host name to resolve; a URL or a port here is a mistake worth stopping for. */
+function listenHost(env: Env): string {
+  const value = nonEmpty(env.HOST);
+  if (value === undefined) return '127.0.0.1';
+  if (isIP(value) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(value)) {
+    throw new ConfigError('HOST', `"${value}" is neither an IP address nor a host name (e.g. 127.0.0.1, 0.0.0.0, ::)`);
+  }
+  return value;
 }
 
 function roles(env: Env): LedgerRole[] {

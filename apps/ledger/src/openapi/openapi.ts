@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const NATIVE_OPENAPI_PATH = '/api/v1/openapi.json';
 
 /** The OpenAPI document, generated from the controllers and their DTOs. */
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
@@ -15,7 +15,20 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'token')
     .addSecurityRequirements('token')
     .build();
-  return withProblemResponses(SwaggerModule.createDocument(app, config));
+  return withOwnPath(withProblemResponses(SwaggerModule.createDocument(app, config)));
+}
+
+/** The document lists itself, as every route the app serves is listed in one of its documents. */
+function withOwnPath(document: OpenAPIObject): OpenAPIObject {
+  document.paths[NATIVE_OPENAPI_PATH] = {
+    get: {
+      tags: ['documents'],
+      summary: 'This document (no token); Cyborg\'s v2 API has its own at /v2/openapi.json, and /docs shows both',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.0', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return document;
 }
 
 /** RFC 9457 problem details, the shape of every error response (docs/errors.md lists the codes). */
@@ -48,16 +61,4 @@ function withProblemResponses(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return document;
-}
-
-/** Serves the document at OPENAPI_PATH (public: it describes the API, it holds no data). */
-export function mountOpenApi(app: NestFastifyApplication): void {
-  let document: OpenAPIObject | undefined;
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .get(OPENAPI_PATH, async (_request, reply) => {
-      document ??= buildOpenApiDocument(app);
-      await reply.header('content-type', 'application/json').send(document);
-    });
 }

@@ -1,0 +1,28 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { sendError } from './send-error';
+import { answerUnmatchedRoute } from './unmatched-route';
+
+/**
+ * Nest's Fastify adapter, with Fastify's own errors answered by the ledger:
+ * a malformed URL (`frameworkErrors`), body-parser errors (the error
+ * handler: Nest's would turn them into bare HttpExceptions, losing Fastify's
+ * error code) and unmatched routes (404, or 405 with `Allow`). Errors of
+ * Nest's handlers still go through ProblemDetailsFilter; both answer with
+ * `sendError`. Nest calls the two setters while it initialises; the handlers
+ * it offers are replaced by these.
+ */
+export class LedgerFastifyAdapter extends FastifyAdapter {
+  constructor(options: Omit<FastifyServerOptions, 'frameworkErrors'>) {
+    super({ ...options, frameworkErrors: sendError });
+  }
+
+  override setErrorHandler(): FastifyInstance {
+    return this.getInstance().setErrorHandler(sendError);
+  }
+
+  override setNotFoundHandler(): FastifyInstance {
+    const fastify = this.getInstance();
+    return fastify.setNotFoundHandler((request, reply) => answerUnmatchedRoute(fastify, request, reply));
+  }
+}
