@@ -3,3 +3,4 @@ export * from './ledger-config';
 export * from './data-files';
 export * from './storage-options';
 export * from './env-values';
+export * from './placement-config';
