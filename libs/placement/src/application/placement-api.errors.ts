@@ -40,3 +40,10 @@ export class PlacementRequestError extends LedgerError {
     super('PLACEMENT.REQUEST_REFUSED', 502, `Placement answered ${status} (${operation}): ${detail}`, { operation, status, detail });
   }
 }
+
+/** A provider the ledger wants cannot be created: its uuid or name belongs to a provider elsewhere. */
+export class PlacementProviderConflictError extends LedgerError {
+  constructor(uuid: string, problem: string) {
+    super('PLACEMENT.PROVIDER_CONFLICT', 409, `provider ${uuid} cannot be created: ${problem}`, { uuid, problem });
+  }
+}

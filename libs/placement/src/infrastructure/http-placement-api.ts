@@ -206,11 +206,11 @@ function placementError(text: string): { code?: string; detail: string } {
   return { detail: text.slice(0, 200) };
 }
 
+/** Why fetch threw, from its cause (ECONNREFUSED, UND_ERR_SOCKET…). Duck-typed: fetch's errors come from another realm under Jest. */
 function describeFetchFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  if (error.name === 'TimeoutError') return 'timed out';
-  return cause?.code ?? cause?.message ?? error.message;
+  const failure = error as { name?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
+  if (failure?.name === 'TimeoutError') return 'timed out';
+  return failure?.cause?.code ?? failure?.cause?.message ?? failure?.message ?? String(error);
 }
 
 function fromWireProvider(wire: WireProvider): PlacementProvider {
