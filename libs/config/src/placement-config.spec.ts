@@ -3,8 +3,8 @@ import { loadLedgerConfig } from './ledger-config';
 import { loadPlacementConfig } from './placement-config';
 
 describe('loadPlacementConfig', () => {
-  it('is off (no URL) by default, compares every 5 s, 8 hosts at once, and waits for Nova to create compute nodes', () => {
-    expect(loadLedgerConfig({}).placement).toEqual({ url: undefined, token: 'admin', resyncSeconds: 5, concurrency: 8, createComputeNodes: false, timeoutMs: 30_000 });
+  it('is off (no URL) by default, compares every 5 s, 4 hosts at once, and waits for Nova to create compute nodes', () => {
+    expect(loadLedgerConfig({}).placement).toEqual({ url: undefined, token: 'admin', resyncSeconds: 5, concurrency: 4, createComputeNodes: false, timeoutMs: 30_000 });
   });
 
   it('reads every setting', () => {

@@ -16,7 +16,7 @@ export interface PlacementConfig {
    * changed; this bounds how long a hand-made change (drift) lasts.
    */
   readonly resyncSeconds: number;
-  /** LEDGER_PLACEMENT_CONCURRENCY (8): hosts reconciled at once, each making one call at a time. */
+  /** LEDGER_PLACEMENT_CONCURRENCY (4): hosts reconciled at once, each making one call at a time. Raise it for a Placement with several workers; the single-process placement-api accepts few connections at once (a listen backlog of 5). */
   readonly concurrency: number;
   /**
    * LEDGER_PLACEMENT_CREATE_COMPUTE_NODES (false): create a host's
@@ -33,7 +33,7 @@ export function loadPlacementConfig(env: Env): PlacementConfig {
     url: urlSetting(env, 'LEDGER_PLACEMENT_URL'),
     token: nonEmpty(env.LEDGER_PLACEMENT_TOKEN) ?? 'admin',
     resyncSeconds: integerSetting(env, 'LEDGER_PLACEMENT_RESYNC_SECONDS', 5, 1, 3600),
-    concurrency: integerSetting(env, 'LEDGER_PLACEMENT_CONCURRENCY', 8, 1, 256),
+    concurrency: integerSetting(env, 'LEDGER_PLACEMENT_CONCURRENCY', 4, 1, 256),
     createComputeNodes: booleanSetting(env, 'LEDGER_PLACEMENT_CREATE_COMPUTE_NODES', false),
     timeoutMs: integerSetting(env, 'LEDGER_PLACEMENT_TIMEOUT_MS', 30_000, 100, 600_000),
   };
