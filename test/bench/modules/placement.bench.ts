@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadPlacementConfig } from '@ledger/config';
-import { NAMESPACE_DNS, uuidV3 } from '@ledger/kernel';
 import { openSqliteSqlDatabase } from '@ledger/processing';
-import { type DesiredHostPlacement, type DesiredPlacementSource, HttpPlacementApi, OWNER_TRAIT, PlacementReconciler } from '@ledger/placement';
+import { HttpPlacementApi, OWNER_TRAIT, PlacementReconciler } from '@ledger/placement';
+import { desiredHost } from '../../../libs/placement/src/testing/desired-placement-fixtures';
+import { InMemoryDesiredPlacementSource } from '../../../libs/placement/src/testing/in-memory-desired-placement-source';
 import { placementMissing, type PlacementService, startPlacementService } from '../../support/placement-service';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
@@ -113,26 +114,11 @@ async function measurePlacement(context: BenchContext, placement: PlacementServi
 }
 
 /** hosts × devices FPGAs, named and identified as Cyborg does. */
-function fleet(hosts: number, devicesPerHost: number): DesiredPlacementSource {
-  const byHost = new Map<string, DesiredHostPlacement>();
+function fleet(hosts: number, devicesPerHost: number): InMemoryDesiredPlacementSource {
+  const source = new InMemoryDesiredPlacementSource();
   for (let index = 0; index < hosts; index += 1) {
-    const hostname = `bench-${String(index).padStart(5, '0')}.example.org`;
-    const providers = Array.from({ length: devicesPerHost }, (_, slot) => {
-      const name = `${hostname}_0000:${(0x10 + slot).toString(16)}:00.0`;
-      return {
-        uuid: uuidV3(NAMESPACE_DNS, name),
-        name,
-        deviceUuid: uuidV3(NAMESPACE_DNS, `device:${name}`),
-        deployableUuid: uuidV3(NAMESPACE_DNS, `deployable:${name}`),
-        resourceClass: 'FPGA',
-        total: 1,
-        reserved: 0,
-        maxUnit: 1,
-        traits: ['CUSTOM_FPGA_INTEL', OWNER_TRAIT],
-        reservedBecause: [],
-      };
-    });
-    byHost.set(hostname, { hostname, providers, position: 1 });
+    const devices = Array.from({ length: devicesPerHost }, (_, slot) => ({ pciAddress: `0000:${(0x10 + slot).toString(16)}:00.0` }));
+    source.set(desiredHost(`bench-${String(index).padStart(5, '0')}.example.org`, 1, devices));
   }
-  return { hostnames: async () => [...byHost.keys()], host: async (hostname) => byHost.get(hostname) };
+  return source;
 }

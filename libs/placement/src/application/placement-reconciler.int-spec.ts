@@ -5,7 +5,7 @@ import { describeWithService, placementUnavailable, placementUrl } from '../../.
 import { HttpPlacementApi } from '../infrastructure/http-placement-api';
 import { desiredDevice, desiredHost } from '../testing/desired-placement-fixtures';
 import { InMemoryDesiredPlacementSource } from '../testing/in-memory-desired-placement-source';
-import { httpPlacementAllocations } from '../testing/placement-allocations';
+import { httpPlacement } from '../testing/placement-allocations';
 import { describeReconcilerScenarios } from '../testing/placement-reconciler.scenarios';
 import { PlacementReconciler } from './placement-reconciler';
 
@@ -13,7 +13,7 @@ const describeReal = describeWithService('Placement', placementUnavailable());
 
 describeReconcilerScenarios(
   'real Placement',
-  () => ({ api: new HttpPlacementApi({ url: placementUrl(), token: 'admin' }), allocations: httpPlacementAllocations(placementUrl()) }),
+  () => httpPlacement(placementUrl()),
   describeReal,
 );
 

@@ -2,20 +2,11 @@ import { openSqliteSqlDatabase } from '@ledger/processing';
 import { capturingLogger } from '@ledger/processing/testing';
 import { desiredHost } from '../testing/desired-placement-fixtures';
 import { InMemoryDesiredPlacementSource } from '../testing/in-memory-desired-placement-source';
-import { InMemoryPlacementApi } from '../testing/in-memory-placement-api';
+import { InMemoryPlacementApi, inMemoryPlacement } from '../testing/in-memory-placement-api';
 import { describeReconcilerScenarios } from '../testing/placement-reconciler.scenarios';
 import { PlacementReconciler } from './placement-reconciler';
 
-describeReconcilerScenarios('in memory', () => {
-  const api = new InMemoryPlacementApi();
-  return {
-    api,
-    allocations: {
-      allocate: async (consumer, byProvider) => api.allocate(consumer, byProvider),
-      deallocate: async (consumer) => api.deallocate(consumer),
-    },
-  };
-});
+describeReconcilerScenarios('in memory', inMemoryPlacement);
 
 describe('PlacementReconciler when Placement is down (in memory)', () => {
   it('reports every host unavailable since the first failure, then converges the backlog once Placement answers', async () => {

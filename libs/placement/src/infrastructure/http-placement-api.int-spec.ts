@@ -1,6 +1,6 @@
 import { describeWithService, placementUnavailable, placementUrl } from '../../../../test/support/services';
 import { describePlacementApiContract } from '../testing/placement-api.contract';
-import { httpPlacementAllocations } from '../testing/placement-allocations';
+import { httpPlacement } from '../testing/placement-allocations';
 import { PlacementUnavailableError } from '../application/placement-api.errors';
 import { HttpPlacementApi } from './http-placement-api';
 import { freePort } from '../../../../test/support/ledger-process';
@@ -9,7 +9,7 @@ const describeReal = describeWithService('Placement', placementUnavailable());
 
 describePlacementApiContract(
   'HTTP on the real Placement',
-  () => ({ api: new HttpPlacementApi({ url: placementUrl(), token: 'admin' }), allocations: httpPlacementAllocations(placementUrl()) }),
+  () => httpPlacement(placementUrl()),
   describeReal,
 );
 

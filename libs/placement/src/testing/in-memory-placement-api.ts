@@ -9,6 +9,7 @@ import {
   PlacementUnavailableError,
 } from '../application/placement-api.errors';
 import type { Generational, PlacementApi, PlacementProvider, ProviderQuery } from '../application/placement-api.port';
+import type { PlacementAllocations } from './placement-allocations';
 
 interface StoredProvider {
   uuid: string;
@@ -231,4 +232,16 @@ export class InMemoryPlacementApi implements PlacementApi {
 
 function view(provider: StoredProvider): PlacementProvider {
   return { uuid: provider.uuid, name: provider.name, generation: provider.generation, rootUuid: provider.rootUuid, ...(provider.parentUuid ? { parentUuid: provider.parentUuid } : {}) };
+}
+
+/** A fresh fake and Nova's allocations on it, as the contract and scenario suites take them. */
+export function inMemoryPlacement(): { api: InMemoryPlacementApi; allocations: PlacementAllocations } {
+  const api = new InMemoryPlacementApi();
+  return {
+    api,
+    allocations: {
+      allocate: async (consumer, byProvider) => api.allocate(consumer, byProvider),
+      deallocate: async (consumer) => api.deallocate(consumer),
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { HttpPlacementApi } from '../infrastructure/http-placement-api';
 
 /**
  * What Nova does that the ledger never does: allocate and free resources on
@@ -29,4 +30,9 @@ export function httpPlacementAllocations(url: string, token = 'admin'): Placemen
       if (response.status !== 204) throw new Error(`DELETE /allocations/${consumer} answered ${response.status}: ${await response.text()}`);
     },
   };
+}
+
+/** The HTTP adapter on a real Placement and Nova's allocations there, as the contract and scenario suites take them. */
+export function httpPlacement(url: string): { api: HttpPlacementApi; allocations: PlacementAllocations } {
+  return { api: new HttpPlacementApi({ url, token: 'admin' }), allocations: httpPlacementAllocations(url) };
 }
