@@ -11,8 +11,6 @@ import type { BenchModule, Measurement } from '../bench-module';
 import { forEachConcurrently } from '../measure/for-each-concurrently';
 
 const RECORDS = ['placement_converge_1k_s', 'placement_calls_per_device', 'placement_repair_one_s'] as const;
-/** Compute-node providers Nova would have made, created before the clock starts. */
-const SETUP_CONCURRENCY = 8;
 const POLL_MS = 50;
 const MAX_PASSES = 5;
 
@@ -59,7 +57,8 @@ async function measurePlacement(context: BenchContext, placement: PlacementServi
   const source = fleet(hosts, devicesPerHost);
   const hostnames = await source.hostnames();
   context.progress(`placement: creating ${hosts} compute-node providers (setup)`);
-  await forEachConcurrently(hosts, SETUP_CONCURRENCY, async (index) => void (await api.createProvider({ uuid: randomUUID(), name: hostnames[index] })));
+  // As many at once as the reconciler makes: the single-process placement-api's listen backlog is 5.
+  await forEachConcurrently(hosts, defaults.concurrency, async (index) => void (await api.createProvider({ uuid: randomUUID(), name: hostnames[index] })));
 
   const db = await openSqliteSqlDatabase({ file: ':memory:' });
   const reconciler = new PlacementReconciler({
