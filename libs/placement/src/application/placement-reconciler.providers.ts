@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type InjectionToken, Logger, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
-import type { SqlDatabase } from '@ledger/processing';
+import type { ProcessorLogger, SqlDatabase } from '@ledger/processing';
 import type { DesiredPlacementSource } from '../domain/desired-placement';
 import { HttpPlacementApi } from '../infrastructure/http-placement-api';
 import { PlacementReconciler } from './placement-reconciler';
@@ -19,7 +19,12 @@ export interface PlacementReconcilerTokens {
 }
 
 /** Builds the reconciler from the settings, or says at start that it is off. */
-export function createPlacementReconciler(config: LedgerConfig, db: SqlDatabase, source: DesiredPlacementSource, logger = new Logger('Placement')): PlacementReconciler | null {
+export function createPlacementReconciler(
+  config: LedgerConfig,
+  db: SqlDatabase,
+  source: DesiredPlacementSource,
+  logger: ProcessorLogger = new Logger('Placement'),
+): PlacementReconciler | null {
   const settings = config.placement;
   if (settings.url === undefined) {
     logger.log('Placement reconciler off: LEDGER_PLACEMENT_URL is not set, so nothing is written to Placement');

@@ -100,6 +100,8 @@ export class PlacementReconciler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /** Set by stop(): a compare in progress leaves the hosts it has not reached for the next one. */
+  private stopRequested = false;
 
   constructor(private readonly options: PlacementReconcilerOptions) {
     this.store = new PlacementSyncStore(options.db);
@@ -142,6 +144,7 @@ export class PlacementReconciler {
     const wanted: DesiredProvider[] = [];
     let changed = 0;
     await forEachConcurrently(hostnames, this.options.concurrency, async (hostname) => {
+      if (this.stopRequested) return;
       await this.keepLease();
       const { status, desired, wrote } = await this.exclusive(hostname, () => this.syncHost(hostname, listing));
       byState[status.state] += 1;
@@ -149,7 +152,8 @@ export class PlacementReconciler {
       wanted.push(...(desired?.providers ?? []));
     });
     let removedNames: string[] = [];
-    if ((changed > 0 || !this.namesCleaned) && byState['placement-unavailable'] === 0 && byState.failed === 0) {
+    const complete = !this.stopRequested && byState['placement-unavailable'] === 0 && byState.failed === 0;
+    if ((changed > 0 || !this.namesCleaned) && complete) {
       removedNames = await this.names.removeUnused(customNamesOf(wanted));
       this.namesCleaned = true;
       if (removedNames.length > 0) this.logger.log(`placement: deleted ${removedNames.join(', ')}, which no provider needs any more`);
@@ -176,6 +180,7 @@ export class PlacementReconciler {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopRequested = false;
     const tick = (): void => {
       this.running = this.compareUnderLease().finally(() => {
         this.running = undefined;
@@ -189,6 +194,7 @@ export class PlacementReconciler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopRequested = true;
     clearTimeout(this.timer);
     await this.running;
     if (this.holdsLease) await releaseLease(this.options.db, LEASE, this.options.instanceId).catch(() => undefined);
