@@ -30,19 +30,24 @@ export function describeReconcilerScenarios(name: string, open: () => Reconciler
     let source: InMemoryDesiredPlacementSource;
     let db: SqlDatabase;
     let reconciler: PlacementReconciler;
+    let instances: PlacementReconciler[];
 
-    const reconcilerWith = (overrides: Partial<PlacementReconcilerOptions> = {}): PlacementReconciler =>
-      new PlacementReconciler({ api, source, db, concurrency: 4, resyncMs: 1000, createComputeNodes: false, instanceId: 'test', leaseMs: 15_000, logger: capturingLogger(), ...overrides });
+    const reconcilerWith = (overrides: Partial<PlacementReconcilerOptions> = {}): PlacementReconciler => {
+      const instance = new PlacementReconciler({ api, source, db, concurrency: 4, resyncMs: 1000, createComputeNodes: false, instanceId: 'test', leaseMs: 15_000, logger: capturingLogger(), ...overrides });
+      instances.push(instance);
+      return instance;
+    };
 
     beforeEach(async () => {
       ({ api, allocations } = open());
       source = new InMemoryDesiredPlacementSource();
       db = await openSqliteSqlDatabase({ file: ':memory:' });
+      instances = [];
       reconciler = reconcilerWith();
     });
 
     afterEach(async () => {
-      await reconciler.stop();
+      await Promise.all(instances.map((instance) => instance.stop()));
       await db.close();
     });
 
@@ -278,7 +283,6 @@ export function describeReconcilerScenarios(name: string, open: () => Reconciler
       expect((await reconciler.hostStatus(host))?.lastRepair?.what[0]).toBe(`provider ${host}_0000:5e:00.0 is missing`);
       expect(reconciler.status()).toMatchObject({ running: true, holdsLease: true });
       expect(standby.status()).toMatchObject({ running: true, holdsLease: false });
-      await standby.stop();
     });
 
     it('re-reads and retries when another writer moves a provider\'s generation between its read and its write', async () => {
