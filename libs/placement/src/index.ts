@@ -1,7 +1,6 @@
 export * from './domain/desired-placement';
 export * from './domain/actual-placement';
 export * from './domain/placement-steps';
-export * from './domain/plan-host-placement';
 export * from './application/placement-api.port';
 export * from './application/placement-api.errors';
 export * from './application/host-sync-status';
