@@ -4,10 +4,11 @@ import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
+import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 
-/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API, then the simulated fleet. */
+/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API, then the simulated fleet, then Placement. */
 export const BENCH_MODULES: readonly BenchModule[] = [
   ceilingsBench,
   appendConcurrencyBench,
@@ -16,4 +17,5 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   projectionRebuildBench,
   cyborgV2Bench,
   agentsScaleBench,
+  placementBench,
 ];

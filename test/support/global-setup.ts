@@ -1,10 +1,37 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { openstackClientProblem } from './openstack-cli';
+import { placementMissing, type PlacementService, startPlacementService } from './placement-service';
+import { selectsPlacementSuites } from './placement-suites';
+
+/** The Placement this run started, for test/support/global-teardown.ts (same process). */
+export const PLACEMENT_HANDLE = Symbol.for('ledger.test.placement');
 
 /** Probes the real services once per Jest run; suites read the verdicts from the environment. */
-export default async function globalSetup(): Promise<void> {
-  await Promise.all([probePostgres(), probeOpenstackClient(), probeAnsible()]);
+export default async function globalSetup(globalConfig?: { testPathPatterns?: { patterns?: string[] } }): Promise<void> {
+  await Promise.all([probePostgres(), probeOpenstackClient(), probeAnsible(), startPlacement(globalConfig?.testPathPatterns?.patterns ?? [])]);
+}
+
+/** One real Placement for the whole run (suites share it and make their own providers); its URL goes to the suites in LEDGER_TEST_PLACEMENT_URL. */
+async function startPlacement(testPathPatterns: readonly string[]): Promise<void> {
+  delete process.env.LEDGER_TEST_PLACEMENT_URL;
+  const missing = placementMissing();
+  if (missing !== undefined) {
+    process.env.LEDGER_TEST_PLACEMENT_UNAVAILABLE = missing;
+    return;
+  }
+  if (!selectsPlacementSuites(testPathPatterns)) {
+    process.env.LEDGER_TEST_PLACEMENT_UNAVAILABLE = 'not started: this run selects no suite with "placement" in its path';
+    return;
+  }
+  try {
+    const service: PlacementService = await startPlacementService();
+    (globalThis as Record<symbol, unknown>)[PLACEMENT_HANDLE] = service;
+    process.env.LEDGER_TEST_PLACEMENT_URL = service.url;
+    delete process.env.LEDGER_TEST_PLACEMENT_UNAVAILABLE;
+  } catch (error) {
+    process.env.LEDGER_TEST_PLACEMENT_UNAVAILABLE = `Placement did not start (${(error as Error).message})`;
+  }
 }
 
 async function probePostgres(): Promise<void> {

@@ -39,3 +39,10 @@ export function describeWithService(service: string, unavailableReason: string |
   process.stderr.write(`\n[skip] ${service}: ${unavailableReason}\n`);
   return describe.skip;
 }
+
+/** The real Placement that test/support/global-setup.ts started for this run (test/support/placement-service.ts). */
+export const placementUrl = (): string => process.env.LEDGER_TEST_PLACEMENT_URL ?? '';
+
+/** Why the run's Placement cannot be used, or undefined when it can. */
+export const placementUnavailable = (): string | undefined =>
+  process.env.LEDGER_TEST_PLACEMENT_URL ? undefined : process.env.LEDGER_TEST_PLACEMENT_UNAVAILABLE || 'LEDGER_TEST_PLACEMENT_URL is not set (test/support/global-setup.ts starts it)';

@@ -15,3 +15,20 @@ export function integerSetting(env: Env, name: string, fallback: number, min: nu
   }
   return Number(value);
 }
+
+/** An http(s) URL setting, without trailing slashes; anything else stops start-up naming the variable. */
+export function urlSetting(env: Env, name: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new ConfigError(name, `"${value}" is not an http(s) URL`);
+  return value.replace(/\/+$/, '');
+}
+
+/** A boolean setting: true/false, 1/0, yes/no, on/off. */
+export function booleanSetting(env: Env, name: string, fallback: boolean): boolean {
+  const value = nonEmpty(env[name])?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, `"${value}" is not a boolean (true or false)`);
+}

@@ -4,3 +4,4 @@ export * from './data-files';
 export * from './storage-options';
 export * from './env-values';
 export * from './client-ledger-url';
+export * from './placement-config';

@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
-import { type Env, integerSetting, nonEmpty } from './env-values';
+import { booleanSetting, type Env, integerSetting, nonEmpty, urlSetting } from './env-values';
+import { loadPlacementConfig, type PlacementConfig } from './placement-config';
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
 export type ReadModelKind = 'sqlite' | 'postgres';
@@ -84,6 +85,8 @@ export interface LedgerConfig {
    * liveness monitor see values at most this old.
    */
   readonly telemetryFlushMs: number;
+  /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
+  readonly placement: PlacementConfig;
 }
 
 
@@ -119,16 +122,17 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     instanceId: nonEmpty(env.LEDGER_INSTANCE_ID) ?? `${hostname()}-${process.pid}`,
     processorLeaseMs: integerSetting(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
     authSecret,
-    devNoAuth: boolean(env, 'LEDGER_DEV_NO_AUTH', false),
+    devNoAuth: booleanSetting(env, 'LEDGER_DEV_NO_AUTH', false),
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
-    novaUrl: url(env, 'LEDGER_NOVA_URL'),
+    novaUrl: urlSetting(env, 'LEDGER_NOVA_URL'),
     novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
+    placement: loadPlacementConfig(env),
   };
 }
 
@@ -139,21 +143,6 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(name, `"${value}" is not one of ${allowed.join(', ')}`);
   }
   return value as T;
-}
-
-function url(env: Env, name: string): string | undefined {
-  const value = nonEmpty(env[name]);
-  if (value === undefined) return undefined;
-  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new ConfigError(name, `"${value}" is not an http(s) URL`);
-  return value.replace(/\/+$/, '');
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const value = nonEmpty(env[name])?.toLowerCase();
-  if (value === undefined) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new ConfigError(name, `"${value}" is not a boolean (true or false)`);
 }
 
 /** An IP address or a host name to resolve; a URL or a port here is a mistake worth stopping for. */
