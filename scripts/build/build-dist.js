@@ -1,0 +1,70 @@
+// Compiles into dist/ what changed since the last build (everything the first
+// time, or when the compiler options or the build itself changed), deletes
+// the outputs of deleted sources and records what it did in the build stamp.
+// `npm run build` and `node scripts/run.js --build …` run it; the stamp check
+// in build-stamp.js decides, without loading this file, whether it is needed.
+// See docs/architecture.md, "Build".
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { buildSources } = require('./build-sources');
+const { changedInput, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp } = require('./build-stamp');
+const { outputOf, transpile } = require('./transpile');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DIST = path.join(ROOT, 'dist');
+const CONFIG = 'tsconfig.build.json';
+/** Files whose change recompiles everything: the compiler options, this build, the compilers. */
+const INPUTS = [
+  'tsconfig.json',
+  CONFIG,
+  'scripts/build/build-dist.js',
+  'scripts/build/build-sources.js',
+  'scripts/build/build-stamp.js',
+  'scripts/build/transpile.js',
+  'node_modules/@swc/core/package.json',
+  'node_modules/typescript/package.json',
+];
+
+/** Builds if needed; returns what it did, for the progress line, or null when dist/ was up to date. */
+async function buildDist({ clean = false } = {}) {
+  const reason = clean ? '--clean' : staleness(ROOT, DIST);
+  if (reason === null) return null;
+  const started = performance.now();
+  const { sources, roots, options } = buildSources(ROOT, CONFIG);
+  // Signatures are taken before compiling: a file saved during the build is older in the stamp than on disk, so the next check compiles it again.
+  const inputs = Object.fromEntries(INPUTS.map((input) => [input, signature(path.join(ROOT, input))]));
+  const signatures = Object.fromEntries(sources.map((source) => [source, signature(path.join(ROOT, source))]));
+  const compiled = new Set(sources);
+  const ignored = listTypeScript(ROOT, roots).filter((file) => !compiled.has(file));
+  const previous = clean ? null : readStamp(DIST);
+  const full = previous === null || changedInput(ROOT, previous) !== null;
+  const toCompile = full ? sources : sources.filter((source) => !sameSignature(previous.sources[source] ?? null, signatures[source]));
+  await transpile(ROOT, DIST, toCompile, options);
+  const removed = removeOrphans(new Set(sources.map((source) => outputOf(DIST, source))), roots);
+  writeStamp(DIST, { inputs, roots, sources: signatures, ignored });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  return `build: ${reason}: compiled ${toCompile.length} of ${sources.length} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
+}
+
+/** Deletes compiled files under dist/ whose source is gone (or no longer built), and tsc's leftovers; returns how many. */
+function removeOrphans(outputs, roots) {
+  let removed = 0;
+  const sweep = (folder) => {
+    if (!fs.existsSync(folder)) return;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        sweep(file);
+      } else if (/\.js(\.map)?$/.test(entry.name) && !outputs.has(file.replace(/\.map$/, ''))) {
+        fs.rmSync(file);
+        removed++;
+      }
+    }
+  };
+  for (const root of roots) sweep(path.join(DIST, root));
+  fs.rmSync(path.join(DIST, '.tsbuildinfo'), { force: true });
+  return removed;
+}
+
+module.exports = { buildDist, DIST, ROOT };
