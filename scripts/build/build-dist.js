@@ -12,43 +12,43 @@ const { changedInput, listTypeScript, readStamp, sameSignature, signature, stale
 const { outputOf, transpile } = require('./transpile');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const DIST = path.join(ROOT, 'dist');
 const CONFIG = 'tsconfig.build.json';
-/** Files whose change recompiles everything: the compiler options, this build, the compilers. */
+/**
+ * Files whose change recompiles everything: the compiler options (relative
+ * to the root), this build's own code and the compilers' versions (absolute).
+ */
 const INPUTS = [
   'tsconfig.json',
   CONFIG,
-  'scripts/build/build-dist.js',
-  'scripts/build/build-sources.js',
-  'scripts/build/build-stamp.js',
-  'scripts/build/transpile.js',
-  'node_modules/@swc/core/package.json',
-  'node_modules/typescript/package.json',
+  ...['build-dist.js', 'build-sources.js', 'build-stamp.js', 'transpile.js'].map((file) => path.join(__dirname, file)),
+  require.resolve('@swc/core/package.json'),
+  require.resolve('typescript/package.json'),
 ];
 
 /** Builds if needed; returns what it did, for the progress line, or null when dist/ was up to date. */
-async function buildDist({ clean = false } = {}) {
-  const reason = clean ? '--clean' : staleness(ROOT, DIST);
+async function buildDist({ root = ROOT, clean = false } = {}) {
+  const dist = path.join(root, 'dist');
+  const reason = clean ? '--clean' : staleness(root, dist);
   if (reason === null) return null;
   const started = performance.now();
-  const { sources, roots, options } = buildSources(ROOT, CONFIG);
+  const { sources, roots, options } = buildSources(root, CONFIG);
   // Signatures are taken before compiling: a file saved during the build is older in the stamp than on disk, so the next check compiles it again.
-  const inputs = Object.fromEntries(INPUTS.map((input) => [input, signature(path.join(ROOT, input))]));
-  const signatures = Object.fromEntries(sources.map((source) => [source, signature(path.join(ROOT, source))]));
+  const inputs = Object.fromEntries(INPUTS.map((input) => [input, signature(path.resolve(root, input))]));
+  const signatures = Object.fromEntries(sources.map((source) => [source, signature(path.join(root, source))]));
   const compiled = new Set(sources);
-  const ignored = listTypeScript(ROOT, roots).filter((file) => !compiled.has(file));
-  const previous = clean ? null : readStamp(DIST);
-  const full = previous === null || changedInput(ROOT, previous) !== null;
+  const ignored = listTypeScript(root, roots).filter((file) => !compiled.has(file));
+  const previous = clean ? null : readStamp(dist);
+  const full = previous === null || changedInput(root, previous) !== null;
   const toCompile = full ? sources : sources.filter((source) => !sameSignature(previous.sources[source] ?? null, signatures[source]));
-  await transpile(ROOT, DIST, toCompile, options);
-  const removed = removeOrphans(new Set(sources.map((source) => outputOf(DIST, source))), roots);
-  writeStamp(DIST, { inputs, roots, sources: signatures, ignored });
+  await transpile(root, dist, toCompile, options);
+  const removed = removeOrphans(dist, new Set(sources.map((source) => outputOf(dist, source))), roots);
+  writeStamp(dist, { inputs, roots, sources: signatures, ignored });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   return `build: ${reason}: compiled ${toCompile.length} of ${sources.length} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
 }
 
 /** Deletes compiled files under dist/ whose source is gone (or no longer built), and tsc's leftovers; returns how many. */
-function removeOrphans(outputs, roots) {
+function removeOrphans(dist, outputs, roots) {
   let removed = 0;
   const sweep = (folder) => {
     if (!fs.existsSync(folder)) return;
@@ -62,9 +62,9 @@ function removeOrphans(outputs, roots) {
       }
     }
   };
-  for (const root of roots) sweep(path.join(DIST, root));
-  fs.rmSync(path.join(DIST, '.tsbuildinfo'), { force: true });
+  for (const folder of roots) sweep(path.join(dist, folder));
+  fs.rmSync(path.join(dist, '.tsbuildinfo'), { force: true });
   return removed;
 }
 
-module.exports = { buildDist, DIST, ROOT };
+module.exports = { buildDist };

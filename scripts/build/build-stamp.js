@@ -19,8 +19,8 @@ const STAMP_FILE = '.build-stamp.json';
  *   ignored: string[],
  * }} BuildStamp
  *   Paths are relative to the repository root, with forward slashes.
- *   `inputs`: files whose change recompiles everything (tsconfig, the build's
- *   own scripts, the transpiler's version). `roots`: the folders tsconfig's
+ *   `inputs`: files whose change recompiles everything (tsconfig, relative;
+ *   the build's own scripts and the compilers' package.json, absolute). `roots`: the folders tsconfig's
  *   "include" watches. `sources`: every file compiled. `ignored`: the .ts
  *   files under the roots that tsconfig excludes (specs, testing helpers),
  *   so a new file can be told from an excluded one without TypeScript.
@@ -36,7 +36,8 @@ function signature(file) {
   }
 }
 
-const sameSignature = (a, b) => a !== null && b !== null && a[0] === b[0] && a[1] === b[1];
+/** Equal signatures, or both files missing. */
+const sameSignature = (a, b) => (a === null || b === null ? a === b : a[0] === b[0] && a[1] === b[1]);
 
 /** @returns {BuildStamp | null} */
 function readStamp(dist) {
@@ -73,7 +74,7 @@ function listTypeScript(root, roots) {
 
 /** The first input whose signature differs from the stamp's, or null. */
 function changedInput(root, stamp) {
-  return Object.keys(stamp.inputs).find((input) => !sameSignature(signature(path.join(root, input)), stamp.inputs[input])) ?? null;
+  return Object.keys(stamp.inputs).find((input) => !sameSignature(signature(path.resolve(root, input)), stamp.inputs[input])) ?? null;
 }
 
 /**
