@@ -29,6 +29,8 @@ export interface BenchSizes {
   readonly flowTiming: ClosedLoopTiming;
   /** The simulated fleet of agents_* (agents-scale.bench.ts). */
   readonly agents: AgentsScaleSizes;
+  /** Timed calls per developer-tool latency (ledgerctl_*, node_start_ms, build_check_ms), after one untimed call. */
+  readonly toolSamples: number;
 }
 
 export interface AgentsScaleSizes {
@@ -59,6 +61,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   httpSamples: 1000,
   flowTiming: { warmupMs: 8000, measureMs: 2000, rounds: 5 },
   agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
+  toolSamples: 21,
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -72,4 +75,5 @@ export const QUICK_SIZES: BenchSizes = {
   httpSamples: 200,
   flowTiming: { warmupMs: 1000, measureMs: 3000, rounds: 1 },
   agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
+  toolSamples: 5,
 };
