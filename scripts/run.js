@@ -29,7 +29,7 @@ async function main(argv) {
     console.error(`usage: run.js [--build] <${Object.keys(entries).join('|')}|path/under/dist.js> [args…]`);
     return 2;
   }
-  if (build && require('./build/build-stamp').staleness(root, dist) !== null) {
+  if (build) {
     const done = await require('./build/build-dist').buildDist();
     if (done) process.stderr.write(`${done}\n`);
   }

@@ -1,15 +1,14 @@
 // Compiles into dist/ what changed since the last build (everything the first
 // time, or when the compiler options or the build itself changed), deletes
 // the outputs of deleted sources and records what it did in the build stamp.
-// `npm run build` and `node scripts/run.js --build …` run it; the stamp check
-// in build-stamp.js decides, without loading this file, whether it is needed.
+// `npm run build` and `node scripts/run.js --build …` run it. TypeScript and
+// SWC are loaded only when the stamp check finds something to compile, so an
+// up-to-date call costs the check alone.
 // See docs/architecture.md, "Build".
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { buildSources } = require('./build-sources');
 const { changedInput, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp } = require('./build-stamp');
-const { outputOf, transpile } = require('./transpile');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CONFIG = 'tsconfig.build.json';
@@ -17,7 +16,7 @@ const CONFIG = 'tsconfig.build.json';
  * Files whose change recompiles everything: the compiler options (relative
  * to the root), this build's own code and the compilers' versions (absolute).
  */
-const INPUTS = [
+const inputs = () => [
   'tsconfig.json',
   CONFIG,
   ...['build-dist.js', 'build-sources.js', 'build-stamp.js', 'transpile.js'].map((file) => path.join(__dirname, file)),
@@ -31,9 +30,11 @@ async function buildDist({ root = ROOT, clean = false } = {}) {
   const reason = clean ? '--clean' : staleness(root, dist);
   if (reason === null) return null;
   const started = performance.now();
+  const { buildSources } = require('./build-sources');
+  const { outputOf, transpile } = require('./transpile');
   const { sources, roots, options } = buildSources(root, CONFIG);
   // Signatures are taken before compiling: a file saved during the build is older in the stamp than on disk, so the next check compiles it again.
-  const inputs = Object.fromEntries(INPUTS.map((input) => [input, signature(path.resolve(root, input))]));
+  const inputSignatures = Object.fromEntries(inputs().map((input) => [input, signature(path.resolve(root, input))]));
   const signatures = Object.fromEntries(sources.map((source) => [source, signature(path.join(root, source))]));
   const compiled = new Set(sources);
   const ignored = listTypeScript(root, roots).filter((file) => !compiled.has(file));
@@ -42,7 +43,7 @@ async function buildDist({ root = ROOT, clean = false } = {}) {
   const toCompile = full ? sources : sources.filter((source) => !sameSignature(previous.sources[source] ?? null, signatures[source]));
   await transpile(root, dist, toCompile, options);
   const removed = removeOrphans(dist, new Set(sources.map((source) => outputOf(dist, source))), roots);
-  writeStamp(dist, { inputs, roots, sources: signatures, ignored });
+  writeStamp(dist, { inputs: inputSignatures, roots, sources: signatures, ignored });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   return `build: ${reason}: compiled ${toCompile.length} of ${sources.length} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
 }
