@@ -1,10 +1,13 @@
-import 'reflect-metadata';
 import { CommanderError } from 'commander';
 import { isLedgerError } from '@ledger/kernel';
 import { ledgerctlProgram } from './ledgerctl-program';
 import { CliError } from './support/cli-error';
 
-/** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
+/**
+ * ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_*
+ * settings as the ledger. No reflect-metadata here: the commands that load
+ * Nest get it from @nestjs/common, and the others must start fast.
+ */
 ledgerctlProgram(process.argv)
   .then((program) => program.parseAsync(process.argv))
   .catch((error: unknown) => {
