@@ -2,9 +2,20 @@ import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { openstackClientProblem } from './openstack-cli';
 
-/** Probes the real services once per Jest run; suites read the verdicts from the environment. */
+/**
+ * Once per Jest run: compiles what changed into dist/ (e2e suites start
+ * compiled processes, so they never run a stale build), and probes the real
+ * services; suites read the verdicts from the environment.
+ */
 export default async function globalSetup(): Promise<void> {
-  await Promise.all([probePostgres(), probeOpenstackClient(), probeAnsible()]);
+  await Promise.all([buildDist(), probePostgres(), probeOpenstackClient(), probeAnsible()]);
+}
+
+/** `npm run build` in this process: a check of a few milliseconds when dist/ is up to date. */
+async function buildDist(): Promise<void> {
+  const { buildDist: build } = require('../../scripts/build/build-dist') as { buildDist(): Promise<string | null> };
+  const done = await build();
+  if (done) process.stderr.write(`\n${done}\n`);
 }
 
 async function probePostgres(): Promise<void> {
