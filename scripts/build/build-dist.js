@@ -30,23 +30,57 @@ async function buildDist({ root = ROOT, clean = false } = {}) {
   const reason = clean ? '--clean' : staleness(root, dist);
   if (reason === null) return null;
   const started = performance.now();
-  const { buildSources } = require('./build-sources');
+  const previous = clean ? null : readStamp(dist);
+  const plan = (previous && editsOnly(root, previous)) ?? fromConfig(root, previous);
   const { outputOf, transpile } = require('./transpile');
-  const { sources, roots, options } = buildSources(root, CONFIG);
+  await transpile(root, dist, plan.toCompile, plan.stamp.swc);
+  const outputs = new Set(Object.keys(plan.stamp.sources).map((source) => outputOf(dist, source)));
+  const removed = plan.sweep ? removeOrphans(dist, outputs, plan.stamp.roots) : 0;
+  writeStamp(dist, plan.stamp);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const total = Object.keys(plan.stamp.sources).length;
+  return `build: ${reason}: compiled ${plan.toCompile.length} of ${total} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
+}
+
+/**
+ * When the only change since the last build is edited sources (no new or
+ * deleted file, no input changed), the stamp already holds the file list
+ * and SWC's options: recompile the edited files without loading TypeScript.
+ * Otherwise null.
+ */
+function editsOnly(root, previous) {
+  if (changedInput(root, previous) !== null) return null;
+  const known = new Set([...Object.keys(previous.sources), ...previous.ignored]);
+  const listed = listTypeScript(root, previous.roots);
+  if (listed.some((file) => !known.has(file))) return null;
+  const present = new Set(listed);
+  if (Object.keys(previous.sources).some((source) => !present.has(source))) return null;
+  const signatures = signaturesOf(root, Object.keys(previous.sources));
+  return {
+    toCompile: Object.keys(signatures).filter((source) => !sameSignature(previous.sources[source], signatures[source])),
+    stamp: { ...previous, sources: signatures, ignored: previous.ignored.filter((file) => present.has(file)) },
+    sweep: false,
+  };
+}
+
+/** The file list and options from tsconfig.build.json (TypeScript loaded): everything when there is no stamp or an input changed, else what changed. */
+function fromConfig(root, previous) {
+  const { buildSources } = require('./build-sources');
+  const { sources, roots, swc } = buildSources(root, CONFIG);
   // Signatures are taken before compiling: a file saved during the build is older in the stamp than on disk, so the next check compiles it again.
   const inputSignatures = Object.fromEntries(inputs().map((input) => [input, signature(path.resolve(root, input))]));
-  const signatures = Object.fromEntries(sources.map((source) => [source, signature(path.join(root, source))]));
+  const signatures = signaturesOf(root, sources);
   const compiled = new Set(sources);
   const ignored = listTypeScript(root, roots).filter((file) => !compiled.has(file));
-  const previous = clean ? null : readStamp(dist);
   const full = previous === null || changedInput(root, previous) !== null;
-  const toCompile = full ? sources : sources.filter((source) => !sameSignature(previous.sources[source] ?? null, signatures[source]));
-  await transpile(root, dist, toCompile, options);
-  const removed = removeOrphans(dist, new Set(sources.map((source) => outputOf(dist, source))), roots);
-  writeStamp(dist, { inputs: inputSignatures, roots, sources: signatures, ignored });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  return `build: ${reason}: compiled ${toCompile.length} of ${sources.length} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
+  return {
+    toCompile: full ? sources : sources.filter((source) => !sameSignature(previous.sources[source] ?? null, signatures[source])),
+    stamp: { inputs: inputSignatures, roots, sources: signatures, ignored, swc },
+    sweep: true,
+  };
 }
+
+const signaturesOf = (root, sources) => Object.fromEntries(sources.map((source) => [source, signature(path.join(root, source))]));
 
 /** Deletes compiled files under dist/ whose source is gone (or no longer built), and tsc's leftovers; returns how many. */
 function removeOrphans(dist, outputs, roots) {

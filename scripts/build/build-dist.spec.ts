@@ -95,6 +95,15 @@ describe('the build (SWC, per file, only what changed)', () => {
     expect(staleness(root, dist)).toBeNull();
   });
 
+  it('compiles an edited file with the options kept in the stamp exactly as a clean build does', async () => {
+    write(root, 'apps/demo/src/main.ts', readFileSync(join(root, 'apps/demo/src/main.ts'), 'utf8').replace('@injectable()', '@injectable()\n// edited'));
+    expect(await buildDist({ root })).toMatch(/compiled 1 of 3 files/);
+    const edited = readFileSync(join(dist, 'apps/demo/src/main.js'), 'utf8');
+    expect(await buildDist({ root, clean: true })).toMatch(/compiled 3 of 3 files/);
+    expect(readFileSync(join(dist, 'apps/demo/src/main.js'), 'utf8')).toBe(edited);
+    expect(run(root, 'apps/demo/src/main.js')).toEqual({ now: 42, paramtypes: ['Clock'] });
+  });
+
   it('sees an edit that keeps the size, by its modification time', async () => {
     const file = join(root, 'libs/kernel/src/clock.ts');
     write(root, 'libs/kernel/src/clock.ts', readFileSync(file, 'utf8').replace('42', '41'));

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const STAMP_FORMAT = 1;
+const STAMP_FORMAT = 2;
 const STAMP_FILE = '.build-stamp.json';
 
 /**
@@ -17,6 +17,7 @@ const STAMP_FILE = '.build-stamp.json';
  *   roots: string[],
  *   sources: Record<string, FileSignature>,
  *   ignored: string[],
+ *   swc: object,
  * }} BuildStamp
  *   Paths are relative to the repository root, with forward slashes.
  *   `inputs`: files whose change recompiles everything (tsconfig, relative;
@@ -24,6 +25,8 @@ const STAMP_FILE = '.build-stamp.json';
  *   "include" watches. `sources`: every file compiled. `ignored`: the .ts
  *   files under the roots that tsconfig excludes (specs, testing helpers),
  *   so a new file can be told from an excluded one without TypeScript.
+ *   `swc`: the transpiler's options derived from tsconfig, reused by a
+ *   build that only recompiles edited files.
  */
 
 /** @returns {FileSignature | null} */

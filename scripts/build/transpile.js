@@ -8,36 +8,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
-const ts = require('typescript');
-
-/**
- * SWC's options for tsconfig's compiler options, or an error naming the
- * option this build does not follow (so a tsconfig change cannot silently
- * diverge from what `tsc` would emit).
- * @param {import('typescript').CompilerOptions} options
- */
-function swcOptions(options) {
-  if (options.module !== ts.ModuleKind.CommonJS) throw new Error('the build emits CommonJS only; tsconfig "module" must be "commonjs"');
-  const target = ts.ScriptTarget[options.target ?? ts.ScriptTarget.ES5].toLowerCase();
-  return {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: Boolean(options.experimentalDecorators) },
-      transform: {
-        legacyDecorator: Boolean(options.experimentalDecorators),
-        // Nest's dependency injection reads the constructor parameter types from this metadata.
-        decoratorMetadata: Boolean(options.emitDecoratorMetadata),
-        useDefineForClassFields: options.useDefineForClassFields ?? (options.target ?? 0) >= ts.ScriptTarget.ES2022,
-      },
-      target,
-      // tsconfig's path aliases (@ledger/…) become relative requires, so compiled code runs without a resolver hook.
-      baseUrl: options.baseUrl,
-      paths: options.paths ?? {},
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: Boolean(options.sourceMap),
-    inlineSourcesContent: false,
-  };
-}
 
 /** dist/<source without .ts>.js */
 const outputOf = (dist, source) => path.join(dist, source.replace(/\.(ts|tsx|mts|cts)$/, '.js'));
@@ -49,9 +19,8 @@ function writeAtomically(file, text) {
   fs.renameSync(temporary, file);
 }
 
-/** Compiles `sources` (paths relative to root) into dist, in parallel on libuv's threads. */
-async function transpile(root, dist, sources, compilerOptions) {
-  const options = swcOptions(compilerOptions);
+/** Compiles `sources` (paths relative to root) into dist with SWC's `options` (see build-sources.js), in parallel on libuv's threads. */
+async function transpile(root, dist, sources, options) {
   await Promise.all(
     sources.map(async (source) => {
       const input = path.join(root, source);
@@ -72,4 +41,4 @@ async function transpile(root, dist, sources, compilerOptions) {
   );
 }
 
-module.exports = { outputOf, swcOptions, transpile };
+module.exports = { outputOf, transpile };
