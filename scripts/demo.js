@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: the whole local stack in one command — the ledger on the
 // embedded store under data/demo and a simulated fleet reporting to it —
-// stopped together on Ctrl-C. Both run from dist/ through run.js, as
-// `npm start` and `npm run simulate` do.
+// stopped together on Ctrl-C. It compiles what changed first, then runs both
+// from dist/ through run.js, as `npm start` and `npm run simulate` do.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -87,6 +87,8 @@ function stop(code) {
 process.on('SIGINT', () => stop(0)).on('SIGTERM', () => stop(0));
 
 async function main() {
+  const built = await require('./build/build-dist').buildDist();
+  if (built) say(built);
   say(`ledger on ${url}, data in ${dataDir}`);
   start('ledger', ['ledger'], { PORT: String(port), LEDGER_DATA_DIR: dataDir, LEDGER_LOG_LEVEL: process.env.LEDGER_LOG_LEVEL ?? 'warn' });
   if (!(await waitUntilReady())) {

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Runs a compiled entry point from dist/ with the tsconfig path aliases resolved
-// against dist/, so `npm start`, `npm run ledgerctl` and `npm run bench` need no
-// ts-node. Tests use it too, to start a real ledger process: `run.js ledger`,
-// or any compiled file by its path under dist/.
+// Runs a compiled entry point from dist/, so `npm start`, `npm run ledgerctl`
+// and `npm run bench` need no ts-node. Tests use it too, to start a real
+// ledger process: `run.js ledger`, or any compiled file by its path under dist/.
+//   node scripts/run.js [--build] <entry> [args…]
+// --build (what the npm scripts pass): first compile what changed since the
+// last build, in this process. When dist/ is up to date that is a stat of each
+// source and nothing more; a separate `pre*` script would cost another Node
+// start-up on every call. See docs/architecture.md, "Build".
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
-const tsconfigPaths = require('tsconfig-paths');
 
 const entries = {
   ledger: 'apps/ledger/src/main.js',
@@ -15,20 +18,39 @@ const entries = {
   agent: 'apps/agent/src/main.js',
   simulate: 'apps/agent/src/simulate/main.js',
 };
-const [name, ...rest] = process.argv.slice(2);
-const entry = entries[name] ?? (name && name.endsWith('.js') ? name : undefined);
-if (!entry) {
-  console.error(`usage: run.js <${Object.keys(entries).join('|')}|path/under/dist.js> [args…]`);
-  process.exit(2);
-}
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
-const file = path.join(dist, entry);
-if (!fs.existsSync(file)) {
-  console.error(`${file} is missing: run "npm run build" first.`);
-  process.exit(2);
+
+async function main(argv) {
+  const build = argv[0] === '--build';
+  const [name, ...rest] = build ? argv.slice(1) : argv;
+  const entry = entries[name] ?? (name && name.endsWith('.js') ? name : undefined);
+  if (!entry) {
+    console.error(`usage: run.js [--build] <${Object.keys(entries).join('|')}|path/under/dist.js> [args…]`);
+    return 2;
+  }
+  if (build) {
+    const done = await require('./build/build-dist').buildDist();
+    if (done) process.stderr.write(`${done}\n`);
+  }
+  const file = path.join(dist, entry);
+  // Without the stamp, dist/ holds another compiler's output (e.g. tsc's, whose requires keep the @ledger/… aliases).
+  if (!fs.existsSync(file) || !fs.existsSync(path.join(dist, '.build-stamp.json'))) {
+    console.error(`${file} is missing or was not compiled by "npm run build": run "npm run build" first.`);
+    return 2;
+  }
+  // The compiled file sees its own path and its arguments, as if Node had started it.
+  process.argv = [process.argv[0], file, ...rest];
+  require(file);
+  return undefined;
 }
-const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8'));
-tsconfigPaths.register({ baseUrl: dist, paths: compilerOptions.paths });
-process.argv = [process.argv[0], file, ...rest];
-require(file);
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`run.js: ${error?.stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -4,12 +4,19 @@ import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
+import { developerToolsBench } from './modules/developer-tools.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 
-/** Every benchmark module, in run and output order: the ceilings first, then what is compared with them, then the HTTP API, then the simulated fleet, then Placement. */
+/**
+ * Every benchmark module, in run and output order: the developer tools
+ * first (wall-clock latencies, taken before the other modules heat the
+ * machine), the ceilings, then what is compared with them, then the HTTP
+ * API, then the simulated fleet, then Placement.
+ */
 export const BENCH_MODULES: readonly BenchModule[] = [
+  developerToolsBench,
   ceilingsBench,
   appendConcurrencyBench,
   appendBatchBench,

@@ -31,6 +31,8 @@ export interface BenchSizes {
   readonly agents: AgentsScaleSizes;
   /** The fleet placement_* brings into a real Placement (placement.bench.ts). */
   readonly placement: { readonly hosts: number; readonly devicesPerHost: number };
+  /** Timed calls per developer-tool latency (ledgerctl_*, node_start_ms, build_check_ms), after one untimed call. */
+  readonly toolSamples: number;
 }
 
 export interface AgentsScaleSizes {
@@ -62,6 +64,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   flowTiming: { warmupMs: 8000, measureMs: 2000, rounds: 5 },
   agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
   placement: { hosts: 1000, devicesPerHost: 8 },
+  toolSamples: 21,
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -76,4 +79,5 @@ export const QUICK_SIZES: BenchSizes = {
   flowTiming: { warmupMs: 1000, measureMs: 3000, rounds: 1 },
   agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
   placement: { hosts: 50, devicesPerHost: 8 },
+  toolSamples: 5,
 };

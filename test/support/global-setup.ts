@@ -7,9 +7,21 @@ import { selectsPlacementSuites } from './placement-suites';
 /** The Placement this run started, for test/support/global-teardown.ts (same process). */
 export const PLACEMENT_HANDLE = Symbol.for('ledger.test.placement');
 
-/** Probes the real services once per Jest run; suites read the verdicts from the environment. */
+/**
+ * Once per Jest run: compiles what changed into dist/ (e2e suites start
+ * compiled processes, so they never run a stale build), probes the real
+ * services and starts the one Placement the run shares; suites read the
+ * verdicts from the environment.
+ */
 export default async function globalSetup(globalConfig?: { testPathPatterns?: { patterns?: string[] } }): Promise<void> {
-  await Promise.all([probePostgres(), probeOpenstackClient(), probeAnsible(), startPlacement(globalConfig?.testPathPatterns?.patterns ?? [])]);
+  await Promise.all([buildDist(), probePostgres(), probeOpenstackClient(), probeAnsible(), startPlacement(globalConfig?.testPathPatterns?.patterns ?? [])]);
+}
+
+/** `npm run build` in this process: a check of a few milliseconds when dist/ is up to date. */
+async function buildDist(): Promise<void> {
+  const { buildDist: build } = require('../../scripts/build/build-dist') as { buildDist(): Promise<string | null> };
+  const done = await build();
+  if (done) process.stderr.write(`\n${done}\n`);
 }
 
 /** One real Placement for the whole run (suites share it and make their own providers); its URL goes to the suites in LEDGER_TEST_PLACEMENT_URL. */

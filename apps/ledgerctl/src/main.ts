@@ -1,34 +1,15 @@
-import 'reflect-metadata';
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { isLedgerError } from '@ledger/kernel';
-import { registerAuditExport } from './commands/audit-export.command';
-import { registerAuditReplay } from './commands/audit-replay.command';
-import { registerAuditVerify } from './commands/audit-verify.command';
-import { registerTokenCommands } from './commands/token-issue.command';
-import { registerQuotaCommands } from './commands/quota.command';
-import { registerGenericDriverCommands } from './commands/generic-driver.commands';
-import { registerReactorCommands } from './commands/reactor.command';
+import { ledgerctlProgram } from './ledgerctl-program';
 import { CliError } from './support/cli-error';
 
-/** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
-function buildProgram(): Command {
-  const program = new Command('ledgerctl')
-    .description('Accelerator ledger CLI: issue credentials, set quotas, drive agents (drivers, discovery, attach), audit the log')
-    .showHelpAfterError()
-    .exitOverride();
-  const audit = program.command('audit').description("auditors' tools: verify, export and replay the event log");
-  registerAuditVerify(audit);
-  registerAuditExport(audit);
-  registerAuditReplay(audit);
-  registerTokenCommands(program);
-  registerQuotaCommands(program);
-  registerGenericDriverCommands(program);
-  registerReactorCommands(program);
-  return program;
-}
-
-buildProgram()
-  .parseAsync(process.argv)
+/**
+ * ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_*
+ * settings as the ledger. No reflect-metadata here: the commands that load
+ * Nest get it from @nestjs/common, and the others must start fast.
+ */
+ledgerctlProgram(process.argv)
+  .then((program) => program.parseAsync(process.argv))
   .catch((error: unknown) => {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode === 0 ? 0 : 2;

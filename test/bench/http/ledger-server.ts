@@ -122,7 +122,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The directory holding scripts/run.js, found from this file whether it runs from dist/ or from source. */
-function repositoryRoot(): string {
+export function repositoryRoot(): string {
   for (let directory = __dirname; ; directory = dirname(directory)) {
     if (existsSync(join(directory, 'scripts', 'run.js'))) return directory;
     if (dirname(directory) === directory) throw new Error(`scripts/run.js not found above ${__dirname}`);

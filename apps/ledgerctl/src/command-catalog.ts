@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+
+/**
+ * One file of commands. ledgerctl loads only the file of the command being
+ * run (a token issue must not load Nest, the event store drivers and the
+ * projections that audit replay needs); for the others it lists the
+ * commands in --help from here. command-catalog.spec.ts checks that these
+ * lines are what the files register.
+ */
+export interface CommandFile {
+  /** The file's top-level commands as `ledgerctl --help` lists them: the usage term and the description. */
+  readonly commands: ReadonlyArray<readonly [term: string, description: string]>;
+  /** Loads the file and registers its commands on the program. */
+  register(program: Command): Promise<void>;
+}
+
+const AUDIT = "auditors' tools: verify, export and replay the event log";
+
+/** Every command file, in the order of `ledgerctl --help`. */
+export const COMMAND_FILES: readonly CommandFile[] = [
+  {
+    commands: [['audit', AUDIT]],
+    async register(program) {
+      const [verify, exportLog, replay] = await Promise.all([
+        import('./commands/audit-verify.command'),
+        import('./commands/audit-export.command'),
+        import('./commands/audit-replay.command'),
+      ]);
+      const audit = program.command('audit').description(AUDIT);
+      verify.registerAuditVerify(audit);
+      exportLog.registerAuditExport(audit);
+      replay.registerAuditReplay(audit);
+    },
+  },
+  {
+    commands: [
+      ['token', 'issue signed tokens'],
+      ['agent-credential <hostname>', 'print the credential an agent uses to report its host (role agent, scoped to the host)'],
+    ],
+    async register(program) {
+      (await import('./commands/token-issue.command')).registerTokenCommands(program);
+    },
+  },
+  {
+    commands: [['quota', "per-project limits on accelerators and device capacity (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/quota.command')).registerQuotaCommands(program);
+    },
+  },
+  {
+    commands: [
+      ['install-driver [options] <host> <driver>', "install a driver's host software on a host (its agent runs the driver's install playbook)"],
+      ['uninstall-driver [options] <host> <driver>', "remove a driver's host software from a host (its uninstall playbook)"],
+      ['update-driver [options] <host> <driver>', "move a driver's host software on a host to another version (the install playbook, with that version)"],
+      ['driver-list [options] <host>', "the drivers a host's driver jobs installed, with their versions, and installs that failed"],
+      ['service-list [options]', "the hosts' agents: up, lost or unknown, when last seen, how many devices they report"],
+      ['discover-services [options] [hosts...]', 'have agents discover their accelerators again and report (all hosts when none is named)'],
+      ['attach-instance [options] <device> <instance-uuid>', 'pass a device (or one of its VFs) through to an instance: bind it to vfio-pci on its host'],
+      ['detach-instance [options] <device> <instance-uuid>', 'take a device (or VF) back from an instance: return it to its host driver'],
+    ],
+    async register(program) {
+      (await import('./commands/generic-driver.commands')).registerGenericDriverCommands(program);
+    },
+  },
+  {
+    commands: [['reactor', "reactors that act outside the ledger: status, parked events, retry (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/reactor.command')).registerReactorCommands(program);
+    },
+  },
+];
+
+/** A usage term's command name: `driver-list [options] <host>` → `driver-list`. */
+export const commandName = (term: string): string => term.split(' ', 1)[0];
