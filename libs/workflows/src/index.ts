@@ -11,3 +11,5 @@ export * from './runtime/workflow.errors';
 export type { WorkflowStepPoint } from './runtime/advance-workflow';
 export * from './runtime/workflow-runtime';
 export { workflowKey } from './runtime/workflow-worker';
+export * from './queries/workflows.projection';
+export * from './queries/workflow.queries';

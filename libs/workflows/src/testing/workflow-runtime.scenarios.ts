@@ -1,8 +1,10 @@
 import type { EventStore } from '@ledger/eventstore';
-import { readCheckpoint, type SqlDatabase } from '@ledger/processing';
+import { readCheckpoint, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, testEvent, type TestDatabases } from '@ledger/processing/testing';
 import { workflowStream } from '../domain/workflow';
 import type { WorkflowRecord } from '../domain/workflow-record';
+import { WorkflowQueries } from '../queries/workflow.queries';
+import { workflowsProjection } from '../queries/workflows.projection';
 import type { WorkflowStepPoint } from '../runtime/advance-workflow';
 import { WorkflowRuntime, type WorkflowRuntimeOptions } from '../runtime/workflow-runtime';
 import { workflowKey } from '../runtime/workflow-worker';
@@ -126,6 +128,31 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await expect(runtime.retry('demo', 'o1', { by: 'admin' })).rejects.toMatchObject({ code: 'WORKFLOW.BAD_STATE' });
     await expect(runtime.retry('demo', 'nobody', { by: 'admin' })).rejects.toMatchObject({ code: 'WORKFLOW.NOT_FOUND', status: 404 });
     await expect(runtime.retry('nothing', 'o1', { by: 'admin' })).rejects.toMatchObject({ code: 'WORKFLOW.NOT_FOUND' });
+    agent.failing.add('program/compensate/1').add('program/compensate/2');
+    await place('o2');
+    await ended('o2');
+
+    // The workflows projection, built from the streams alone, shows each step's history.
+    const views = await databases.open(`workflow_views_${count}`);
+    await rebuildProcessor(store, views, workflowsProjection, { batchSize: 3 });
+    const queries = new WorkflowQueries(views);
+    expect((await queries.list()).map((view) => [view.id, view.status])).toEqual([['o1', 'compensated'], ['o2', 'failed']]);
+    expect(await queries.list({ status: 'failed' })).toMatchObject([{ id: 'o2', unresolved: [{ step: 'program', reason: 'agent failed program/compensate/2' }] }]);
+    const o1 = (await queries.get('demo', 'o1'))!;
+    expect(o1).toMatchObject({ status: 'compensated', currentStep: null, reason: 'DEMO.REFUSED: refused bind/do/2' });
+    expect(o1.steps.map((step) => [step.step, step.phase, step.status, step.attempts])).toEqual([
+      ['reserve', 'do', 'done', 1],
+      ['program', 'do', 'done', 1],
+      ['bind', 'do', 'failed', 2],
+      ['program', 'compensate', 'compensated', 3],
+      ['reserve', 'compensate', 'compensated', 1],
+    ]);
+    expect(o1.steps[1]).toMatchObject({ evidence: { key: 'program/do/1', ok: true }, reason: null });
+    for (const step of o1.steps) {
+      expect(step.sentAt).not.toBeNull();
+      expect(step.durationMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(await queries.get('demo', 'nobody')).toBeUndefined();
   });
 
   it('times a silent step out, retries it per its policy, then compensates', async () => {
