@@ -39,7 +39,6 @@ module.exports = {
         pathNot: [
           '^libs/$1/src/domain/',
           '^libs/kernel/',
-          '^libs/eventstore/src/command-handling/decider\\.ts$',
           '^node_modules/',
           '^(node:)?(crypto|util)$',
         ],

@@ -4,3 +4,4 @@ export * from './ids/uuid-v7';
 export * from './ids/name-based-uuid';
 export * from './json/canonical-json';
 export * from './actor';
+export * from './decider/decider';

@@ -22,3 +22,6 @@ export * from './reactors/reactor-runtime';
 export * from './reactors/classify-http-failure';
 export * from './reactors/backoff';
 export * from './reactors/parked-events';
+export * from './processors/processor-worker';
+export * from './processors/worker-pool';
+export type { PreparedProcessor } from './processors/prepare-processor';

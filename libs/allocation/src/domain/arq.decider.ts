@@ -1,4 +1,4 @@
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import type { Decider } from '@ledger/kernel';
 import { ArqBadStateError, ArqNotFoundError, ArqServiceRoleRequiredError } from './arq.errors';
 import type { ArqCreated, ArqEvent, BoundAttachHandle } from './arq.events';
 import type { ArqBinding, ArqState, LiveArq } from './arq.state';

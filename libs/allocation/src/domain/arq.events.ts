@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DomainEvent } from '@ledger/kernel';
 
 /** What a bound request's attach handle looks like to Nova (CYBORG-V2.md §1.4). */
 export interface BoundAttachHandle {

@@ -1,4 +1,4 @@
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import type { Decider } from '@ledger/kernel';
 import { readDeviceProfileInput } from './device-profile-input';
 import { DeviceProfileDuplicateError, DeviceProfileInvalidError, DeviceProfileNotFoundError } from './device-profile.errors';
 import type { DeviceProfileData, DeviceProfileEvent } from './device-profile.events';

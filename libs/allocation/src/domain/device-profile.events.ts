@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DomainEvent } from '@ledger/kernel';
 import type { DeviceProfileGroup } from './device-profile-groups';
 
 /** Event type names of device profiles. */

@@ -1,9 +1,8 @@
-import type { Actor } from '@ledger/kernel';
+import { type Actor, type Decider, type DomainEvent, foldEvents } from '@ledger/kernel';
 import type { EventMetadata } from '../envelope';
 import type { EventStore } from '../event-store.port';
 import { WrongExpectedVersionError } from '../errors/wrong-expected-version.error';
 import type { AggregateCache } from './aggregate-cache';
-import { type Decider, type DomainEvent, foldEvents } from './decider';
 import type { StreamLocks } from './stream-locks';
 
 /** Who asks, and in which conversation: becomes the metadata of every event appended. */

@@ -1,5 +1,4 @@
-import type { Decider, DomainEvent } from '../command-handling/decider';
-import { LedgerError } from '@ledger/kernel';
+import { type Decider, type DomainEvent, LedgerError } from '@ledger/kernel';
 
 /**
  * Given/when/then for deciders: `given` past events, `when` a command,

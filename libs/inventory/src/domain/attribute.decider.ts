@@ -1,5 +1,4 @@
-import { ConflictError, isUuid, NotFoundError, ValidationError } from '@ledger/kernel';
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { ConflictError, type Decider, isUuid, NotFoundError, ValidationError } from '@ledger/kernel';
 import {
   ATTRIBUTE_KEY,
   AttributeErrorCodes,

@@ -1,5 +1,4 @@
-import { ConflictError, isUuid, ValidationError } from '@ledger/kernel';
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
 import { DeviceUnhealthyError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';

@@ -1,5 +1,4 @@
-import { isUuid, ValidationError } from '@ledger/kernel';
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { type Decider, isUuid, ValidationError } from '@ledger/kernel';
 import { InventoryErrorCodes } from './inventory.errors';
 import type { DriverOperation, HostDriverEvent, PlaybookRecap } from './inventory.events';
 

@@ -1,4 +1,4 @@
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import type { Decider } from '@ledger/kernel';
 import { deviceFingerprint, hostFingerprint } from './fingerprint';
 import type { HostReport } from './host-report';
 import { evolveHostInventory, initialHostInventoryState, type HostInventoryState, type KnownDevice } from './host-inventory.state';

@@ -1,5 +1,4 @@
-import { NotFoundError } from '@ledger/kernel';
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { type Decider, NotFoundError } from '@ledger/kernel';
 import { InventoryErrorCodes } from './inventory.errors';
 import type { HostInventoryEvent, HostLivenessEvent } from './inventory.events';
 

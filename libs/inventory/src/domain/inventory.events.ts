@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DomainEvent } from '@ledger/kernel';
 import type { DeviceHealth } from './device-health';
 import type { AttachHandleSnapshot, DeviceDescription, DeviceSnapshot } from './device-snapshot';
 

@@ -1,5 +1,4 @@
-import { ConflictError, ForbiddenError, isUuid } from '@ledger/kernel';
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import { ConflictError, type Decider, ForbiddenError, isUuid } from '@ledger/kernel';
 import type { AgentPresence, CompleteJob, DispatchJob, FailJob, JobCommand, RequestJob, TimeOutJob } from './job.commands';
 import { JobErrorCodes, JobInvalidError, jobNotFound } from './job.errors';
 import type { JobEvent } from './job.events';

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DomainEvent } from '@ledger/kernel';
 import type { JobKind } from './job-kinds';
 import type { JobParams } from './job-params';
 

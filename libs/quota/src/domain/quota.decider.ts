@@ -1,4 +1,4 @@
-import type { Decider } from '../../../eventstore/src/command-handling/decider';
+import type { Decider } from '@ledger/kernel';
 import type { QuotaCommand } from './quota.commands';
 import { QuotaInvalidError } from './quota.errors';
 import type { QuotaEvent } from './quota.events';

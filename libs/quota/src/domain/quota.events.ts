@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../eventstore/src/command-handling/decider';
+import type { DomainEvent } from '@ledger/kernel';
 import type { QuotaResources } from './quota-resources';
 
 /** Event type names of the quota context. */

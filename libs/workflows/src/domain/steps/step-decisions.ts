@@ -1,0 +1,110 @@
+import type { WorkflowInput } from '../workflow-input';
+import type { StepNote, WorkflowOutput } from '../workflow-output';
+import type { StepContext, StepDefinition, StepVerdict, StepWorkflowDefinition } from './step-definition';
+import { applyStepOutput, type CurrentAction, receiveInput, type StepWorkflowState } from './step-state';
+
+/**
+ * Decides as the step machine: collects outputs and folds each into a local
+ * state as it goes, so that what follows a note (the next step, the next
+ * compensation, the end) is read from the state `evolve` will also reach.
+ */
+class Decision<Data> {
+  readonly outputs: WorkflowOutput[] = [];
+
+  constructor(
+    private readonly definition: StepWorkflowDefinition<Data>,
+    public state: StepWorkflowState<Data>,
+    private readonly at: string,
+  ) {}
+
+  emit(output: WorkflowOutput): void {
+    this.outputs.push(output);
+    this.state = applyStepOutput(this.definition, this.state, output);
+  }
+
+  context(attempt: number): StepContext<Data> {
+    return { data: this.state.data as Data, evidence: this.state.evidence, attempt };
+  }
+
+  /** Sends attempt `attempt` of a step's action or compensation, with its timeout. */
+  begin(step: StepDefinition<Data>, phase: 'do' | 'compensate', attempt: number): void {
+    const key = `${step.name}/${phase}/${attempt}`;
+    const action = phase === 'do' ? step.do(this.context(attempt)) : step.compensate!(this.context(attempt));
+    this.emit({ kind: 'step', step: step.name, phase, outcome: 'started', attempt });
+    this.emit({ ...action, key } as WorkflowOutput);
+    this.emit({ kind: 'schedule', key: `${key}/timeout`, dueAt: new Date(Date.parse(this.at) + step.timeoutMs).toISOString() });
+  }
+
+  /** The next step, the next compensation, or the end. */
+  proceed(): void {
+    const { state, definition } = this;
+    if (state.phase === 'doing' || state.phase === 'new') {
+      const next = definition.steps[state.done.length];
+      if (next) return this.begin(next, 'do', (state.attempts[`${next.name}/do`] ?? 0) + 1);
+      return this.emit({ kind: 'complete', outcome: 'completed' });
+    }
+    if (state.phase !== 'compensating') return;
+    const undo = state.toUndo[0];
+    if (undo !== undefined) {
+      const step = definition.steps.find((candidate) => candidate.name === undo)!;
+      return this.begin(step, 'compensate', (state.attempts[`${undo}/compensate`] ?? 0) + 1);
+    }
+    if (state.unresolved.length === 0) return this.emit({ kind: 'complete', outcome: 'compensated', reason: state.failure?.reason });
+    const names = state.unresolved.map((entry) => `${entry.step} (${entry.reason})`).join(', ');
+    this.emit({ kind: 'fail', reason: `could not undo ${names} after ${state.failure?.reason ?? 'a failure'}`, unresolved: state.unresolved });
+  }
+
+  /** The action in flight ended: done, or failed (then retried while attempts are left and no cancel waits). */
+  settle(current: CurrentAction, verdict: StepVerdict): void {
+    const step = this.definition.steps[current.step];
+    const note: Omit<StepNote, 'outcome'> = { kind: 'step', step: step.name, phase: current.phase, attempt: current.attempt, evidence: verdict.evidence };
+    if (verdict.done) {
+      this.emit({ ...note, outcome: 'done' });
+      return this.proceed();
+    }
+    const retry = current.attempt < current.lastAttempt && !(current.phase === 'do' && this.state.cancel);
+    this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry });
+    if (retry) return this.begin(step, current.phase, current.attempt + 1);
+    this.proceed();
+  }
+}
+
+/** The verdict of `input` on the action in flight, or undefined when it says nothing about it. */
+function verdictOn<Data>(step: StepDefinition<Data>, current: CurrentAction, input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined {
+  const prefix = `${step.name}/${current.phase}/`;
+  const key = `${prefix}${current.attempt}`;
+  const awaits = current.phase === 'do' ? step.doneWhen : step.compensatedWhen;
+  switch (input.kind) {
+    case 'reply':
+      if (input.outcome === 'rejected') {
+        return input.key === key ? { done: false, reason: `${input.error?.code ?? 'REJECTED'}: ${input.error?.message ?? 'refused'}` } : undefined;
+      }
+      // A late acceptance of an earlier attempt of the same action counts: the action happened.
+      return !awaits && input.key.startsWith(prefix) ? { done: true, evidence: input.reply } : undefined;
+    case 'timer':
+      return input.key === `${key}/timeout` ? { done: false, reason: `timed out after ${step.timeoutMs} ms` } : undefined;
+    case 'event':
+      return awaits?.(input, context);
+    default:
+      return undefined;
+  }
+}
+
+export function decideStep<Data>(definition: StepWorkflowDefinition<Data>, input: WorkflowInput, state: StepWorkflowState<Data>): WorkflowOutput[] {
+  const received = receiveInput(definition, state, input);
+  const decision = new Decision(definition, received, input.at);
+  if (state.phase === 'new') {
+    if (input.kind === 'event' && received.data !== undefined) decision.proceed();
+    return decision.outputs;
+  }
+  if (input.kind === 'retry' && state.phase === 'failed') {
+    decision.proceed();
+    return decision.outputs;
+  }
+  const current = received.current;
+  if (!current || (received.phase !== 'doing' && received.phase !== 'compensating')) return decision.outputs;
+  const step = definition.steps[current.step];
+  const verdict = verdictOn(step, current, input, decision.context(current.attempt));
+  if (verdict) decision.settle(current, verdict);
+  return decision.outputs;
+}

@@ -1,0 +1,44 @@
+import type { EventInput, WorkflowInput } from '../workflow-input';
+import type { CommandOutput, JobOutput } from '../workflow-output';
+import type { WorkflowRoute } from '../workflow';
+
+/** What a step (or its compensation) sends: a command or a job, without its key (the step machine keys it). */
+export type StepAction = Pick<CommandOutput, 'kind' | 'command'> | Pick<JobOutput, 'kind' | 'job'>;
+
+/** What a step knows when it acts: the data the workflow started with and the evidence of the steps done. */
+export interface StepContext<Data> {
+  readonly data: Data;
+  readonly evidence: Readonly<Record<string, unknown>>;
+  readonly attempt: number;
+}
+
+/** An input's verdict on the action in flight: done (with evidence) or failed (with the reason). */
+export type StepVerdict = { readonly done: true; readonly evidence?: unknown } | { readonly done: false; readonly reason: string; readonly evidence?: unknown };
+
+export interface StepDefinition<Data> {
+  /** Unique within the workflow; part of every key (`<name>/do/<attempt>`). */
+  readonly name: string;
+  do(context: StepContext<Data>): StepAction;
+  /**
+   * The evidence that the action finished, read from an input (an agent's
+   * job result routed here). Absent: the port accepting the action is the
+   * evidence (a command the aggregate recorded).
+   */
+  doneWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
+  /** Undoes the step once it is done; absent when there is nothing to undo. */
+  compensate?(context: StepContext<Data>): StepAction;
+  compensatedWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
+  /** How long one attempt (of the action or its compensation) may take before it counts as failed. */
+  readonly timeoutMs: number;
+  /** Attempts at the action (and at its compensation) before giving up; at least 1. */
+  readonly retry: { readonly maxAttempts: number };
+}
+
+/** A workflow declared as data: steps run in order; on failure the done ones are compensated in reverse. */
+export interface StepWorkflowDefinition<Data> {
+  readonly name: string;
+  readonly routes: readonly WorkflowRoute[];
+  /** The data an instance starts with, read from the event that starts it (undefined: it starts nothing). */
+  start(input: EventInput): Data | undefined;
+  readonly steps: readonly StepDefinition<Data>[];
+}

@@ -1,0 +1,108 @@
+import type { WorkflowInput } from '../workflow-input';
+import type { DecidedOutput } from '../workflow-output';
+import type { StepWorkflowDefinition } from './step-definition';
+
+/** The action in flight: which step, doing or undoing it, which attempt, and the last attempt allowed. */
+export interface CurrentAction {
+  readonly step: number;
+  readonly phase: 'do' | 'compensate';
+  readonly attempt: number;
+  readonly lastAttempt: number;
+}
+
+export interface StepWorkflowState<Data> {
+  readonly phase: 'new' | 'doing' | 'compensating' | 'completed' | 'compensated' | 'failed';
+  readonly data: Data | undefined;
+  readonly current: CurrentAction | undefined;
+  /** Names of the steps done, in order. */
+  readonly done: readonly string[];
+  readonly evidence: Readonly<Record<string, unknown>>;
+  /** Why compensation began (a step given up, an operator's cancel). */
+  readonly failure: { readonly step: string; readonly reason: string } | undefined;
+  /** Steps still to compensate, in the order to do it. */
+  readonly toUndo: readonly string[];
+  /** Compensations given up: what an operator must look at. */
+  readonly unresolved: readonly { readonly step: string; readonly reason: string }[];
+  /** An operator's cancel that waits for the action in flight to end. */
+  readonly cancel: { readonly by: string; readonly reason: string } | undefined;
+  /** Attempts used so far per `<step>/<phase>`: keys stay unique across an operator's retries. */
+  readonly attempts: Readonly<Record<string, number>>;
+}
+
+export const initialStepState = <Data>(): StepWorkflowState<Data> => ({
+  phase: 'new',
+  data: undefined,
+  current: undefined,
+  done: [],
+  evidence: {},
+  failure: undefined,
+  toUndo: [],
+  unresolved: [],
+  cancel: undefined,
+  attempts: {},
+});
+
+/** The steps to compensate once the workflow stops: those done that have a compensation, newest first. */
+export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, done: readonly string[]): string[] {
+  const undoable = new Set(definition.steps.filter((step) => step.compensate).map((step) => step.name));
+  return done.filter((name) => undoable.has(name)).reverse();
+}
+
+/**
+ * What an input changes by itself, before any decision: the data a start
+ * event carries, a cancel waiting for the action in flight, and an
+ * operator's retry putting the unresolved compensations back in line.
+ * Both `decide` (to see the state it decides from) and `evolve` use it.
+ */
+export function receiveInput<Data>(definition: StepWorkflowDefinition<Data>, state: StepWorkflowState<Data>, input: WorkflowInput): StepWorkflowState<Data> {
+  if (input.kind === 'event' && state.phase === 'new') return { ...state, data: definition.start(input) };
+  if (input.kind === 'cancel' && state.phase === 'doing' && !state.cancel) return { ...state, cancel: { by: input.by, reason: input.reason } };
+  if (input.kind === 'retry' && state.phase === 'failed') {
+    return { ...state, phase: 'compensating', toUndo: state.unresolved.map((entry) => entry.step), unresolved: [] };
+  }
+  return state;
+}
+
+/** Folds one decided output: the step notes, and how the workflow ended. */
+export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, state: StepWorkflowState<Data>, output: DecidedOutput): StepWorkflowState<Data> {
+  if (output.kind === 'complete') return { ...state, phase: output.outcome, current: undefined };
+  if (output.kind === 'fail') return { ...state, phase: 'failed', current: undefined };
+  if (output.kind !== 'step') return state;
+  const step = definition.steps.findIndex((candidate) => candidate.name === output.step);
+  const counter = `${output.step}/${output.phase}`;
+  switch (output.outcome) {
+    case 'started': {
+      const attempts = { ...state.attempts, [counter]: output.attempt };
+      const fresh = state.current?.step !== step || state.current.phase !== output.phase;
+      const lastAttempt = fresh ? output.attempt - 1 + definition.steps[step].retry.maxAttempts : state.current!.lastAttempt;
+      const phase = output.phase === 'do' ? 'doing' : 'compensating';
+      return { ...state, phase, attempts, current: { step, phase: output.phase, attempt: output.attempt, lastAttempt } };
+    }
+    case 'done': {
+      if (output.phase === 'compensate') return { ...state, current: undefined, toUndo: state.toUndo.filter((name) => name !== output.step) };
+      const done = [...state.done, output.step];
+      const evidence = { ...state.evidence, [output.step]: output.evidence };
+      if (!state.cancel) return { ...state, current: undefined, done, evidence };
+      // A cancel waited for this step to end: now it is done, it is undone with the others.
+      const failure = { step: output.step, reason: `cancelled by ${state.cancel.by}: ${state.cancel.reason}` };
+      return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, done) };
+    }
+    case 'failed':
+      if (!output.final) return state;
+      if (output.phase === 'do') {
+        return {
+          ...state,
+          phase: 'compensating',
+          current: undefined,
+          failure: { step: output.step, reason: output.reason ?? 'failed' },
+          toUndo: stepsToUndo(definition, state.done),
+        };
+      }
+      return {
+        ...state,
+        current: undefined,
+        toUndo: state.toUndo.filter((name) => name !== output.step),
+        unresolved: [...state.unresolved, { step: output.step, reason: output.reason ?? 'failed' }],
+      };
+  }
+}

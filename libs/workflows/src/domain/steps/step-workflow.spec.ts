@@ -1,0 +1,117 @@
+import { DEMO_STEP_TIMEOUT_MS, demoWorkflow } from '../../testing/demo-workflow';
+import { workflowSpec } from '../../testing/workflow-spec';
+import type { WorkflowInput } from '../workflow-input';
+import type { WorkflowOutput } from '../workflow-output';
+import { defineStepWorkflow } from './step-workflow';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const at = (ms: number): string => new Date(Date.parse(T0) + ms).toISOString();
+const due = (ms: number): string => at(ms + DEMO_STEP_TIMEOUT_MS);
+
+const placed: WorkflowInput = { kind: 'event', id: 'e1', at: T0, type: 'demo.OrderPlaced', stream: 'order-o1', data: { orderId: 'o1', hostname: 'h1' } };
+const accepted = (key: string, ms = 1): WorkflowInput => ({ kind: 'reply', id: `reply:${key}`, at: at(ms), key, outcome: 'accepted' });
+const rejected = (key: string, ms = 1): WorkflowInput => ({ kind: 'reply', id: `reply:${key}`, at: at(ms), key, outcome: 'rejected', error: { code: 'DEMO.NO', message: 'no' } });
+const jobFinished = (key: string, ok: boolean, ms = 2): WorkflowInput => ({
+  kind: 'event',
+  id: `job:${key}:${ok}`,
+  at: at(ms),
+  type: 'demo.JobFinished',
+  stream: 'job-1',
+  data: { orderId: 'o1', key, ok, evidence: { key } },
+});
+const timer = (key: string, ms: number): WorkflowInput => ({ kind: 'timer', id: `timer:${key}`, at: at(ms), key: `${key}/timeout` });
+
+const sent = (outputs: readonly WorkflowOutput[]): string[] => outputs.filter((output) => output.kind === 'command' || output.kind === 'job').map((output) => (output as { key: string }).key);
+
+/** Inputs that take the demo through reserve and program. */
+const throughProgram = [placed, accepted('reserve/do/1'), accepted('program/do/1'), jobFinished('program/do/1', true)];
+
+describe('the step machine (demo workflow)', () => {
+  const spec = workflowSpec(demoWorkflow);
+
+  it('starts the first step with its timeout when the starting event arrives', () => {
+    spec.given([]).when(placed).then([
+      { kind: 'step', step: 'reserve', phase: 'do', outcome: 'started', attempt: 1 },
+      { kind: 'command', key: 'reserve/do/1', command: { type: 'demo.Reserve', data: { orderId: 'o1' } } },
+      { kind: 'schedule', key: 'reserve/do/1/timeout', dueAt: due(0) },
+    ]);
+  });
+
+  it('runs every step in order and completes, a job step waiting for the agent’s evidence', () => {
+    expect(sent(spec.given([placed]).when(accepted('reserve/do/1')).outputs)).toEqual(['program/do/1']);
+    expect(spec.given([placed, accepted('reserve/do/1')]).when(accepted('program/do/1')).outputs).toEqual([]);
+    const bound = spec.given(throughProgram).when(accepted('bind/do/1'));
+    expect(bound.outputs).toEqual([
+      { kind: 'step', step: 'bind', phase: 'do', outcome: 'done', attempt: 1, evidence: undefined },
+      { kind: 'complete', outcome: 'completed' },
+    ]);
+    expect(bound.state).toMatchObject({ phase: 'completed', done: ['reserve', 'program', 'bind'], evidence: { program: { key: 'program/do/1' } } });
+  });
+
+  it('retries a rejected action, then gives it up and compensates exactly the steps done, newest first', () => {
+    const given = [...throughProgram, rejected('bind/do/1')];
+    const retried = spec.given(throughProgram).when(rejected('bind/do/1'));
+    expect(sent(retried.outputs)).toEqual(['bind/do/2']);
+    const gaveUp = spec.given(given).when(rejected('bind/do/2', 3));
+    expect(gaveUp.outputs[0]).toMatchObject({ kind: 'step', step: 'bind', outcome: 'failed', final: true, reason: 'DEMO.NO: no' });
+    expect(sent(gaveUp.outputs)).toEqual(['program/compensate/1']);
+    const reverted = spec.given([...given, rejected('bind/do/2', 3), accepted('program/compensate/1', 4)]).when(jobFinished('program/compensate/1', true, 5));
+    expect(sent(reverted.outputs)).toEqual(['reserve/compensate/1']);
+    const released = spec
+      .given([...given, rejected('bind/do/2', 3), accepted('program/compensate/1', 4), jobFinished('program/compensate/1', true, 5)])
+      .when(accepted('reserve/compensate/1', 6));
+    expect(released.outputs.at(-1)).toEqual({ kind: 'complete', outcome: 'compensated', reason: 'DEMO.NO: no' });
+    expect(released.state).toMatchObject({ phase: 'compensated', toUndo: [], unresolved: [] });
+  });
+
+  it('treats a timeout like a failed attempt and ignores the timer of an attempt already over', () => {
+    const retried = spec.given([placed]).when(timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS));
+    expect(retried.outputs[0]).toMatchObject({ outcome: 'failed', final: false, reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
+    expect(retried.outputs.at(-1)).toEqual({ kind: 'schedule', key: 'reserve/do/2/timeout', dueAt: due(DEMO_STEP_TIMEOUT_MS) });
+    spec.given([placed, accepted('reserve/do/1')]).when(timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)).then([]);
+    // Nothing was done when the first step is given up: it ends compensated at once.
+    const gaveUp = spec.given([placed, timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)]).when(timer('reserve/do/2', 2 * DEMO_STEP_TIMEOUT_MS));
+    expect(gaveUp.outputs.at(-1)).toMatchObject({ kind: 'complete', outcome: 'compensated' });
+  });
+
+  it('counts a late acceptance of an earlier attempt as the step done', () => {
+    const given = [placed, timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)];
+    expect(spec.given(given).when(accepted('reserve/do/1', DEMO_STEP_TIMEOUT_MS + 1)).outputs[0]).toMatchObject({ step: 'reserve', outcome: 'done', attempt: 2 });
+  });
+
+  it('fails naming the compensation it could not do, and an operator’s retry tries it again', () => {
+    const failing = [...throughProgram, rejected('bind/do/1'), rejected('bind/do/2', 3), accepted('program/compensate/1', 4), jobFinished('program/compensate/1', false, 5)];
+    expect(sent(spec.given(failing.slice(0, -1)).when(failing.at(-1)!).outputs)).toEqual(['program/compensate/2']);
+    const twice = [...failing, accepted('program/compensate/2', 6)];
+    const failed = spec.given(twice).when(jobFinished('program/compensate/2', false, 7));
+    expect(sent(failed.outputs)).toEqual(['reserve/compensate/1']);
+    const ended = spec.given([...twice, jobFinished('program/compensate/2', false, 7)]).when(accepted('reserve/compensate/1', 8));
+    expect(ended.outputs.at(-1)).toEqual({
+      kind: 'fail',
+      reason: 'could not undo program (agent failed program/compensate/2) after DEMO.NO: no',
+      unresolved: [{ step: 'program', reason: 'agent failed program/compensate/2' }],
+    });
+    const history = [...twice, jobFinished('program/compensate/2', false, 7), accepted('reserve/compensate/1', 8)];
+    const retry: WorkflowInput = { kind: 'retry', id: 'r1', at: at(9), by: 'admin' };
+    expect(sent(spec.given(history).when(retry).outputs)).toEqual(['program/compensate/3']);
+    const afterRetry = spec.given([...history, retry, accepted('program/compensate/3', 10)]).when(jobFinished('program/compensate/3', true, 11));
+    expect(afterRetry.outputs.at(-1)).toMatchObject({ kind: 'complete', outcome: 'compensated' });
+  });
+
+  it('cancels at the end of the action in flight, undoing that step too', () => {
+    const cancel: WorkflowInput = { kind: 'cancel', id: 'c1', at: at(1), by: 'admin', reason: 'tenant left' };
+    spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1')]).when(cancel).then([]);
+    const undoing = spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1'), cancel]).when(jobFinished('program/do/1', true));
+    expect(sent(undoing.outputs)).toEqual(['program/compensate/1']);
+    expect(undoing.state.failure).toEqual({ step: 'program', reason: 'cancelled by admin: tenant left' });
+  });
+
+  it('ignores inputs once ended and refuses a definition it cannot run', () => {
+    const done = [...throughProgram, accepted('bind/do/1')];
+    spec.given(done).when({ kind: 'cancel', id: 'c2', at: at(3), by: 'admin', reason: 'late' }).then([]);
+    const step = { name: 'a', do: () => ({ kind: 'command' as const, command: { type: 'x', data: {} } }), timeoutMs: 1, retry: { maxAttempts: 1 } };
+    const define = (steps: (typeof step)[]) => () => defineStepWorkflow({ name: 'bad', routes: [], start: () => ({}), steps });
+    expect(define([step, step])).toThrow(/two steps named a/);
+    expect(define([{ ...step, retry: { maxAttempts: 0 } }])).toThrow(/maxAttempts/);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * What a workflow decides. Commands and jobs go out through the ports the
+ * app supplies; schedules become durable timers; step notes record what
+ * happened to a step (the queries read them); `complete` and `fail` end the
+ * workflow. Compensations are ordinary commands and jobs.
+ */
+export type WorkflowOutput = CommandOutput | JobOutput | ScheduleOutput | StepNote | CompleteOutput | FailOutput;
+
+interface KeyedOutput {
+  /** Unique within the workflow instance; with the stream it makes the output's id (the idempotency key). */
+  readonly key: string;
+}
+
+/** A command to an aggregate of another context, sent through the app's `WorkflowCommandPort`. */
+export interface CommandOutput extends KeyedOutput {
+  readonly kind: 'command';
+  readonly command: { readonly type: string; readonly data: unknown };
+}
+
+/** A job for a host's agent, requested through the app's `WorkflowJobPort`. */
+export interface JobOutput extends KeyedOutput {
+  readonly kind: 'job';
+  readonly job: { readonly hostname: string; readonly kind: string; readonly params: Readonly<Record<string, unknown>> };
+}
+
+/** A timer: at `dueAt` the runtime records a `timer` input with this key. */
+export interface ScheduleOutput extends KeyedOutput {
+  readonly kind: 'schedule';
+  readonly dueAt: string;
+}
+
+/** A fact about one step, recorded with the decision; nothing is sent. */
+export interface StepNote {
+  readonly kind: 'step';
+  readonly step: string;
+  readonly phase: 'do' | 'compensate';
+  readonly outcome: 'started' | 'done' | 'failed';
+  readonly attempt: number;
+  /** On `failed`: true when no attempt is left (the step is given up). */
+  readonly final?: boolean;
+  readonly evidence?: unknown;
+  readonly reason?: string;
+}
+
+export interface CompleteOutput {
+  readonly kind: 'complete';
+  /** `compensated`: it stopped and undid everything it had done. */
+  readonly outcome: 'completed' | 'compensated';
+  readonly reason?: string;
+}
+
+/** The workflow stopped with work it could not undo; an operator must look (and may retry). */
+export interface FailOutput {
+  readonly kind: 'fail';
+  readonly reason: string;
+  readonly unresolved: readonly { readonly step: string; readonly reason: string }[];
+}
+
+/** Outputs that leave the workflow (and are marked sent once they did). */
+export type SendableOutput = CommandOutput | JobOutput | ScheduleOutput;
+
+/** An output as recorded: with its id, `<stream>/<key>`. */
+export type DecidedOutput = WorkflowOutput & { readonly id?: string };
+export type DecidedSendable = SendableOutput & { readonly id: string };
+
+export const isSendable = (output: WorkflowOutput): output is SendableOutput =>
+  output.kind === 'command' || output.kind === 'job' || output.kind === 'schedule';

@@ -1,0 +1,15 @@
+export * from './domain/workflow';
+export * from './domain/workflow-input';
+export * from './domain/workflow-output';
+export * from './domain/workflow-events';
+export * from './domain/workflow-record';
+export * from './domain/steps/step-definition';
+export type { StepWorkflowState } from './domain/steps/step-state';
+export * from './domain/steps/step-workflow';
+export * from './runtime/workflow-ports';
+export * from './runtime/workflow.errors';
+export type { WorkflowStepPoint } from './runtime/advance-workflow';
+export * from './runtime/workflow-runtime';
+export { workflowKey } from './runtime/workflow-worker';
+export * from './queries/workflows.projection';
+export * from './queries/workflow.queries';

@@ -1,0 +1,86 @@
+import type { SqlExecutor } from '@ledger/processing';
+import type { WorkflowStatus } from '../domain/workflow-record';
+
+export interface WorkflowStepView {
+  readonly step: string;
+  readonly phase: 'do' | 'compensate';
+  readonly status: 'running' | 'retrying' | 'done' | 'failed' | 'compensated' | 'compensation-failed';
+  /** Attempts made (1 when it succeeded the first time). */
+  readonly attempts: number;
+  readonly startedAt: string;
+  /** When its latest attempt was sent. */
+  readonly sentAt: string | null;
+  readonly endedAt: string | null;
+  readonly durationMs: number | null;
+  readonly evidence: unknown;
+  readonly reason: string | null;
+}
+
+export interface WorkflowView {
+  readonly name: string;
+  readonly id: string;
+  readonly status: WorkflowStatus;
+  readonly currentStep: string | null;
+  readonly currentPhase: string | null;
+  readonly reason: string | null;
+  /** On `failed`: the compensations given up, and why. */
+  readonly unresolved: readonly { step: string; reason: string }[];
+  readonly startedAt: string;
+  readonly updatedAt: string;
+  readonly endedAt: string | null;
+}
+
+type WorkflowRow = Record<'name' | 'id' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at', string | null>;
+type StepRow = Record<'step' | 'phase' | 'status' | 'started_at' | 'sent_at' | 'ended_at' | 'evidence' | 'reason', string | null> & { attempts: number | string };
+
+const toView = (row: WorkflowRow): WorkflowView => ({
+  name: row.name!,
+  id: row.id!,
+  status: row.status as WorkflowStatus,
+  currentStep: row.current_step,
+  currentPhase: row.current_phase,
+  reason: row.reason,
+  unresolved: row.unresolved ? JSON.parse(row.unresolved) : [],
+  startedAt: row.started_at!,
+  updatedAt: row.updated_at!,
+  endedAt: row.ended_at,
+});
+
+const toStep = (row: StepRow): WorkflowStepView => ({
+  step: row.step!,
+  phase: row.phase as WorkflowStepView['phase'],
+  status: row.status as WorkflowStepView['status'],
+  attempts: Number(row.attempts),
+  startedAt: row.started_at!,
+  sentAt: row.sent_at,
+  endedAt: row.ended_at,
+  durationMs: row.ended_at ? Date.parse(row.ended_at) - Date.parse(row.started_at!) : null,
+  evidence: row.evidence === null ? null : JSON.parse(row.evidence),
+  reason: row.reason,
+});
+
+/** Reads of the `workflows` projection. */
+export class WorkflowQueries {
+  constructor(private readonly db: SqlExecutor) {}
+
+  async list(filter: { readonly name?: string; readonly status?: WorkflowStatus } = {}): Promise<WorkflowView[]> {
+    const conditions: string[] = [];
+    const params: string[] = [];
+    for (const [column, value] of [['name', filter.name], ['status', filter.status]] as const) {
+      if (value === undefined) continue;
+      params.push(value);
+      conditions.push(`${column} = $${params.length}`);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const rows = await this.db.all<WorkflowRow>(`SELECT * FROM workflows ${where} ORDER BY started_at, stream`, params);
+    return rows.map(toView);
+  }
+
+  /** One instance with its steps in the order they began (compensations after the steps), or undefined. */
+  async get(name: string, id: string): Promise<(WorkflowView & { steps: WorkflowStepView[] }) | undefined> {
+    const row = await this.db.get<WorkflowRow & { stream: string }>('SELECT * FROM workflows WHERE name = $1 AND id = $2', [name, id]);
+    if (!row) return undefined;
+    const steps = await this.db.all<StepRow>('SELECT * FROM workflow_steps WHERE stream = $1 ORDER BY seq', [row.stream]);
+    return { ...toView(row), steps: steps.map(toStep) };
+  }
+}

@@ -1,0 +1,98 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import type { Projection, SqlExecutor } from '@ledger/processing';
+import { WORKFLOW_CATEGORY } from '../domain/workflow';
+import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
+import type { DecidedOutput, StepNote } from '../domain/workflow-output';
+import { createWorkflowsTables, emptyWorkflowsTables } from './workflows.tables';
+
+/** `workflow-<name>-<id>` → name and id (names have no dash). */
+function instanceOf(stream: string): { name: string; id: string } {
+  const rest = stream.slice(WORKFLOW_CATEGORY.length + 1);
+  const dash = rest.indexOf('-');
+  return { name: rest.slice(0, dash), id: rest.slice(dash + 1) };
+}
+
+/** The step and phase an output id (`<stream>/<step>/<phase>/<attempt>`) belongs to. */
+function stepOfOutput(stream: string, outputId: string): { step: string; phase: string } | undefined {
+  const [step, phase] = outputId.slice(stream.length + 1).split('/');
+  return phase === 'do' || phase === 'compensate' ? { step, phase } : undefined;
+}
+
+async function applyNote(tx: SqlExecutor, event: RecordedEvent, note: StepNote): Promise<void> {
+  const at = event.recordedAt;
+  if (note.outcome === 'started') {
+    // seq orders a workflow's step rows as they began: the stream version of the first start.
+    await tx.run(
+      `INSERT INTO workflow_steps (stream, step, phase, seq, status, attempts, started_at) VALUES ($1, $2, $3, $4, 'running', $5, $6)
+       ON CONFLICT (stream, step, phase) DO UPDATE SET status = 'running', attempts = excluded.attempts, ended_at = NULL`,
+      [event.stream, note.step, note.phase, event.version, note.attempt, at],
+    );
+    await tx.run('UPDATE workflows SET current_step = $2, current_phase = $3, updated_at = $4 WHERE stream = $1', [event.stream, note.step, note.phase, at]);
+    return;
+  }
+  const status = note.outcome === 'done' ? (note.phase === 'do' ? 'done' : 'compensated') : note.final ? (note.phase === 'do' ? 'failed' : 'compensation-failed') : 'retrying';
+  await tx.run(
+    'UPDATE workflow_steps SET status = $4, evidence = $5, reason = $6, ended_at = $7 WHERE stream = $1 AND step = $2 AND phase = $3',
+    [
+      event.stream,
+      note.step,
+      note.phase,
+      status,
+      note.evidence === undefined ? null : JSON.stringify(note.evidence),
+      note.reason ?? null,
+      status === 'retrying' ? null : event.recordedAt,
+    ],
+  );
+}
+
+async function applyOutput(tx: SqlExecutor, event: RecordedEvent, output: DecidedOutput): Promise<void> {
+  if (output.kind === 'step') return applyNote(tx, event, output);
+  if (output.kind !== 'complete' && output.kind !== 'fail') return;
+  const status = output.kind === 'complete' ? output.outcome : 'failed';
+  const unresolved = output.kind === 'fail' ? JSON.stringify(output.unresolved) : null;
+  await tx.run(
+    `UPDATE workflows SET status = $2, reason = $3, unresolved = $4, ended_at = $5, updated_at = $5, current_step = NULL, current_phase = NULL WHERE stream = $1`,
+    [event.stream, status, output.reason ?? null, unresolved, event.recordedAt],
+  );
+}
+
+async function applyEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> {
+  const fact = event as unknown as WorkflowEvent & RecordedEvent;
+  switch (fact.type) {
+    case WorkflowEventTypes.inputRecorded: {
+      const { name, id } = instanceOf(event.stream);
+      await tx.run(
+        `INSERT INTO workflows (stream, name, id, status, started_at, updated_at) VALUES ($1, $2, $3, 'running', $4, $4) ON CONFLICT (stream) DO NOTHING`,
+        [event.stream, name, id, event.recordedAt],
+      );
+      if (fact.data.input.kind === 'retry') await tx.run(`UPDATE workflows SET status = 'running', ended_at = NULL, updated_at = $2 WHERE stream = $1`, [event.stream, event.recordedAt]);
+      return;
+    }
+    case WorkflowEventTypes.outputsDecided:
+      for (const output of fact.data.outputs) await applyOutput(tx, event, output);
+      return;
+    case WorkflowEventTypes.outputSent: {
+      const step = stepOfOutput(event.stream, fact.data.outputId);
+      if (step) await tx.run('UPDATE workflow_steps SET sent_at = $4 WHERE stream = $1 AND step = $2 AND phase = $3', [event.stream, step.step, step.phase, event.recordedAt]);
+      return;
+    }
+  }
+}
+
+/**
+ * The `workflows` read model: every instance with its status and current
+ * step, and per step and phase (do, compensate) its attempts, when it was
+ * started and last sent, how it ended, its evidence or reason. Built from
+ * the workflow streams alone (the step machine's notes), so it rebuilds.
+ */
+export const workflowsProjection: Projection = {
+  name: 'workflows',
+  version: 1,
+  handles: Object.values(WorkflowEventTypes),
+  filter: { categories: [WORKFLOW_CATEGORY] },
+  setup: createWorkflowsTables,
+  reset: emptyWorkflowsTables,
+  async apply(events, tx) {
+    for (const event of events) await applyEvent(tx, event);
+  },
+};

@@ -1,0 +1,93 @@
+import type { EventStore } from '@ledger/eventstore';
+import type { Clock, SqlExecutor } from '@ledger/processing';
+import type { Workflow } from '../domain/workflow';
+import { workflowIdOf } from '../domain/workflow';
+import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
+import type { WorkflowInput } from '../domain/workflow-input';
+import type { DecidedSendable } from '../domain/workflow-output';
+import { decidePending, hasEnded, type WorkflowRecord } from '../domain/workflow-record';
+import type { PortAnswer, WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
+import { scheduleTimer } from './workflow-timers';
+import { appendToWorkflow, loadWorkflow, withStreamRetries } from './workflow-stream';
+
+/** The durable steps of an advance, in order; an observer sees each right after it happened (tests crash there). */
+export type WorkflowStepPoint = 'input-recorded' | 'decision-recorded' | 'dispatched' | 'sent-recorded';
+
+export interface AdvanceContext {
+  readonly store: Pick<EventStore, 'append' | 'readStream'>;
+  readonly db: SqlExecutor;
+  readonly commands: WorkflowCommandPort;
+  readonly jobs: WorkflowJobPort;
+  readonly signal: AbortSignal;
+  /** The time of the ports' answers. */
+  readonly clock: Clock;
+  readonly onStep?: (point: WorkflowStepPoint, stream: string) => void;
+}
+
+/** A new input and whether it may start an instance that has no stream yet. */
+export interface Arrival {
+  readonly input: WorkflowInput;
+  readonly starts: boolean;
+}
+
+/** Whether an input is recorded: not seen before, the workflow not ended, and a new instance only from a starting route. */
+export function accepts(record: WorkflowRecord<unknown>, arrival: Arrival): boolean {
+  if (record.inputIds.has(arrival.input.id)) return false;
+  if (record.version === 0) return arrival.starts;
+  return !hasEnded(record.status);
+}
+
+/**
+ * Brings one workflow instance up to date: records `arrival` (once), decides
+ * every pending input, sends every output not yet sent, records the sends
+ * and the ports' answers (which are inputs in turn), until nothing is left.
+ * Each step is one append with the expected version, so a crash anywhere
+ * leaves a stream the next advance resumes from: a recorded input is
+ * decided, a recorded output is sent. Resolves to the stream's version.
+ */
+export async function advanceWorkflow<State>(context: AdvanceContext, workflow: Workflow<State>, stream: string, arrival?: Arrival): Promise<number> {
+  return withStreamRetries(async () => {
+    let record = await loadWorkflow(context.store, workflow, stream);
+    if (arrival && accepts(record, arrival)) {
+      const recorded: WorkflowEvent = { type: WorkflowEventTypes.inputRecorded, data: { input: arrival.input } };
+      ({ record } = await appendToWorkflow(context.store, workflow, record, [recorded], arrival.input.id));
+      context.onStep?.('input-recorded', stream);
+    }
+    for (;;) {
+      if (record.pending.length > 0) {
+        const { decisions } = decidePending(workflow, record);
+        ({ record } = await appendToWorkflow(context.store, workflow, record, decisions, record.pending[0].id));
+        context.onStep?.('decision-recorded', stream);
+        continue;
+      }
+      const output = record.unsent[0];
+      if (!output) return record.version;
+      const answer = await send(context, workflow, stream, output);
+      context.onStep?.('dispatched', stream);
+      const sent: WorkflowEvent[] = [{ type: WorkflowEventTypes.outputSent, data: { outputId: output.id } }];
+      if (answer) sent.push({ type: WorkflowEventTypes.inputRecorded, data: { input: replyInput(output, answer, new Date(context.clock()).toISOString()) } });
+      ({ record } = await appendToWorkflow(context.store, workflow, record, sent, output.id));
+      context.onStep?.('sent-recorded', stream);
+    }
+  });
+}
+
+/** Sends one output through its port (a timer: into the timers table). Resolves to the port's answer. */
+async function send(context: AdvanceContext, workflow: Workflow<unknown>, stream: string, output: DecidedSendable): Promise<PortAnswer | undefined> {
+  const workflowId = workflowIdOf(workflow.name, stream)!;
+  const base = { id: output.id, workflow: workflow.name, workflowId, key: output.key };
+  switch (output.kind) {
+    case 'command':
+      return context.commands.send({ ...base, payload: output.command }, context.signal);
+    case 'job':
+      return context.jobs.request({ ...base, payload: output.job }, context.signal);
+    case 'schedule':
+      await scheduleTimer(context.db, workflow.name, { outputId: output.id, stream, key: output.key, dueAt: Date.parse(output.dueAt) });
+      return undefined;
+  }
+}
+
+function replyInput(output: DecidedSendable, answer: PortAnswer, at: string): WorkflowInput {
+  const base = { kind: 'reply' as const, id: `reply:${output.id}`, at, key: output.key, outcome: answer.outcome };
+  return answer.outcome === 'accepted' ? { ...base, reply: answer.reply } : { ...base, error: answer.error };
+}

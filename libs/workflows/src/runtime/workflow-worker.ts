@@ -1,0 +1,87 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+import {
+  type Checkpoint,
+  ProcessorWorker,
+  type PreparedProcessor,
+  readCheckpoint,
+  restartCheckpoint,
+  type SqlExecutor,
+  type WorkerSettings,
+} from '@ledger/processing';
+import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow';
+import { WorkflowEventTypes } from '../domain/workflow-events';
+import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
+import { deleteTimer, dueTimers } from './workflow-timers';
+
+/** Workflows are not rebuilt: their checkpoint has one version. */
+const WORKFLOW_VERSION = 1;
+/** Streams whose settled version is remembered, so the runtime's own appends coming back through the log cost nothing. */
+const SETTLED_CACHE_SIZE = 10_000;
+
+export const workflowKey = (name: string): string => `workflow:${name}`;
+
+/**
+ * Runs one workflow on the shared processor loop, under its own lease and
+ * checkpoint: routes each event it reads to its instance as an input, and
+ * advances the instance (decide, send, record). Its own `InputRecorded`
+ * events come back through the log too, which is how inputs recorded
+ * elsewhere (an operator's cancel on another replica) get decided, and how
+ * a crash anywhere is resumed. Before each read it fires the due timers.
+ */
+export class WorkflowWorker extends ProcessorWorker {
+  private readonly settled = new Map<string, number>();
+
+  constructor(
+    readonly workflow: Workflow<unknown>,
+    settings: WorkerSettings,
+    private readonly ports: Omit<AdvanceContext, 'db' | 'signal' | 'clock'>,
+  ) {
+    const types = [...new Set([...workflow.routes.flatMap((route) => route.types), WorkflowEventTypes.inputRecorded])];
+    super({ key: workflowKey(workflow.name), version: WORKFLOW_VERSION, filter: { types } }, settings);
+  }
+
+  protected async prepareIn(tx: SqlExecutor, now: Date): Promise<PreparedProcessor> {
+    const stored = await readCheckpoint(tx, this.identity.key);
+    if (stored) return { checkpoint: stored, rebuilt: false };
+    await restartCheckpoint(tx, this.identity.key, WORKFLOW_VERSION, now);
+    return { checkpoint: { version: WORKFLOW_VERSION, position: 0 }, rebuilt: true };
+  }
+
+  protected override async beforeRead(): Promise<boolean> {
+    const now = this.settings.clock();
+    for (const timer of await dueTimers(this.settings.db, this.workflow.name, now)) {
+      const input = { kind: 'timer' as const, id: timer.outputId, at: new Date(timer.dueAt).toISOString(), key: timer.key };
+      await this.advance(timer.stream, { input, starts: false });
+      await deleteTimer(this.settings.db, timer.outputId);
+    }
+    return true;
+  }
+
+  protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
+    for (const event of events) {
+      if (event.type === WorkflowEventTypes.inputRecorded) {
+        if (workflowIdOf(this.workflow.name, event.stream) !== undefined && (this.settled.get(event.stream) ?? 0) < event.version) {
+          await this.advance(event.stream);
+        }
+        continue;
+      }
+      for (const route of this.workflow.routes) {
+        if (!route.types.includes(event.type)) continue;
+        const id = route.workflowId(event);
+        if (id === undefined) continue;
+        const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
+        await this.advance(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false });
+      }
+    }
+    await this.commit(from, to);
+    return true;
+  }
+
+  private async advance(stream: string, arrival?: Arrival): Promise<void> {
+    const context = { ...this.ports, db: this.settings.db, signal: this.runSignal, clock: this.settings.clock };
+    const version = await advanceWorkflow(context, this.workflow, stream, arrival);
+    this.settled.delete(stream);
+    this.settled.set(stream, version);
+    if (this.settled.size > SETTLED_CACHE_SIZE) this.settled.delete(this.settled.keys().next().value!);
+  }
+}

@@ -1,0 +1,55 @@
+import type { EventStore } from '@ledger/eventstore';
+import { testEvent } from '@ledger/processing/testing';
+import type { PortAnswer, WorkflowCommandPort, WorkflowDispatch, WorkflowJobPort } from '../runtime/workflow-ports';
+import type { CommandOutput, JobOutput } from '../domain/workflow-output';
+import type { DemoJobFinished } from './demo-workflow';
+
+/** The aggregates' side in tests: records every command by id, refuses the keys it is told to, is down when told. */
+export class FakeCommandPort implements WorkflowCommandPort {
+  readonly received: WorkflowDispatch<CommandOutput['command']>[] = [];
+  readonly refusing = new Set<string>();
+  down = false;
+
+  send(command: WorkflowDispatch<CommandOutput['command']>): Promise<PortAnswer> {
+    if (this.down) return Promise.reject(new Error('the command side is down'));
+    this.received.push(command);
+    if (this.refusing.has(command.key)) return Promise.resolve({ outcome: 'rejected', error: { code: 'DEMO.REFUSED', message: `refused ${command.key}` } });
+    return Promise.resolve({ outcome: 'accepted', reply: { type: command.payload.type } });
+  }
+
+  /** Keys of the commands received, in order (a key twice: sent twice). */
+  get keys(): string[] {
+    return this.received.map((command) => command.key);
+  }
+}
+
+/**
+ * The agents' side in tests: accepts every job and, unless told to stay
+ * silent about it, reports it finished by appending `demo.JobFinished` to
+ * the log, the way a real agent's result reaches a workflow.
+ */
+export class FakeAgentPort implements WorkflowJobPort {
+  readonly received: WorkflowDispatch<JobOutput['job']>[] = [];
+  /** Keys whose job the agent reports failed. */
+  readonly failing = new Set<string>();
+  /** Keys whose job the agent never reports on (it hangs). */
+  readonly silent = new Set<string>();
+
+  constructor(private readonly store: Pick<EventStore, 'append'>) {}
+
+  async request(job: WorkflowDispatch<JobOutput['job']>): Promise<PortAnswer> {
+    this.received.push(job);
+    if (!this.silent.has(job.key)) await this.finish(job.workflowId, job.key, !this.failing.has(job.key));
+    return { outcome: 'accepted', reply: { jobId: job.id } };
+  }
+
+  /** Reports a job finished (as the agent would, late or early). */
+  async finish(orderId: string, key: string, ok: boolean): Promise<void> {
+    const finished: DemoJobFinished = { orderId, key, ok, evidence: { key, ok } };
+    await this.store.append(`demojob-${orderId}`, [testEvent('demo.JobFinished', finished)], { expected: 'any' });
+  }
+
+  get keys(): string[] {
+    return this.received.map((job) => job.key);
+  }
+}
