@@ -8,6 +8,7 @@ import { registerTokenCommands } from './commands/token-issue.command';
 import { registerQuotaCommands } from './commands/quota.command';
 import { registerGenericDriverCommands } from './commands/generic-driver.commands';
 import { registerReactorCommands } from './commands/reactor.command';
+import { registerPlacementCommands } from './commands/placement-status.command';
 import { CliError } from './support/cli-error';
 
 /** ledgerctl: the operators' and auditors' CLI. It reads the same LEDGER_* settings as the ledger. */
@@ -24,6 +25,7 @@ function buildProgram(): Command {
   registerQuotaCommands(program);
   registerGenericDriverCommands(program);
   registerReactorCommands(program);
+  registerPlacementCommands(program);
   return program;
 }
 
