@@ -28,7 +28,8 @@ describe('ledgerctl placement status', () => {
     expect(formatFleetSync({ reconciler: { enabled: false }, counts: none, items: [], nextCursor: null })).toContain('reconciler: off (LEDGER_PLACEMENT_URL is not set)');
     const elsewhere = formatFleetSync({ reconciler: { enabled: true }, counts: none, items: [], nextCursor: null });
     expect(elsewhere).toContain('does not run the processors role');
-    expect(elsewhere).toContain('every host is in sync');
+    expect(elsewhere).toContain('no host compared yet');
+    expect(formatFleetSync({ reconciler: { enabled: true }, counts: { ...none, 'in-sync': 2 }, items: [], nextCursor: null })).toContain('every host is in sync');
   });
 
   it('prints one host: its sync, the last repair, what blocks it, and the providers it should have', () => {

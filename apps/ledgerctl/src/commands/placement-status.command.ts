@@ -49,7 +49,7 @@ export function formatFleetSync(fleet: FleetAnswer): string {
   const { reconciler } = fleet;
   const lines = [`reconciler: ${describeReconciler(reconciler)}`, HOST_SYNC_STATES.map((state) => `${state} ${fleet.counts[state]}`).join('  ')];
   const out = `${lines.join('\n')}\n`;
-  if (fleet.items.length === 0) return `${out}every host is in sync\n`;
+  if (fleet.items.length === 0) return `${out}${fleet.counts['in-sync'] > 0 ? 'every host is in sync' : 'no host compared yet'}\n`;
   return out + formatTable(['HOST', 'STATE', 'SINCE', 'DETAIL'], fleet.items.map((status) => [status.hostname, status.state, status.since, cell(status.detail)]));
 }
 
