@@ -37,6 +37,12 @@ describe('placementProjection (SQLite :memory:)', () => {
     expect(placementProjection.handles).not.toContain('inventory.AttachHandleClaimed');
   });
 
+  it('finds the hosts of devices and of program jobs, for events that name only those', async () => {
+    await project(events);
+    expect(await queries.hostsOf({ deviceUuids: [devices.gpu1, devices.gpu2, id(404)], jobIds: [id(1), id(3)] })).toEqual(['compute-1', 'compute-2']);
+    expect(await queries.hostsOf({ deviceUuids: [], jobIds: [id(3)] })).toEqual([]); // configure-vfs: not a program job
+  });
+
   it('builds one child provider per deployable, named and uuid’d as Cyborg does, each reserved with its reasons', async () => {
     await project(events);
     const compute1 = await queries.host('compute-1');

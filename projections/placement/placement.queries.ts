@@ -1,5 +1,5 @@
 import { compareCodeUnits, type DesiredHostPlacement, type DesiredPlacementSource, desiredHostPlacement, type ProviderFacts } from '@ledger/placement';
-import { readCheckpoint, type SqlExecutor } from '@ledger/processing';
+import { readCheckpoint, selectByKeys, type SqlExecutor } from '@ledger/processing';
 import { deployableRowFrom, deviceRowFrom, hostRowFrom, programJobRowFrom, type DeployableRow, type DeviceRow, type ProgramJobRow } from './placement.rows';
 
 type Row = Record<string, unknown>;
@@ -15,6 +15,17 @@ export class PlacementQueries implements DesiredPlacementSource {
 
   async hostnames(): Promise<readonly string[]> {
     return (await this.db.all<{ hostname: string }>('SELECT hostname FROM pl_hosts')).map((row) => row.hostname).sort(compareCodeUnits);
+  }
+
+  /**
+   * The hosts of these devices and program jobs, for events that name only
+   * the device or the job; a job that is not a program job has no row (it
+   * changes no provider).
+   */
+  async hostsOf(keys: { readonly deviceUuids: Iterable<string>; readonly jobIds: Iterable<string> }): Promise<string[]> {
+    const devices = await selectByKeys<{ hostname: string | null }>(this.db, 'pl_devices', 'device_uuid', keys.deviceUuids);
+    const jobs = await selectByKeys<{ hostname: string }>(this.db, 'pl_program_jobs', 'job_id', keys.jobIds);
+    return [...new Set([...devices, ...jobs].flatMap((row) => (row.hostname ? [row.hostname] : [])))].sort(compareCodeUnits);
   }
 
   async host(hostname: string): Promise<DesiredHostPlacement | undefined> {

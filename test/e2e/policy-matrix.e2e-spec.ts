@@ -114,6 +114,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/hosts/{host}/heartbeat',                 'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['GET /api/v1/hosts/{host}/telemetry',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/hosts/{host}/placement',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/placement',                               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
 
   ['GET /api/v1/hosts/{host}/drivers',                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/hosts/{host}/jobs',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
@@ -619,7 +620,20 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
       allowed: (r) => {
         expect([r.status, r.body.hostname]).toEqual([200, AGENT_HOST]);
         expect(r.body.providers).toContainEqual(expect.objectContaining({ uuid: fpgaRp, deployableUuid: fpgaDeployable, resourceClass: 'FPGA', traits: expect.arrayContaining(['OWNER_CYBORG']) }));
+        // No LEDGER_PLACEMENT_URL here: nothing has compared the host with Placement.
+        expect(r.body.sync).toBeNull();
       },
+    }),
+    // The reconciler is off in this ledger: the fleet view says so, with every state at zero.
+    'GET /api/v1/placement': () => ({
+      path: '/api/v1/placement',
+      allowed: (r) =>
+        expect(r.body).toEqual({
+          reconciler: { enabled: false },
+          counts: { 'in-sync': 0, 'blocked-by-allocations': 0, 'waiting-for-compute-node': 0, 'placement-unavailable': 0, failed: 0 },
+          items: [],
+          nextCursor: null,
+        }),
     }),
     'GET /api/v1/hosts/{host}/drivers': () => ({
       path: `/api/v1/hosts/${AGENT_HOST}/drivers`,

@@ -68,6 +68,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
       (await import('./commands/reactor.command')).registerReactorCommands(program);
     },
   },
+  {
+    commands: [['placement', "the sync with OpenStack Placement (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/placement-status.command')).registerPlacementCommands(program);
+    },
+  },
 ];
 
 /** A usage term's command name: `driver-list [options] <host>` → `driver-list`. */

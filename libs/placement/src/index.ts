@@ -7,5 +7,6 @@ export * from './application/placement-api.port';
 export * from './application/placement-api.errors';
 export * from './application/host-sync-status';
 export * from './application/placement-reconciler';
+export * from './application/placement-sync-queries';
 export * from './application/placement-reconciler.providers';
 export * from './infrastructure/http-placement-api';

@@ -10,7 +10,7 @@ const READINESS = {
   required: ['ready', 'checks'],
   properties: {
     ready: { type: 'boolean' },
-    checks: { type: 'object', description: 'eventStore, readModels and (with the processors role) processors', additionalProperties: CHECK },
+    checks: { type: 'object', description: 'eventStore, readModels, placement (the sync with Placement: reported, never unready) and, with the processors role, processors and reactors', additionalProperties: CHECK },
     headPosition: { type: 'integer', description: "the event log's head position" },
     processors: { type: 'array', description: 'each processor of this instance: name, state, position', items: { type: 'object' } },
   },

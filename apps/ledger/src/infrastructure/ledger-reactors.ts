@@ -2,15 +2,20 @@ import type { Logger } from '@nestjs/common';
 import { HttpNovaEvents } from '@ledger/allocation';
 import type { LedgerConfig } from '@ledger/config';
 import type { EventStore } from '@ledger/eventstore';
+import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
+import { PlacementQueries } from '@ledger/projections/placement';
 import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
+import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 
 export interface ReactorDependencies {
   readonly store: EventStore;
   readonly readModels: SqlDatabase;
   readonly projections: ProcessorRuntime;
   readonly logger: Logger;
+  /** Null when LEDGER_PLACEMENT_URL is unset (the reconciler said so when it was not made). */
+  readonly placementReconciler: PlacementReconciler | null;
 }
 
 /** Every reactor the ledger runs, in one list: those whose outside is configured. */
@@ -32,6 +37,16 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   } else {
     deps.logger.warn('LEDGER_NOVA_URL is not set: Nova will not be told when binds finish (it falls back to polling)');
+  }
+  if (deps.placementReconciler) {
+    const placement = new PlacementQueries(deps.readModels);
+    reactors.push(
+      placementReconcilerReactor({
+        reconciler: deps.placementReconciler,
+        projectionsReached: (position) => deps.projections.waitForPosition(position),
+        hostsOf: (keys) => placement.hostsOf(keys),
+      }),
+    );
   }
   return reactors;
 }

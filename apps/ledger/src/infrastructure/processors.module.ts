@@ -8,6 +8,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
+import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProviders } from '@ledger/placement';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { arqProjection } from '@ledger/projections/arqs';
@@ -15,9 +16,10 @@ import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { jobsProjection } from '@ledger/projections/jobs';
-import { placementProjection } from '@ledger/projections/placement';
+import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
+import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
-import { PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
 export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection];
@@ -43,7 +45,8 @@ class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
 
 /**
  * The `processors` role: feeds the global log to every projection and
- * reactor, each under a lease so that only one ledger process runs it at a time.
+ * reactor, each under a lease so that only one ledger process runs it at a
+ * time, and runs the Placement reconciler's periodic compare (under its own lease).
  */
 @Module({})
 export class ProcessorsModule {
@@ -68,20 +71,23 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME],
-          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime) =>
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER],
+          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime, placementReconciler: PlacementReconciler | null) =>
             new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, { store, readModels: db, projections, logger: new Logger('Reactors') }),
+              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, logger: new Logger('Reactors') }),
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
             }),
         },
+        placementQueriesProvider,
+        // The reconciler (null when LEDGER_PLACEMENT_URL is unset) and its periodic compare, started at bootstrap.
+        ...placementReconcilerProviders({ config: LEDGER_CONFIG, readModelDb: READ_MODEL_DB, desiredSource: PlacementQueries }),
         ProcessorLifecycle,
       ],
-      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME],
+      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, PLACEMENT_RECONCILER],
     };
   }
 }

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { HOST_SYNC_STATES, PLACEMENT_RECONCILER, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
 import type { ProcessorRuntime, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
-import { PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 export interface ReadinessReport {
   readonly ready: boolean;
@@ -13,17 +15,24 @@ export interface ReadinessReport {
 
 /**
  * Ready = the event store and read models answer, and no processor has
- * failed. Reactors are reported, never unready: an outside that is down or
- * an event parked for an operator does not stop the ledger serving.
+ * failed. Reactors and the Placement sync are reported, never unready: an
+ * outside that is down or an event parked for an operator does not stop
+ * the ledger serving.
  */
 @Injectable()
 export class ReadinessService {
+  private readonly placementSync: PlacementSyncQueries;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly readModels: SqlDatabase,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     @Optional() @Inject(PROCESSOR_RUNTIME) private readonly runtime?: ProcessorRuntime,
     @Optional() @Inject(REACTOR_RUNTIME) private readonly reactorRuntime?: ReactorRuntime,
-  ) {}
+    @Optional() @Inject(PLACEMENT_RECONCILER) private readonly placementReconciler?: PlacementReconciler | null,
+  ) {
+    this.placementSync = new PlacementSyncQueries(readModels);
+  }
 
   async check(): Promise<ReadinessReport> {
     const checks: ReadinessReport['checks'] = {};
@@ -40,6 +49,7 @@ export class ReadinessService {
     } catch (error) {
       checks.readModels = { ok: false, detail: (error as Error).message };
     }
+    if (checks.readModels.ok) checks.placement = { ok: true, ...(await this.describePlacement()) };
     const processors = await this.runtime?.status();
     if (processors) {
       const failed = processors.filter((processor) => processor.state === 'failed').map((processor) => processor.name);
@@ -48,6 +58,16 @@ export class ReadinessService {
     const reactors = await this.reactorRuntime?.status();
     if (reactors) checks.reactors = { ok: true, ...describeReactors(reactors) };
     return { ready: Object.values(checks).every((check) => check.ok), checks, headPosition, processors, reactors };
+  }
+
+  /** "off: …", or "Placement unavailable since …; not in sync: 1 blocked-by-allocations", or nothing when every host is in sync. */
+  private async describePlacement(): Promise<{ detail?: string }> {
+    if (this.config.placement.url === undefined) return { detail: 'off: LEDGER_PLACEMENT_URL is not set' };
+    const counts = await this.placementSync.counts();
+    const since = this.placementReconciler?.status().placementUnavailableSince;
+    const notInSync = HOST_SYNC_STATES.filter((state) => state !== 'in-sync' && counts[state] > 0).map((state) => `${counts[state]} ${state}`);
+    const notes = [...(since ? [`Placement unavailable since ${since}`] : []), ...(notInSync.length > 0 ? [`not in sync: ${notInSync.join(', ')}`] : [])];
+    return notes.length > 0 ? { detail: notes.join('; ') } : {};
   }
 }
 

@@ -13,6 +13,12 @@ import type { BlockedProvider } from '../domain/placement-steps';
  */
 export type HostSyncState = 'in-sync' | 'blocked-by-allocations' | 'waiting-for-compute-node' | 'placement-unavailable' | 'failed';
 
+/** Every state, in the order operators read them. */
+export const HOST_SYNC_STATES: readonly HostSyncState[] = ['in-sync', 'blocked-by-allocations', 'waiting-for-compute-node', 'placement-unavailable', 'failed'];
+
+/** A count per state, all zero: a fleet view shows every state. */
+export const noHostsByState = (): Record<HostSyncState, number> => Object.fromEntries(HOST_SYNC_STATES.map((state) => [state, 0])) as Record<HostSyncState, number>;
+
 export interface DriftRepair {
   readonly at: string;
   /** What was found wrong, one line per write that fixed it. */

@@ -8,7 +8,7 @@ import { planHostPlacement } from '../domain/plan-host-placement';
 import { CustomNamesRegistry } from './custom-names-registry';
 import { executeHostPlan } from './execute-host-plan';
 import { forEachConcurrently } from './for-each-concurrently';
-import { continueStatus, type HostSyncStatus } from './host-sync-status';
+import { continueStatus, type HostSyncStatus, noHostsByState } from './host-sync-status';
 import {
   PlacementDuplicateError,
   PlacementGenerationConflictError,
@@ -69,7 +69,6 @@ export class PlacementNotConvergedError extends LedgerError {
 type Converged = { readonly kind: 'waiting' } | { readonly kind: 'done'; readonly plan: HostPlacementPlan; readonly written: readonly PlacementStep[] };
 
 const LEASE = 'placement-reconciler';
-const NO_STATES: Record<HostSyncStatus['state'], number> = { 'in-sync': 0, 'blocked-by-allocations': 0, 'waiting-for-compute-node': 0, 'placement-unavailable': 0, failed: 0 };
 
 /**
  * Keeps Placement holding what the ledger wants for every host's
@@ -130,7 +129,7 @@ export class PlacementReconciler {
   async reconcileAll(): Promise<CompareSummary> {
     await this.setup();
     const hostnames = await this.options.source.hostnames();
-    const byState = { ...NO_STATES };
+    const byState = noHostsByState();
     let listing: Map<string, PlacementProvider[]>;
     try {
       listing = groupByParent(await this.options.api.listProviders({ required: [OWNER_TRAIT] }));

@@ -47,6 +47,21 @@ export class PlacementSyncStore {
     return rows.map((row) => JSON.parse(row.status) as HostSyncStatus);
   }
 
+  /** How many hosts are in each state (states no host is in are absent). */
+  async countsByState(): Promise<{ state: HostSyncStatus['state']; hosts: number }[]> {
+    const rows = await this.db.all<{ state: HostSyncStatus['state']; hosts: number | string }>('SELECT state, COUNT(*) AS hosts FROM placement_sync_status GROUP BY state');
+    return rows.map((row) => ({ state: row.state, hosts: Number(row.hosts) }));
+  }
+
+  /** Hosts in any state but in-sync, by name, after `after`; `limit` rows at most. */
+  async notInSync(after: string | undefined, limit: number): Promise<HostSyncStatus[]> {
+    const rows = await this.db.all<{ status: string }>(
+      `SELECT status FROM placement_sync_status WHERE state <> 'in-sync' ${after === undefined ? '' : 'AND hostname > $1'} ORDER BY hostname LIMIT ${limit}`,
+      after === undefined ? [] : [after],
+    );
+    return rows.map((row) => JSON.parse(row.status) as HostSyncStatus);
+  }
+
   async recordCreated(kind: CustomNameKind, name: string): Promise<void> {
     await this.db.run('INSERT INTO placement_created_names (kind, name) VALUES ($1, $2) ON CONFLICT (kind, name) DO NOTHING', [kind, name]);
   }
