@@ -66,7 +66,7 @@ const quietLogger = (): AgentLogger & { lines: string[] } => {
 };
 
 /** Re-checks `probe` until it returns something defined; fails naming `what` after `timeoutMs`. */
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -76,8 +76,9 @@ async function main(): Promise<number> {
 
   clearInterval(churn);
   clearTimeout(duration);
-  await fleet.stop();
+  // No progress line after "stopping": the last line is the summary.
   clearInterval(progress);
+  await fleet.stop();
   const totals = fleet.stats.totals();
   say(
     `stopped after ${totals.seconds.toFixed(0)} s: ${totals.reports} reports (${totals.changedReports} appended), ` +
