@@ -23,7 +23,7 @@ describe('npm run demo', () => {
     demo.stdout.on('data', (chunk) => (output += chunk));
     demo.stderr.on('data', (chunk) => (output += chunk));
     try {
-      await eventually(() => output.includes('demo: ready: 2 simulated host(s)'), 90_000);
+      await eventually(() => output.includes('demo: ready: 2 simulated host(s)') && output.includes('Ctrl-C stops everything'), 90_000);
       expect(output).toContain(`${url}/docs`);
       const admin = readFileSync(join(dataDir, 'credentials', 'admin.token'), 'utf8').trim();
       const hosts = async () => {

@@ -104,7 +104,7 @@ describe('sick devices cannot be claimed (embedded SQLite)', () => {
     const unknown = await ledger.request('GET', '/api/v1/hosts/compute-9/placement', { token: ledger.adminToken });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'INVENTORY.HOST_NOT_FOUND']);
     const placement = await placementOf('compute-1');
-    expect(placement).toEqual({ hostname: 'compute-1', position: expect.any(Number), providers: expect.any(Array) });
+    expect(placement).toEqual({ hostname: 'compute-1', position: expect.any(Number), providers: expect.any(Array), sync: null });
     expect(placement.providers.map((provider: { name: string }) => provider.name)).toEqual([...placement.providers.map((provider: { name: string }) => provider.name)].sort());
     for (const provider of placement.providers) expect(provider).toMatchObject({ traits: expect.arrayContaining(['OWNER_CYBORG']), maxUnit: provider.total });
   });
