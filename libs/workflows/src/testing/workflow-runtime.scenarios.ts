@@ -241,8 +241,10 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
   });
 
   it('runs each workflow in one of two runtimes sharing a database; the other stands by', async () => {
-    const a = await start({ owner: 'a', leaseTtlMs: 300 });
-    const b = await start({ owner: 'b', leaseTtlMs: 300 });
+    // A lease long enough not to lapse on a loaded machine: a takeover mid-dispatch may send an output twice
+    // (at least once, by design), and this test is about standing by, not about takeover.
+    const a = await start({ owner: 'a', leaseTtlMs: 10_000 });
+    const b = await start({ owner: 'b', leaseTtlMs: 10_000 });
     await eventually(async () => {
       const states = [(await a.status())[0].state, (await b.status())[0].state].sort();
       return states[1] === 'standby' && states[0] !== 'standby';
