@@ -34,7 +34,7 @@ describe('bitstreamDecider: RegisterBitstream', () => {
   it('normalises a function id given as an upper-case uuid with dashes', () => {
     const dashed = '9F9F9F9F-9F9F-9F9F-9F9F-9F9F9F9F9F9F';
     const [event] = spec.given([]).when(registerCommand(valid, { functionId: dashed })).events();
-    expect(event.data.functionId).toBe(FUNCTION_ID);
+    expect(event).toMatchObject({ data: { functionId: FUNCTION_ID } });
   });
 
   it.each([
