@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
@@ -125,6 +125,16 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/jobs',                                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/jobs/{uuid}',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
 
+  ['POST /api/v1/bitstreams',                             '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/bitstreams',                              '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/bitstreams/{uuid}',                       '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/bitstreams/{uuid}/content',               '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
+  ['POST /api/v1/bitstreams/{uuid}/retire',               '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/signing-keys',                           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/signing-keys',                            '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['POST /api/v1/signing-keys/{keyId}/revoke',            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/devices/{uuid}/provenance',               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+
   ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/reactors/{name}/parked/{position}/retry', '',     [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
@@ -190,7 +200,22 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
   let spareGpu: string;
   /** A finished install-driver job of the agent's host, and the position of its result: what the jobs and drivers reads show. */
   let standingJob: string;
+  let standingBitstream: string;
+  /** The image signing key the matrix trusts: images registered by its cells are signed with it. */
+  const signer = generateKeyPairSync('ed25519');
+  const publicPem = (key = signer.publicKey) => key.export({ type: 'spki', format: 'pem' }).toString();
+  const signedImage = (unique: string) => {
+    const content = Buffer.from(`policy-matrix image ${unique}`);
+    return { content: content.toString('base64'), signature: sign(null, content, signer.privateKey).toString('base64'), functionId: '9f'.repeat(16), interfaceId: 'matrix-shell', vendor: 'intel' };
+  };
+  const registerImage = async (unique: string): Promise<string> => {
+    const registered = await asAdmin('POST', '/api/v1/bitstreams', signedImage(unique));
+    expect(registered.status).toBe(201);
+    return registered.body.bitstreamId;
+  };
   let standingJobPosition: number;
+  let standingBitstreamPosition: number;
+  const bitstreamsFresh = () => ({ 'x-ledger-min-position': String(standingBitstreamPosition) });
   const standingArqs: Record<string, string> = {};
   let counter = 0;
 
@@ -699,6 +724,49 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         allowed: (r) => expect(r.body).toMatchObject({ reactor: 'nova-notifier', position, outcome: 'failed' }),
       };
     },
+    'POST /api/v1/bitstreams': ({ unique }) => ({
+      path: '/api/v1/bitstreams',
+      body: signedImage(`cell-${unique}`),
+      allowed: (r) => expect([r.status, r.body.signature.verdict]).toEqual([201, 'valid']),
+    }),
+    'GET /api/v1/bitstreams': () => ({
+      path: '/api/v1/bitstreams',
+      headers: bitstreamsFresh(),
+      allowed: (r) => expect(r.body.map((b: { bitstreamId: string }) => b.bitstreamId)).toContain(standingBitstream),
+    }),
+    'GET /api/v1/bitstreams/{uuid}': () => ({
+      path: `/api/v1/bitstreams/${standingBitstream}`,
+      headers: bitstreamsFresh(),
+      allowed: (r) => expect(r.body).toMatchObject({ bitstreamId: standingBitstream, state: 'registered' }),
+    }),
+    'GET /api/v1/bitstreams/{uuid}/content': () => ({
+      path: `/api/v1/bitstreams/${standingBitstream}/content`,
+      headers: bitstreamsFresh(),
+      allowed: (r) => expect(r.body).toBe('policy-matrix image standing'),
+    }),
+    'POST /api/v1/bitstreams/{uuid}/retire': async ({ unique }) => ({
+      path: `/api/v1/bitstreams/${await registerImage(`retire-${unique}`)}/retire`,
+      body: { reason: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 1]),
+    }),
+    'POST /api/v1/signing-keys': () => ({
+      path: '/api/v1/signing-keys',
+      body: { publicKeyPem: publicPem(generateKeyPairSync('ed25519').publicKey) },
+      allowed: (r) => expect([r.status, r.body.appended, r.body.algorithm]).toEqual([200, 1, 'ed25519']),
+    }),
+    'GET /api/v1/signing-keys': () => ({
+      path: '/api/v1/signing-keys',
+      headers: bitstreamsFresh(),
+      allowed: (r) => expect(r.body.map((k: { publicKeyPem: string }) => k.publicKeyPem)).toContain(publicPem()),
+    }),
+    'POST /api/v1/signing-keys/{keyId}/revoke': async () => {
+      const trusted = await asAdmin('POST', '/api/v1/signing-keys', { publicKeyPem: publicPem(generateKeyPairSync('ed25519').publicKey) });
+      return { path: `/api/v1/signing-keys/${trusted.body.keyId}/revoke`, allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 1]) };
+    },
+    'GET /api/v1/devices/{uuid}/provenance': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/provenance`,
+      allowed: (r) => expect(r.body).toEqual({ deviceUuid: fpgaDevice, loads: [] }),
+    }),
     'GET /api/v1/jobs/{uuid}': () => ({
       path: `/api/v1/jobs/${standingJob}`,
       headers: jobsFresh(),
@@ -739,6 +807,9 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     const installed = await ledger.request('POST', `/api/v1/jobs/${standingJob}/result`, { token: agent, body: { outcome: 'completed', evidence: DRIVER_EVIDENCE } });
     expect(installed.status).toBe(200);
     standingJobPosition = installed.body.position;
+    expect((await asAdmin('POST', '/api/v1/signing-keys', { publicKeyPem: publicPem(), label: 'policy matrix' })).status).toBe(200);
+    standingBitstream = await registerImage('standing');
+    standingBitstreamPosition = await store.headPosition();
     cellCleanups.length = 0; // the standing requests stay for the whole file
   });
 

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AuthModule, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { InventoryModule } from '@ledger/inventory';
+import { ProgrammingModule } from '@ledger/programming';
 import { QuotaModule } from '@ledger/quota';
 import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
@@ -15,6 +16,7 @@ import { PersistenceModule } from './infrastructure/persistence.module';
 import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
 import { ReadinessService } from './infrastructure/readiness.service';
+import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
 
@@ -32,8 +34,10 @@ export class AppModule {
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
+    if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams));
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
+    if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];

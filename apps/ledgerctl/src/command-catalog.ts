@@ -69,6 +69,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['bitstream', "FPGA images: register with a detached signature, list, show, retire; trust signing keys (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/bitstream.command')).registerBitstreamCommands(program);
+    },
+  },
+  {
     commands: [['placement', "the sync with OpenStack Placement (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/placement-status.command')).registerPlacementCommands(program);

@@ -5,3 +5,4 @@ export * from './storage-options';
 export * from './env-values';
 export * from './client-ledger-url';
 export * from './placement-config';
+export * from './bitstream-config';

@@ -23,6 +23,15 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('refuses unsigned bitstreams and keeps their bytes under the data dir unless told otherwise', () => {
+    expect(loadLedgerConfig({ LEDGER_DATA_DIR: 'var' }, '/srv/ledger').bitstreams).toEqual({ allowUnsigned: false, contentDir: '/srv/ledger/var/bitstreams' });
+    expect(loadLedgerConfig({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'true', LEDGER_BITSTREAM_DIR: 'images' }, '/srv').bitstreams).toEqual({
+      allowUnsigned: true,
+      contentDir: '/srv/images',
+    });
+    expect(() => loadLedgerConfig({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'maybe' })).toThrow(/LEDGER_BITSTREAM_ALLOW_UNSIGNED/);
+  });
+
   it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
     expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { booleanSetting, type Env, integerSetting, nonEmpty, urlSetting } from './env-values';
+import { type BitstreamConfig, loadBitstreamConfig } from './bitstream-config';
 import { loadPlacementConfig, type PlacementConfig } from './placement-config';
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
@@ -87,6 +88,8 @@ export interface LedgerConfig {
   readonly telemetryFlushMs: number;
   /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
   readonly placement: PlacementConfig;
+  /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
+  readonly bitstreams: BitstreamConfig;
 }
 
 
@@ -109,10 +112,11 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
   if (authSecret !== undefined && authSecret.length < 32) {
     throw new ConfigError('LEDGER_AUTH_SECRET', 'must be at least 32 characters');
   }
+  const dataDir = resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data');
   return {
     port: integerSetting(env, 'PORT', 8666, 0, 65535),
     host: listenHost(env),
-    dataDir: resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data'),
+    dataDir,
     store,
     readModels,
     postgresUrl,
@@ -133,6 +137,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
     placement: loadPlacementConfig(env),
+    bitstreams: loadBitstreamConfig(env, dataDir, cwd),
   };
 }
 

@@ -12,6 +12,7 @@ import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProv
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { arqProjection } from '@ledger/projections/arqs';
+import { bitstreamsProjection } from '@ledger/projections/bitstreams';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
@@ -22,7 +23,7 @@ import { ledgerReactors } from './ledger-reactors';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
 
 /** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection];
+export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection, bitstreamsProjection];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -23,6 +23,9 @@ describe('validateJobParams', () => {
       deployableUuid: OTHER,
       image: { imageUuid: OTHER },
     });
+    expect(validateJobParams('program', { ...device, deployableUuid: OTHER, image: { imageUuid: OTHER }, bitstreamId: DEVICE })).toMatchObject({
+      bitstreamId: DEVICE.toLowerCase(),
+    });
     expect(validateJobParams('configure-vfs', { ...device, numVfs: 0 })).toEqual({ ...normal, numVfs: 0 });
     expect(validateJobParams('configure-vfs', { ...device, numVfs: 256 })).toEqual({ ...normal, numVfs: 256 });
     expect(validateJobParams('create-mdev', { ...device, mdevType: 'nvidia-35', mdevUuid: OTHER })).toEqual({ ...normal, mdevType: 'nvidia-35', mdevUuid: OTHER });
@@ -59,6 +62,7 @@ describe('validateJobParams', () => {
   it('takes an image by url and checksum, or by image uuid, never both or neither', () => {
     const program = (image: unknown) => ({ deviceUuid: DEVICE, deployableUuid: OTHER, pciAddress: '0000:5e:00.0', image });
     expectInvalid('program', program(undefined), 'params.image');
+    expectInvalid('program', { ...program({ imageUuid: OTHER }), bitstreamId: 'nlb0' }, 'params.bitstreamId');
     expectInvalid('program', program({ imageUuid: OTHER, url: 'https://x/y' }), 'params.image');
     expectInvalid('program', program({ imageUuid: 'bitstream.gbs' }), 'params.image.imageUuid');
     expectInvalid('program', program({ url: 'ftp://images.example/b.gbs', sha256: SHA }), 'params.image.url');

@@ -24,6 +24,12 @@ export interface ProgramParams {
   /** The region to load, when the device has several (a deployable each). */
   readonly region?: string;
   readonly image: ImageByUrl | ImageByUuid;
+  /**
+   * The registered bitstream (libs/programming) the image is, when the
+   * requester names one: provenance then records it by id. Cyborg's program
+   * path names none.
+   */
+  readonly bitstreamId?: string;
 }
 
 export interface ConfigureVfsParams {
@@ -89,13 +95,14 @@ export function validateJobParams(kind: JobKind, params: unknown): JobParams {
   const raw = objectAt(params, 'params');
   switch (kind) {
     case 'program':
-      only(raw, ['deviceUuid', 'deployableUuid', 'pciAddress', 'region', 'image']);
+      only(raw, ['deviceUuid', 'deployableUuid', 'pciAddress', 'region', 'image', 'bitstreamId']);
       return {
         deviceUuid: uuidAt(raw, 'deviceUuid'),
         deployableUuid: uuidAt(raw, 'deployableUuid'),
         pciAddress: pciAddressAt(raw),
         ...(raw.region === undefined ? {} : { region: patternAt(raw, 'region', REGION, 'must be 1–200 characters without control characters') }),
         image: imageAt(raw.image),
+        ...(raw.bitstreamId === undefined ? {} : { bitstreamId: uuidAt(raw, 'bitstreamId') }),
       };
     case 'configure-vfs':
       only(raw, ['deviceUuid', 'pciAddress', 'numVfs']);

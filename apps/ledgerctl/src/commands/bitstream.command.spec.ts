@@ -1,0 +1,27 @@
+import { formatBitstreamTable, signatureBase64 } from './bitstream.command';
+
+describe('ledgerctl bitstream', () => {
+  it('sends a raw signature base64-encoded, and a base64 one as it is', () => {
+    const raw = Buffer.from([0x00, 0xff, 0x10, 0x80, 0x7f]);
+    expect(signatureBase64(raw)).toBe(raw.toString('base64'));
+    expect(signatureBase64(Buffer.from(`${raw.toString('base64')}\n`))).toBe(raw.toString('base64'));
+  });
+
+  it('prints a table with the verdict and the signing key', () => {
+    const table = formatBitstreamTable([
+      {
+        bitstreamId: '0196b3c2-0000-7000-8000-000000000001',
+        sha256: 'ab'.repeat(32),
+        sizeBytes: 4096,
+        functionId: '9f'.repeat(16),
+        vendor: 'intel',
+        name: null,
+        state: 'registered',
+        signature: { verdict: 'valid', keyId: 'cd'.repeat(32) },
+      },
+    ]);
+    expect(table.split('\n')[0]).toMatch(/^ID\s+NAME\s+FUNCTION\s+VENDOR\s+SIZE\s+SIGNATURE\s+STATE\s+SHA256/);
+    expect(table).toContain(`valid ${'cd'.repeat(6)}`);
+    expect(table).toContain(' - ');
+  });
+});

@@ -1,0 +1,38 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { StreamLocks } from '@ledger/eventstore';
+import { FileBitstreamContentStore } from '../infrastructure/file-bitstream-content.store';
+import { BITSTREAM_CONTENT_STORE } from './bitstream-content.port';
+import { ProgrammingCommandRunner } from './programming-command.runner';
+import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from './programming.settings';
+import { PROGRAMMING_STREAM_LOCKS } from './programming.tokens';
+import { RegisterBitstreamHandler } from './register-bitstream/register-bitstream.handler';
+import { RetireBitstreamHandler } from './retire-bitstream/retire-bitstream.handler';
+import { RevokeSigningKeyHandler } from './revoke-signing-key/revoke-signing-key.handler';
+import { TrustSigningKeyHandler } from './trust-signing-key/trust-signing-key.handler';
+
+/**
+ * The programming command side (bitstreams and signing keys) and the
+ * content store the API serves images from. Global, so the HTTP module
+ * reaches the store without a second instance. Expects
+ * `CqrsModule.forRoot()` and a global `EVENT_STORE`.
+ */
+@Module({})
+export class ProgrammingModule {
+  static forRoot(settings: ProgrammingSettings): DynamicModule {
+    return {
+      module: ProgrammingModule,
+      global: true,
+      providers: [
+        { provide: PROGRAMMING_SETTINGS, useValue: settings },
+        { provide: PROGRAMMING_STREAM_LOCKS, useFactory: () => new StreamLocks() },
+        { provide: BITSTREAM_CONTENT_STORE, useFactory: () => new FileBitstreamContentStore(settings.contentDir) },
+        ProgrammingCommandRunner,
+        RegisterBitstreamHandler,
+        RetireBitstreamHandler,
+        TrustSigningKeyHandler,
+        RevokeSigningKeyHandler,
+      ],
+      exports: [BITSTREAM_CONTENT_STORE, PROGRAMMING_SETTINGS],
+    };
+  }
+}

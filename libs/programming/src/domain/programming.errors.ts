@@ -1,0 +1,68 @@
+import { ConflictError, NotFoundError, ValidationError } from '@ledger/kernel';
+
+/** Stable error codes of the programming context (docs/errors.md). */
+export const ProgrammingErrorCodes = {
+  /** A member of a bitstream or key request breaks a rule; `facts.path` names it (400). */
+  INVALID: 'BITSTREAM.INVALID',
+  /** The detached signature does not verify with the named or any trusted key (400). */
+  SIGNATURE_INVALID: 'BITSTREAM.SIGNATURE_INVALID',
+  /** No signature, and LEDGER_BITSTREAM_ALLOW_UNSIGNED is off (400). */
+  UNSIGNED: 'BITSTREAM.UNSIGNED',
+  /** These bytes (same sha256) are registered already, or were and are retired (409). */
+  DUPLICATE: 'BITSTREAM.DUPLICATE',
+  /** No bitstream with this id (404). */
+  NOT_FOUND: 'BITSTREAM.NOT_FOUND',
+  /** The signing key named is not trusted (never, or revoked) (404). */
+  KEY_UNKNOWN: 'BITSTREAM.KEY_UNKNOWN',
+  /** A PEM that is no public key of a supported kind (Ed25519, RSA, ECDSA P-256) (400). */
+  KEY_INVALID: 'BITSTREAM.KEY_INVALID',
+} as const;
+
+/** Input that breaks a rule; nothing was recorded. */
+export class BitstreamInvalidError extends ValidationError {
+  constructor(path: string, reason: string) {
+    super(ProgrammingErrorCodes.INVALID, `bitstream: ${path} ${reason}`, { path, reason });
+  }
+}
+
+export class SignatureInvalidError extends ValidationError {
+  constructor(sha256: string, reason: string, keyId?: string) {
+    super(ProgrammingErrorCodes.SIGNATURE_INVALID, `the signature of image ${sha256} is refused: ${reason}`, {
+      sha256,
+      reason,
+      ...(keyId === undefined ? {} : { keyId }),
+    });
+  }
+}
+
+export class BitstreamUnsignedError extends ValidationError {
+  constructor(sha256: string) {
+    super(ProgrammingErrorCodes.UNSIGNED, `image ${sha256} has no signature, and unsigned images are refused (LEDGER_BITSTREAM_ALLOW_UNSIGNED=false)`, {
+      sha256,
+    });
+  }
+}
+
+export class BitstreamDuplicateError extends ConflictError {
+  constructor(bitstreamId: string, sha256: string, status: 'registered' | 'retired') {
+    super(ProgrammingErrorCodes.DUPLICATE, `image ${sha256} is ${status} already as bitstream ${bitstreamId}`, { bitstreamId, sha256, status });
+  }
+}
+
+export class BitstreamNotFoundError extends NotFoundError {
+  constructor(bitstreamId: string) {
+    super(ProgrammingErrorCodes.NOT_FOUND, `bitstream ${bitstreamId} is not registered`, { bitstreamId });
+  }
+}
+
+export class SigningKeyUnknownError extends NotFoundError {
+  constructor(keyId: string) {
+    super(ProgrammingErrorCodes.KEY_UNKNOWN, `signing key ${keyId} is not trusted`, { keyId });
+  }
+}
+
+export class SigningKeyInvalidError extends ValidationError {
+  constructor(reason: string) {
+    super(ProgrammingErrorCodes.KEY_INVALID, `the public key is refused: ${reason}`, { reason });
+  }
+}
