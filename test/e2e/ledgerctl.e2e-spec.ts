@@ -126,7 +126,7 @@ describe('ledgerctl against a live ledger', () => {
       expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, firstBreak: { position: lines.length - 1, reason: 'truncated' } });
     });
 
-    it('a stripped header, against the auditor-held key and checkpoints; and a stranger'\''s key', () => {
+    it("a stripped header, against the auditor-held key and checkpoints; and a stranger's key", () => {
       const publicKey = ledgerctl(ledger, 'audit', 'public-key');
       expect(publicKey.code).toBe(0);
       expect(publicKey.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----/);
