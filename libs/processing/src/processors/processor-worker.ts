@@ -212,16 +212,14 @@ export abstract class ProcessorWorker {
 
   private async prepare(): Promise<void> {
     const now = this.settings.clock();
-    const head = await this.settings.store.headPosition();
-    const prepared = await this.settings.db.transaction(async (tx) => {
+    let prepared = await this.settings.db.transaction(async (tx) => {
       await fenceLease(tx, this.leaseTerms(now));
-      const found = await this.prepareIn(tx, new Date(now));
-      if (found.checkpoint.position <= head) return found;
-      const checkpoint = await this.restartAheadOfLog(tx, new Date(now), head);
-      this.restored = `checkpoint ${found.checkpoint.position} was past the log head ${head} (an older event store restored?); restarted at ${checkpoint.position}`;
-      this.settings.logger.error(`${this.identity.key}: ${this.restored}`);
-      return { checkpoint, rebuilt: true };
+      return this.prepareIn(tx, new Date(now));
     });
+    // The head is read after the checkpoint: a checkpoint is only ever stored once its
+    // events are visible, so in this order a sound checkpoint is never seen past the head.
+    const head = await this.settings.store.headPosition();
+    if (prepared.checkpoint.position > head) prepared = await this.restartAhead(prepared.checkpoint, head, now);
     if (prepared.rebuilt) {
       this.settings.logger.log(`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
     }
@@ -231,6 +229,16 @@ export abstract class ProcessorWorker {
     this.prepared = true;
     this.state = 'catching-up';
     this.settings.onProgress();
+  }
+
+  private async restartAhead(found: Checkpoint, head: number, now: number): Promise<PreparedProcessor> {
+    const checkpoint = await this.settings.db.transaction(async (tx) => {
+      await fenceLease(tx, this.leaseTerms(now));
+      return this.restartAheadOfLog(tx, new Date(now), head);
+    });
+    this.restored = `checkpoint ${found.position} was past the log head ${head} (an older event store restored?); restarted at ${checkpoint.position}`;
+    this.settings.logger.error(`${this.identity.key}: ${this.restored}`);
+    return { checkpoint, rebuilt: true };
   }
 
   /** Follows the active instance's checkpoint so that status and waitForPosition stay meaningful. */
