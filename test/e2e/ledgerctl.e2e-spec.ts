@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenCodec } from '@ledger/auth';
+import { chainHash, contentHash, type RecordedEvent } from '@ledger/eventstore';
 import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 
@@ -71,21 +73,82 @@ describe('ledgerctl against a live ledger', () => {
     const exported = ledgerctl(ledger, 'audit', 'export', '--out', exportFile);
     expect(exported.code).toBe(0);
     expect(exported.stderr).toMatch(/exported \d+ events/);
-    const lines = readFileSync(exportFile, 'utf8').trim().split('\n');
+    const { header, lines } = exportLines();
     expect(lines).toHaveLength(verdict.checked);
+    expect(JSON.parse(header[header.length - 1]).checkpoint).toMatchObject({ position: verdict.headPosition, hash: verdict.headHash });
     const offline = ledgerctl(ledger, 'audit', 'verify', '--file', exportFile);
     expect(offline.code).toBe(0);
     expect(offline.stdout).toContain(`head position ${verdict.headPosition}`);
+    expect(offline.stdout).toContain(`anchored by the checkpoint at position ${verdict.headPosition}`);
+  });
+
+  /** The export's header (signed checkpoints) and its event lines. */
+  const exportLines = () => {
+    const all = readFileSync(exportFile, 'utf8').trim().split('\n');
+    const header = all.filter((line) => line.startsWith('{"checkpoint"'));
+    return { header, lines: all.slice(header.length) };
+  };
+
+  const tamper = (edit: (lines: string[]) => string[], keepHeader = true) => {
+    const { header, lines } = exportLines();
+    const file = `${exportFile}.tampered`;
+    writeFileSync(file, `${[...(keepHeader ? header : []), ...edit(lines)].join('\n')}\n`);
+    return file;
+  };
+
+  /** What a forger with write access does after an edit: recompute every hash from there on. */
+  const rechained = (lines: string[]) => {
+    let prevHash = '0'.repeat(64);
+    return lines.map((line) => {
+      const event = JSON.parse(line) as RecordedEvent;
+      const hash = chainHash(prevHash, event.position, event.stream, event.version, contentHash(event));
+      const linked = { ...event, prevHash, hash };
+      prevHash = hash;
+      return JSON.stringify(linked);
+    });
+  };
+
+  describe('catches what only the signed checkpoint can see, in an export', () => {
+    const editThird = (lines: string[]) => lines.map((l, i) => (i === 2 ? JSON.stringify({ ...JSON.parse(l), type: 'inventory.DeviceRemoved' }) : l));
+
+    it('a rewrite with every later hash recomputed', () => {
+      const file = tamper((lines) => rechained(editThird(lines)));
+      const result = ledgerctl(ledger, 'audit', 'verify', '--json', '--file', file);
+      expect(result.code).toBe(1);
+      const { lines } = exportLines();
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, firstBreak: { position: lines.length, reason: 'checkpoint-mismatch' } });
+    });
+
+    it('a cut tail', () => {
+      const result = ledgerctl(ledger, 'audit', 'verify', '--json', '--file', tamper((lines) => lines.slice(0, -2)));
+      expect(result.code).toBe(1);
+      const { lines } = exportLines();
+      expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, firstBreak: { position: lines.length - 1, reason: 'truncated' } });
+    });
+
+    it("a stripped header, against the auditor-held key and checkpoints; and a stranger's key", () => {
+      const publicKey = ledgerctl(ledger, 'audit', 'public-key');
+      expect(publicKey.code).toBe(0);
+      expect(publicKey.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+      const keyFile = join(ledger.config.dataDir, 'auditor.pem');
+      writeFileSync(keyFile, publicKey.stdout);
+      const stripped = tamper((lines) => rechained(editThird(lines)).slice(0, -1), false);
+      const unanchored = ledgerctl(ledger, 'audit', 'verify', '--file', stripped);
+      expect(unanchored.stdout).toContain('NOT anchored');
+      const { header } = exportLines();
+      const checkpoints = join(ledger.config.dataDir, 'auditor-checkpoints.jsonl');
+      writeFileSync(checkpoints, header.map((line) => JSON.stringify(JSON.parse(line).checkpoint)).join('\n'));
+      const held = ledgerctl(ledger, 'audit', 'verify', '--json', '--file', stripped, '--public-key', keyFile, '--checkpoints', checkpoints);
+      expect(held.code).toBe(1);
+      expect(JSON.parse(held.stdout).firstBreak.reason).toBe('truncated');
+      const strangerKey = join(ledger.config.dataDir, 'stranger.pem');
+      writeFileSync(strangerKey, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }));
+      const wrongKey = ledgerctl(ledger, 'audit', 'verify', '--json', '--file', exportFile, '--public-key', strangerKey);
+      expect(JSON.parse(wrongKey.stdout).firstBreak.reason).toBe('checkpoint-forged');
+    });
   });
 
   describe('names the first broken position of a tampered export', () => {
-    const tamper = (edit: (lines: string[]) => string[]) => {
-      const lines = readFileSync(exportFile, 'utf8').trim().split('\n');
-      const file = `${exportFile}.tampered`;
-      writeFileSync(file, `${edit(lines).join('\n')}\n`);
-      return file;
-    };
-
     it.each([
       [
         'a changed event',
@@ -125,7 +188,7 @@ describe('ledgerctl against a live ledger', () => {
     expect(beforeDevices.length).toBeGreaterThan(afterDevices.length);
     expect(afterDevices).toHaveLength(2);
 
-    const firstEventTime = JSON.parse(readFileSync(exportFile, 'utf8').split('\n')[0]).recordedAt as string;
+    const firstEventTime = JSON.parse(exportLines().lines[0]).recordedAt as string;
     const asOfTime = ledgerctl(ledger, 'audit', 'replay', '--as-of', firstEventTime, '--file', exportFile, '--quiet');
     expect(asOfTime.code).toBe(0);
     expect(asOfTime.stdout).toMatch(/^inventory as of .* \(position \d+, \d+ events applied\)/);

@@ -7,4 +7,8 @@ export const dataFiles = (config: Pick<LedgerConfig, 'dataDir'>) => ({
   readModels: join(config.dataDir, 'read-models.sqlite'),
   signingKey: join(config.dataDir, 'credentials', 'signing.key'),
   adminToken: join(config.dataDir, 'credentials', 'admin.token'),
+  /** Ed25519 key (PEM) that signs head checkpoints; `ledgerctl audit public-key` prints its public half. */
+  checkpointKey: join(config.dataDir, 'credentials', 'checkpoint-signing.key'),
+  /** Signed head checkpoints, one JSON line each, beside the store rather than in it (docs/architecture.md). */
+  checkpoints: join(config.dataDir, 'checkpoints.jsonl'),
 });

@@ -32,6 +32,15 @@ describe('loadLedgerConfig', () => {
     expect(() => loadLedgerConfig({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'maybe' })).toThrow(/LEDGER_BITSTREAM_ALLOW_UNSIGNED/);
   });
 
+  it('signs the head every 60 s unless told otherwise, and publishes a copy where LEDGER_CHECKPOINT_PUBLISH_FILE says', () => {
+    expect(loadLedgerConfig({}, '/srv/ledger')).toMatchObject({ checkpointSeconds: 60, checkpointPublishFile: undefined });
+    expect(loadLedgerConfig({ LEDGER_CHECKPOINT_SECONDS: '5', LEDGER_CHECKPOINT_PUBLISH_FILE: 'audit/cp.jsonl' }, '/srv/ledger')).toMatchObject({
+      checkpointSeconds: 5,
+      checkpointPublishFile: '/srv/ledger/audit/cp.jsonl',
+    });
+    expect(() => loadLedgerConfig({ LEDGER_CHECKPOINT_SECONDS: '0' })).toThrow(ConfigError);
+  });
+
   it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
     expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');

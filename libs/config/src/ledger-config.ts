@@ -86,6 +86,17 @@ export interface LedgerConfig {
    * liveness monitor see values at most this old.
    */
   readonly telemetryFlushMs: number;
+  /**
+   * LEDGER_CHECKPOINT_SECONDS (60): how often a conductor signs the log's head
+   * (when it moved; also on shutdown). Events after the newest checkpoint
+   * are only as safe from an undetected rewrite or cut as this interval.
+   */
+  readonly checkpointSeconds: number;
+  /**
+   * LEDGER_CHECKPOINT_PUBLISH_FILE: a second, append-only copy of every signed
+   * checkpoint (e.g. on a mount the auditor controls), for `audit verify --checkpoints`.
+   */
+  readonly checkpointPublishFile?: string;
   /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
   readonly placement: PlacementConfig;
   /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
@@ -136,9 +147,16 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
+    checkpointSeconds: integerSetting(env, 'LEDGER_CHECKPOINT_SECONDS', 60, 1, 86_400),
+    checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
     placement: loadPlacementConfig(env),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
   };
+}
+
+function optionalPath(env: Env, name: string, cwd: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  return value === undefined ? undefined : resolve(cwd, value);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

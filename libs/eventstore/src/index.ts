@@ -21,3 +21,8 @@ export type { EsdbEventStore } from './adapters/esdb/esdb-event-store';
 export type { EsdbEventStoreOptions } from './adapters/esdb/open-esdb-event-store';
 export * from './filters/matches-filter';
 export { createSchemaIfMissing } from './adapters/postgres/create-schema';
+export * from './anchoring/head-checkpoint';
+export * from './anchoring/checkpoint-key-file';
+export * from './anchoring/checkpoint-files';
+export * from './anchoring/anchored-verifier';
+export * from './anchoring/head-checkpointer';

@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicat
 import { eventStoreOptions, type LedgerConfig, readModelOptions } from '@ledger/config';
 import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore';
 import type { SqlDatabase } from '@ledger/processing';
+import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
 import { LEDGER_CONFIG, READ_MODEL_DB } from './tokens';
 
@@ -18,7 +19,7 @@ class PersistenceShutdown implements OnApplicationShutdown {
   }
 }
 
-/** The event store and the read-model database, opened from configuration, closed last. */
+/** The event store and the read-model database, opened from configuration, closed last; the head checkpoints' signer. */
 @Global()
 @Module({})
 export class PersistenceModule {
@@ -30,6 +31,8 @@ export class PersistenceModule {
         { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreOptions(config)) },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
         PersistenceShutdown,
+        // The writers sign the head: a process without the conductor role appends nothing to vouch for.
+        ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : []),
       ],
       exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB],
     };

@@ -53,7 +53,9 @@ export class ReadinessService {
     const processors = await this.runtime?.status();
     if (processors) {
       const failed = processors.filter((processor) => processor.state === 'failed').map((processor) => processor.name);
-      checks.processors = failed.length === 0 ? { ok: true } : { ok: false, detail: `failed: ${failed.join(', ')}` };
+      const restored = processors.filter((processor) => processor.restored).map((processor) => `${processor.name}: ${processor.restored}`);
+      checks.processors =
+        failed.length === 0 ? { ok: true, ...(restored.length > 0 ? { detail: restored.join('; ') } : {}) } : { ok: false, detail: `failed: ${failed.join(', ')}` };
     }
     const reactors = await this.reactorRuntime?.status();
     if (reactors) checks.reactors = { ok: true, ...describeReactors(reactors) };

@@ -1,22 +1,43 @@
 import type { Command } from 'commander';
-import { ChainVerifier } from '@ledger/eventstore';
+import { AnchoredVerifier, type AnchoredVerdict } from '@ledger/eventstore';
+import { auditorCheckpoints, liveCheckpoints, verifyingKey } from '../support/checkpoint-sources';
+import { cliConfig } from '../support/config';
 import { openSource } from '../support/event-source';
 import { Progress } from '../support/progress';
 
+interface VerifyOptions {
+  file?: string;
+  publicKey?: string;
+  checkpoints?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
 /**
- * `audit verify`: walks the whole hash chain (live store or an export) and
- * names the first broken position. Exit 0 when intact, 1 when broken.
+ * `audit verify`: walks the whole hash chain (live store or an export)
+ * against the signed head checkpoints it can find (the export's header, the
+ * data dir's file and published copy, `--checkpoints`), and names the first
+ * broken position: an edit, a rewrite with recomputed hashes up to the
+ * newest checkpoint, or a cut tail. Exit 0 when intact, 1 when broken.
  */
 export function registerAuditVerify(audit: Command): void {
   audit
     .command('verify')
-    .description('check the hash chain of the whole log; names the first broken position')
+    .description('check the hash chain and the signed checkpoints of the whole log; names the first broken position')
     .option('--file <export.jsonl>', 'verify an export instead of the live store')
+    .option('--public-key <file.pem>', "an auditor-held copy of the checkpoint key (default: the data dir's)")
+    .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints (e.g. the published copy)')
     .option('--json', 'print the verdict as JSON')
     .option('--quiet', 'no progress on stderr')
-    .action(async (options: { file?: string; json?: boolean; quiet?: boolean }) => {
+    .action(async (options: VerifyOptions) => {
+      const config = cliConfig();
       const source = await openSource(options.file);
-      const verifier = new ChainVerifier();
+      const checkpoints = [
+        ...(await source.checkpoints()),
+        ...(options.file ? [] : liveCheckpoints(config)),
+        ...(options.checkpoints ? auditorCheckpoints(options.checkpoints) : []),
+      ];
+      const verifier = new AnchoredVerifier(checkpoints, verifyingKey(config, options.publicKey));
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
       let seen = 0;
       try {
@@ -32,17 +53,19 @@ export function registerAuditVerify(audit: Command): void {
       }
       progress.done(seen);
       const verdict = verifier.verdict();
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(verdict)}\n`);
-      } else if (verdict.ok) {
-        process.stdout.write(`chain intact: ${verdict.checked} events; head position ${verdict.headPosition}, head hash ${verdict.headHash}\n`);
-      } else {
-        const broken = verdict.firstBreak!;
-        process.stdout.write(
-          `chain BROKEN at position ${broken.position} (event ${broken.eventId}): ${broken.reason} — ${broken.detail}\n` +
-            `last good position ${verdict.headPosition}, hash ${verdict.headHash}\n`,
-        );
-      }
+      process.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
       process.exitCode = verdict.ok ? 0 : 1;
     });
+}
+
+function describe(verdict: AnchoredVerdict): string {
+  const anchoring = verdict.anchor
+    ? `anchored by the checkpoint at position ${verdict.anchor.position} (signed ${verdict.anchor.at}); ${verdict.unanchored} later events are not yet signed`
+    : 'NOT anchored: no signed checkpoint verified, so a rewrite with recomputed hashes or a cut tail would not be seen';
+  if (verdict.ok) {
+    return `chain intact: ${verdict.checked} events; head position ${verdict.headPosition}, head hash ${verdict.headHash}\n${anchoring}\n`;
+  }
+  const broken = verdict.firstBreak!;
+  const where = broken.eventId ? `position ${broken.position} (event ${broken.eventId})` : `position ${broken.position}`;
+  return `chain BROKEN at ${where}: ${broken.reason} — ${broken.detail}\nlast good position ${verdict.headPosition}, hash ${verdict.headHash}\n`;
 }

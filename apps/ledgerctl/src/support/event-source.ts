@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { openEventStore, type RecordedEvent } from '@ledger/eventstore';
+import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
 
@@ -12,6 +12,10 @@ export interface EventSource {
   readonly description: string;
   /** Number of events, when known up front (for progress). */
   readonly total?: number;
+  /** The chain hash at the head the source reads up to (live store only, for signing an export). */
+  readonly headHash?: string;
+  /** The signed checkpoints the source carries (an export's header); the live store's are in files beside it. */
+  checkpoints(): Promise<SignedCheckpoint[]>;
   batches(): AsyncIterable<RecordedEvent[]>;
   close(): Promise<void>;
 }
@@ -21,9 +25,12 @@ export async function openLiveSource(): Promise<EventSource> {
   const config = cliConfig();
   const store = await openEventStore(eventStoreOptions(config));
   const head = await store.headPosition();
+  const { events: headEvents } = await store.readAll({ after: Math.max(0, head - 1), max: 1 });
   return {
     description: `${config.store} store`,
     total: head,
+    headHash: headEvents.find((event) => event.position === head)?.hash,
+    checkpoints: async () => [],
     async *batches() {
       let after = 0;
       while (after < head) {
@@ -38,10 +45,37 @@ export async function openLiveSource(): Promise<EventSource> {
   };
 }
 
-/** An export written by `audit export`: one recorded event per line, in log order. */
+/** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */
+export interface CheckpointLine {
+  readonly checkpoint: SignedCheckpoint;
+}
+
+const isCheckpointLine = (value: unknown): value is CheckpointLine =>
+  typeof value === 'object' && value !== null && 'checkpoint' in value && isSignedCheckpoint((value as CheckpointLine).checkpoint);
+
+/**
+ * An export written by `audit export`: the signed checkpoints first (one
+ * `{"checkpoint": …}` line each), then one recorded event per line, in log
+ * order. Checkpoints lead so that cutting the export's tail cannot cut them.
+ */
 export function openFileSource(file: string): EventSource {
   return {
     description: file,
+    async checkpoints() {
+      const found: SignedCheckpoint[] = [];
+      try {
+        for await (const line of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
+          if (line.trim() === '') continue;
+          const parsed = parseJson(line);
+          if (!isCheckpointLine(parsed)) break;
+          found.push(parsed.checkpoint);
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`${file} does not exist`, 2);
+        throw error;
+      }
+      return found;
+    },
     async *batches() {
       const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
       let batch: RecordedEvent[] = [];
@@ -50,7 +84,9 @@ export function openFileSource(file: string): EventSource {
         for await (const line of lines) {
           lineNumber++;
           if (line.trim() === '') continue;
-          batch.push(parseLine(line, file, lineNumber));
+          const parsed = parseJson(line);
+          if (isCheckpointLine(parsed)) continue;
+          batch.push(asRecordedEvent(parsed, file, lineNumber));
           if (batch.length === BATCH) {
             yield batch;
             batch = [];
@@ -66,13 +102,17 @@ export function openFileSource(file: string): EventSource {
   };
 }
 
-function parseLine(line: string, file: string, lineNumber: number): RecordedEvent {
-  let event: RecordedEvent;
+function parseJson(line: string): unknown {
   try {
-    event = JSON.parse(line) as RecordedEvent;
+    return JSON.parse(line);
   } catch {
-    throw new CliError(`${file}:${lineNumber} is not JSON: the export is damaged`);
+    return undefined;
   }
+}
+
+function asRecordedEvent(parsed: unknown, file: string, lineNumber: number): RecordedEvent {
+  if (parsed === undefined) throw new CliError(`${file}:${lineNumber} is not JSON: the export is damaged`);
+  const event = parsed as RecordedEvent;
   if (typeof event?.position !== 'number' || typeof event.hash !== 'string' || typeof event.stream !== 'string') {
     throw new CliError(`${file}:${lineNumber} is not a recorded event (position, stream, hash missing)`);
   }

@@ -5,11 +5,18 @@ export type ChainBreakReason =
   | 'content-changed'
   | 'predecessor-mismatch'
   | 'position-out-of-order'
-  | 'position-gap';
+  | 'position-gap'
+  /** The event's hash differs from the one a signed checkpoint vouches for: history was rewritten. */
+  | 'checkpoint-mismatch'
+  /** A signed checkpoint vouches for a position past the end of the log: the tail was cut. */
+  | 'truncated'
+  /** A checkpoint's signature does not verify with the public key: it was forged or altered. */
+  | 'checkpoint-forged';
 
 export interface ChainBreak {
   readonly position: number;
-  readonly eventId: string;
+  /** The event where the chain broke; absent when the break is the end of the log or a checkpoint. */
+  readonly eventId?: string;
   readonly reason: ChainBreakReason;
   readonly detail: string;
 }

@@ -18,7 +18,7 @@ import type { ProcessorState, ProcessorStatus } from './processor-status';
 const LAZY_CHECKPOINT_MS = 200;
 
 export interface WorkerSettings {
-  readonly store: Pick<EventStore, 'readAll' | 'waitForAppend'>;
+  readonly store: Pick<EventStore, 'readAll' | 'waitForAppend' | 'headPosition'>;
   readonly db: SqlDatabase;
   readonly owner: string;
   readonly batchSize: number;
@@ -62,6 +62,8 @@ export abstract class ProcessorWorker {
   private prepared = false;
   protected failures = 0;
   protected lastError: string | undefined;
+  /** What was done when the checkpoint was found ahead of the log, for status and /readyz. */
+  private restored: string | undefined;
   /** Renewing at a third of the TTL leaves two chances before the lease expires. */
   protected readonly renewEveryMs: number;
   /** Aborted by `wake()` to end a wait early (an operator asked for something). */
@@ -78,6 +80,14 @@ export abstract class ProcessorWorker {
 
   /** Creates what the worker needs and reads (or starts) its checkpoint, in the caller's transaction. */
   protected abstract prepareIn(tx: SqlExecutor, now: Date): Promise<PreparedProcessor>;
+
+  /**
+   * The stored checkpoint is past the log's head: the event store is older
+   * than this checkpoint (restored from a backup). Continuing would give new
+   * events positions this worker believes it has applied, and skip them.
+   * Returns the checkpoint to start from instead, written in `tx`.
+   */
+  protected abstract restartAheadOfLog(tx: SqlExecutor, now: Date, head: number): Promise<Checkpoint>;
 
   /**
    * Processes a batch read after `from` and scanned up to `to`, moving the
@@ -108,6 +118,7 @@ export abstract class ProcessorWorker {
       lag: Math.max(0, head - this.position),
       failures: this.failures,
       ...(this.failures > 0 ? { lastError: this.lastError } : {}),
+      ...(this.restored ? { restored: this.restored } : {}),
     };
   }
 
@@ -201,10 +212,14 @@ export abstract class ProcessorWorker {
 
   private async prepare(): Promise<void> {
     const now = this.settings.clock();
-    const prepared = await this.settings.db.transaction(async (tx) => {
+    let prepared = await this.settings.db.transaction(async (tx) => {
       await fenceLease(tx, this.leaseTerms(now));
       return this.prepareIn(tx, new Date(now));
     });
+    // The head is read after the checkpoint: a checkpoint is only ever stored once its
+    // events are visible, so in this order a sound checkpoint is never seen past the head.
+    const head = await this.settings.store.headPosition();
+    if (prepared.checkpoint.position > head) prepared = await this.restartAhead(prepared.checkpoint, head, now);
     if (prepared.rebuilt) {
       this.settings.logger.log(`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
     }
@@ -214,6 +229,16 @@ export abstract class ProcessorWorker {
     this.prepared = true;
     this.state = 'catching-up';
     this.settings.onProgress();
+  }
+
+  private async restartAhead(found: Checkpoint, head: number, now: number): Promise<PreparedProcessor> {
+    const checkpoint = await this.settings.db.transaction(async (tx) => {
+      await fenceLease(tx, this.leaseTerms(now));
+      return this.restartAheadOfLog(tx, new Date(now), head);
+    });
+    this.restored = `checkpoint ${found.position} was past the log head ${head} (an older event store restored?); restarted at ${checkpoint.position}`;
+    this.settings.logger.error(`${this.identity.key}: ${this.restored}`);
+    return { checkpoint, rebuilt: true };
   }
 
   /** Follows the active instance's checkpoint so that status and waitForPosition stay meaningful. */

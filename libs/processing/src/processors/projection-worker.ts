@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { Checkpoint } from '../checkpoints/checkpoint';
+import { type Checkpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import type { SqlExecutor } from '../sql/sql-database.port';
 import { commitBatch } from './commit-batch';
 import { type PreparedProcessor, prepareProcessor } from './prepare-processor';
@@ -18,6 +18,13 @@ export class ProjectionWorker extends ProcessorWorker {
 
   protected prepareIn(tx: SqlExecutor, now: Date): Promise<PreparedProcessor> {
     return prepareProcessor(tx, this.processor, now);
+  }
+
+  /** A projection is rebuildable: empty it and replay the restored log from the start. */
+  protected async restartAheadOfLog(tx: SqlExecutor, now: Date): Promise<Checkpoint> {
+    await this.processor.reset(tx);
+    await restartCheckpoint(tx, this.processor.name, this.processor.version, now);
+    return { version: this.processor.version, position: 0 };
   }
 
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {

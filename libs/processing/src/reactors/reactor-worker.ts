@@ -105,6 +105,16 @@ export class ReactorWorker extends ProcessorWorker {
     return { checkpoint: { version: REACTOR_VERSION, position }, rebuilt: true };
   }
 
+  /**
+   * A reactor cannot be rebuilt: what it did outside stays done. The restored
+   * log is a prefix of the one it acted on, so it resumes at the restored
+   * head and acts on every event appended from now on, none skipped.
+   */
+  protected async restartAheadOfLog(tx: SqlExecutor, now: Date, head: number): Promise<Checkpoint> {
+    await restartCheckpoint(tx, this.identity.key, REACTOR_VERSION, now, head);
+    return { version: REACTOR_VERSION, position: head };
+  }
+
   protected override async beforeRead(signal: AbortSignal): Promise<boolean> {
     await this.runRequestedRetries();
     const wait = this.failing ? this.failing.retryAt - this.settings.clock() : 0;

@@ -47,6 +47,16 @@ export class WorkflowWorker extends ProcessorWorker {
     return { checkpoint: { version: WORKFLOW_VERSION, position: 0 }, rebuilt: true };
   }
 
+  /**
+   * Inputs are deduplicated by message id on each instance's stream, so
+   * resuming at the restored head re-routes nothing twice and skips nothing
+   * appended from now on.
+   */
+  protected async restartAheadOfLog(tx: SqlExecutor, now: Date, head: number): Promise<Checkpoint> {
+    await restartCheckpoint(tx, this.identity.key, WORKFLOW_VERSION, now, head);
+    return { version: WORKFLOW_VERSION, position: head };
+  }
+
   protected override async beforeRead(): Promise<boolean> {
     const now = this.settings.clock();
     for (const timer of await dueTimers(this.settings.db, this.workflow.name, now)) {
