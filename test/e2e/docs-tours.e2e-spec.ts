@@ -124,7 +124,8 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
       );
       // The agent keeps its state under XDG_STATE_HOME: a fresh one per run, outside the copy.
       const env = { ...process.env, PORT: port, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
-      const run = await runScript(join(copy, dirname(file)), script, env);
+      // Every doc's commands are written as run from the top of the clone, whichever folder the doc is in.
+      const run = await runScript(copy, script, env);
       const outputs = outputsByClaim(run.stdout);
       const where = (index: number) => `${file}:${claims[index].line}`;
       const failures = claims.flatMap((claim, index) => {
@@ -135,7 +136,7 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
       if (run.code !== 0 || outputs.length < claims.length) {
         const stoppedAt = outputs.length < claims.length ? `before the claim at ${where(outputs.length)}` : 'after the last claim';
         const how = run.code === null ? `was stopped after ${CLAIM_TIMEOUT_MS / 1000} s without reaching a claim` : `exited with ${run.code}`;
-        failures.push(`the tour ${how} ${stoppedAt}; its stderr ended:\n${tail(run.stderr)}\n${logTails(join(copy, dirname(file)))}`);
+        failures.push(`the tour ${how} ${stoppedAt}; its stderr ended:\n${tail(run.stderr)}\n${logTails(copy)}`);
       }
       expect(failures).toEqual([]);
       const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: copy, encoding: 'utf8' });
