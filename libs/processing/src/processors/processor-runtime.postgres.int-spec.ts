@@ -1,9 +1,8 @@
-import { Client } from 'pg';
-import { openEventStore } from '@ledger/eventstore';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../test/support/services';
 import { InMemoryEventStore } from '../testing/in-memory-event-store';
 import { processorRuntimeScenarios } from '../testing/processor-runtime.scenarios';
 import { postgresTestDatabases } from '../testing/test-databases';
+import { freshPostgresEventStores } from '../testing/postgres-event-stores';
 
 describeWithService('PostgreSQL', postgresUnavailable())('ProcessorRuntime on PostgreSQL read models', () => {
   describe('fed by the in-memory event store', () => {
@@ -11,20 +10,9 @@ describeWithService('PostgreSQL', postgresUnavailable())('ProcessorRuntime on Po
   });
 
   describe('fed by the PostgreSQL event store', () => {
-    const run = `processing_events_${process.pid}_${Date.now().toString(36)}`;
-    let stores = 0;
-    afterAll(async () => {
-      const client = new Client({ connectionString: postgresUrl() });
-      await client.connect();
-      try {
-        for (let store = 1; store <= stores; store++) await client.query(`DROP SCHEMA IF EXISTS ${run}_${store} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    });
     processorRuntimeScenarios({
       databases: postgresTestDatabases,
-      store: () => openEventStore({ kind: 'postgres', connectionString: postgresUrl(), schema: `${run}_${++stores}`, maxConnections: 4 }),
+      store: freshPostgresEventStores('processing_events', postgresUrl()),
     });
   });
 });

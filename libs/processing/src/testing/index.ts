@@ -7,3 +7,4 @@ export * from './test-databases';
 export * from './sql-database.contract';
 export * from './projection-batches';
 export * from './controllable-outside';
+export * from './postgres-event-stores';
