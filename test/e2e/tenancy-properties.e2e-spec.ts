@@ -1,8 +1,33 @@
+import fc from 'fast-check';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 import { hostReportBody } from '../support/fleet';
 
 const A = 'tenant-a';
 const B = 'tenant-b';
+const PROJECTS = [A, B] as const;
+type Project = (typeof PROJECTS)[number];
+/** Runs of random call sequences: 200 by default (CI); set TENANCY_RUNS for a longer search. */
+const RUNS = Number(process.env.TENANCY_RUNS ?? 200);
+const MAX_CALLS = 20;
+
+/** What each project created, as far as the test knows: the ids no other project may ever see. */
+interface Model {
+  readonly arqs: Record<Project, string[]>;
+  readonly instances: Record<Project, string[]>;
+}
+
+type Call =
+  | { readonly op: 'create' | 'list' | 'deleteOwn' | 'bindOwn' | 'readQuotaOfOther' | 'listProfiles' | 'placement'; readonly by: Project; readonly pick: number }
+  | { readonly op: 'showOther' | 'bindOther' | 'deleteOther' | 'listByOtherInstance' | 'bindToOtherInstance'; readonly by: Project; readonly pick: number };
+
+const callArbitrary: fc.Arbitrary<Call> = fc.record({
+  op: fc.constantFrom(
+    'create', 'create', 'list', 'deleteOwn', 'bindOwn', 'readQuotaOfOther', 'listProfiles', 'placement',
+    'showOther', 'bindOther', 'deleteOther', 'listByOtherInstance', 'bindToOtherInstance',
+  ),
+  by: fc.constantFrom(...PROJECTS),
+  pick: fc.nat(),
+}) as fc.Arbitrary<Call>;
 
 describe('tenancy: no project learns about another', () => {
   let ledger: TestLedger;
@@ -83,5 +108,128 @@ describe('tenancy: no project learns about another', () => {
       expect(hotAdd.body.error_message).toContain(`Instance ${instance} already has accelerator requests`);
       await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[first, second].join(',')}`, { token: novaOf(A) });
     });
+  });
+
+  describe('random sequences of calls by two projects', () => {
+    const other = (project: Project): Project => (project === A ? B : A);
+    const pickOf = <T>(items: readonly T[], pick: number): T | undefined => (items.length === 0 ? undefined : items[pick % items.length]);
+    const manager = (project: Project) => ledger.token({ user: `mo-${project}`, project, roles: ['manager'] });
+    const member = (project: Project) => ledger.token({ user: `alice-${project}`, project, roles: ['member'] });
+
+    /** No answer to `project` names another project, its requests or its instances (but for the id the caller sent itself). */
+    const expectNothingOf = (model: Model, project: Project, response: TestResponse, call: Call, sent?: string) => {
+      const text = JSON.stringify(response.body ?? '') + JSON.stringify([...response.headers.entries()]);
+      const theirs = [other(project), ...model.arqs[other(project)], ...model.instances[other(project)]].filter((id) => id !== sent);
+      expect({ call, leaked: theirs.filter((id) => text.includes(id)) }).toEqual({ call, leaked: [] });
+    };
+    /** Another project's object is answered exactly as one that does not exist: status, code and body, the id asked for aside. */
+    const expectSameAnswer = (theirs: TestResponse, theirId: string, missing: TestResponse, missingId: string, call: Call) => {
+      const bodyOf = (response: TestResponse, id: string) => JSON.stringify(response.body ?? '').replaceAll(id, '<id>');
+      expect({ call, ...answerOf(theirs), body: bodyOf(theirs, theirId) }).toEqual({ call, ...answerOf(missing), body: bodyOf(missing, missingId) });
+    };
+
+    const run = async (model: Model, call: Call): Promise<void> => {
+      const { by, pick } = call;
+      const theirArq = pickOf(model.arqs[other(by)], pick);
+      const missing = crypto.randomUUID();
+      switch (call.op) {
+        case 'create': {
+          const response = await ledger.request('POST', '/v2/accelerator_requests', { token: novaOf(by), body: { device_profile_name: 'fpga' } });
+          expect(response.status).toBe(201);
+          model.arqs[by].push(response.body.arqs[0].uuid);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'list': {
+          const response = await ledger.request('GET', '/v2/accelerator_requests', { token: member(by) });
+          expect(response.body.arqs.every((arq: any) => model.arqs[by].includes(arq.uuid))).toBe(true);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'deleteOwn': {
+          const arq = pickOf(model.arqs[by], pick);
+          if (!arq) return;
+          const response = await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${arq}`, { token: novaOf(by) });
+          expect(response.status).toBe(204);
+          model.arqs[by].splice(model.arqs[by].indexOf(arq), 1);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'bindOwn':
+        case 'bindToOtherInstance': {
+          const arq = pickOf(model.arqs[by], pick);
+          const instance = call.op === 'bindOwn' ? crypto.randomUUID() : pickOf(model.instances[other(by)], pick);
+          if (!arq || !instance) return;
+          const response = await bind(by, arq, instance);
+          // Bound, no handle left, or already bound elsewhere: never the hot-add refusal, unless this project bound to the instance itself.
+          if (!model.instances[by].includes(instance)) expect({ call, ...answerOf(response) }).not.toEqual({ call, status: 400, code: 'ARQ.INVALID' });
+          if (response.status === 202) model.instances[by].push(instance);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'showOther': {
+          if (!theirArq) return;
+          const [theirs, none] = [
+            await ledger.request('GET', `/v2/accelerator_requests/${theirArq}`, { token: member(by) }),
+            await ledger.request('GET', `/v2/accelerator_requests/${missing}`, { token: member(by) }),
+          ];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'bindOther': {
+          if (!theirArq) return;
+          const instance = crypto.randomUUID();
+          const [theirs, none] = [await bind(by, theirArq, instance), await bind(by, missing, instance)];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'deleteOther': {
+          if (!theirArq) return;
+          const [theirs, none] = [
+            await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${theirArq}`, { token: novaOf(by) }),
+            await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${missing}`, { token: novaOf(by) }),
+          ];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'listByOtherInstance': {
+          const instance = pickOf(model.instances[other(by)], pick);
+          if (!instance) return;
+          const [theirs, none] = [
+            await ledger.request('GET', `/v2/accelerator_requests?instance=${instance}`, { token: novaOf(by) }),
+            await ledger.request('GET', `/v2/accelerator_requests?instance=${missing}`, { token: novaOf(by) }),
+          ];
+          expect({ call, ...answerOf(theirs) }).toEqual({ call, ...answerOf(none) });
+          expect(theirs.body.arqs.every((arq: any) => model.arqs[by].includes(arq.uuid))).toBe(true);
+          return expectNothingOf(model, by, theirs, call, instance);
+        }
+        case 'readQuotaOfOther': {
+          const [theirs, none] = [
+            await ledger.request('GET', `/api/v1/quotas/${other(by)}`, { token: member(by) }),
+            await ledger.request('GET', `/api/v1/quotas/nobody-${pick}`, { token: member(by) }),
+          ];
+          expectSameAnswer(theirs, other(by), none, `nobody-${pick}`, call);
+          const own = await ledger.request('GET', `/api/v1/quotas/${by}`, { token: member(by) });
+          expect(own.status).toBe(200);
+          return expectNothingOf(model, by, own, call);
+        }
+        case 'listProfiles':
+          return expectNothingOf(model, by, await ledger.request('GET', '/v2/device_profiles', { token: member(by) }), call);
+        case 'placement':
+          return expectNothingOf(model, by, await ledger.request('GET', '/api/v1/placement', { token: manager(by) }), call);
+      }
+    };
+
+    it(`never lets a project see or sense another's requests, instances or id (${RUNS} runs of up to ${MAX_CALLS} calls)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(callArbitrary, { maxLength: MAX_CALLS }), async (calls) => {
+          const model: Model = { arqs: { [A]: [], [B]: [] }, instances: { [A]: [], [B]: [] } };
+          try {
+            for (const call of calls) await run(model, call);
+          } finally {
+            for (const project of PROJECTS) {
+              if (model.arqs[project].length > 0) await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${model.arqs[project].join(',')}`, { token: novaOf(project) });
+            }
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    }, 600_000);
   });
 });
