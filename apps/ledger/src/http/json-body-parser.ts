@@ -14,8 +14,9 @@ import { exceedsJsonDepth } from './json-nesting-depth';
 export function parseJsonWithDepthLimit(fastify: FastifyInstance, maxDepth: number): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (exceedsJsonDepth(body as string, maxDepth)) {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = raw.toString(); // a string already: parseAs 'string'
+    if (exceedsJsonDepth(body, maxDepth)) {
       done(new LedgerError('REQUEST.TOO_DEEP', 400, `the body nests arrays and objects more than ${maxDepth} levels deep`, { limit: maxDepth }), undefined);
       return;
     }
