@@ -6,6 +6,7 @@ import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
 import { withDefaultVersion } from './http/cyborg-error';
+import { parseJsonWithDepthLimit } from './http/json-body-parser';
 import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
@@ -28,9 +29,11 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): 
     forceCloseConnections: 'idle',
     rewriteUrl: (request: { url?: string }) => withDefaultVersion(request.url ?? '/'),
   });
-  // JSON only: Fastify's own JSON parser and no other (Nest's parsers, with form bodies, are off through
-  // `bodyParser: false`; Fastify's text/plain parser is removed), so every other media type gets 415.
+  // JSON only: Fastify's own JSON parser, behind a nesting-depth check, and no other (Nest's parsers, with
+  // form bodies, are off through `bodyParser: false`; Fastify's text/plain parser is removed), so every other
+  // media type gets 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),

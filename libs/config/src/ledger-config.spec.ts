@@ -41,6 +41,11 @@ describe('loadLedgerConfig', () => {
     expect(() => loadLedgerConfig({ LEDGER_CHECKPOINT_SECONDS: '0' })).toThrow(ConfigError);
   });
 
+  it('refuses JSON bodies nested deeper than 64 levels unless told otherwise', () => {
+    expect(loadLedgerConfig({}).jsonMaxDepth).toBe(64);
+    expect(loadLedgerConfig({ LEDGER_JSON_MAX_DEPTH: '16' }).jsonMaxDepth).toBe(16);
+  });
+
   it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
     expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');
@@ -67,6 +72,7 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
     [{ LEDGER_AGENT_LOST_AFTER_INTERVALS: '0' }, 'LEDGER_AGENT_LOST_AFTER_INTERVALS'],
     [{ LEDGER_TELEMETRY_FLUSH_MS: 'soon' }, 'LEDGER_TELEMETRY_FLUSH_MS'],
+    [{ LEDGER_JSON_MAX_DEPTH: '5000' }, 'LEDGER_JSON_MAX_DEPTH'],
   ])('stops on an invalid setting %j naming %s', (env, setting) => {
     expect(() => loadLedgerConfig(env)).toThrow(ConfigError);
     expect(() => loadLedgerConfig(env)).toThrow(new RegExp(`^${setting}:`));

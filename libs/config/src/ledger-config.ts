@@ -54,6 +54,11 @@ export interface LedgerConfig {
   readonly devNoAuth: boolean;
   /** LEDGER_BODY_LIMIT_BYTES (1048576): the largest request body accepted. */
   readonly bodyLimitBytes: number;
+  /**
+   * LEDGER_JSON_MAX_DEPTH (64): how deeply a JSON body may nest arrays and
+   * objects; a deeper one is refused (400 REQUEST.TOO_DEEP) before it is parsed.
+   */
+  readonly jsonMaxDepth: number;
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /**
@@ -139,6 +144,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     authSecret,
     devNoAuth: booleanSetting(env, 'LEDGER_DEV_NO_AUTH', false),
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     novaUrl: urlSetting(env, 'LEDGER_NOVA_URL'),
     novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),

@@ -70,15 +70,24 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     return { arq, start, provider };
   }
 
-  /** Cyborg has no hot-add: an instance that owns requests gets no more (re-binding the same ones is a repeat, not an add). */
+  /**
+   * Cyborg has no hot-add: an instance that owns requests gets no more (re-binding the same ones is a
+   * repeat, not an add). Only the requests of the bound request's own project count: an instance id is
+   * Nova's, not a secret, and counting another project's requests would tell a tenant which instance ids
+   * that project uses (and let it block them by binding first).
+   */
   private async refuseHotAdd(plans: readonly PlannedBind[]): Promise<void> {
     const binding = new Set(plans.map((plan) => plan.arq.uuid));
-    for (const instanceUuid of new Set(plans.map((plan) => plan.start.instanceUuid))) {
-      const owned = (await this.directory.arqsOfInstance(instanceUuid)).filter((arq) => !binding.has(arq.uuid));
+    const checked = new Set<string>();
+    for (const { arq, start } of plans) {
+      const key = `${start.instanceUuid} ${arq.projectId}`;
+      if (checked.has(key)) continue;
+      checked.add(key);
+      const owned = (await this.directory.arqsOfInstance(start.instanceUuid)).filter((other) => other.projectId === arq.projectId && !binding.has(other.uuid));
       if (owned.length > 0) {
         throw new ArqInvalidError(
           'instance_uuid',
-          `Couldn't apply patch. Reason: Instance ${instanceUuid} already has accelerator requests. Cannot bind additional ARQs.`,
+          `Couldn't apply patch. Reason: Instance ${start.instanceUuid} already has accelerator requests. Cannot bind additional ARQs.`,
         );
       }
     }

@@ -1,0 +1,235 @@
+import fc from 'fast-check';
+import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
+import { hostReportBody } from '../support/fleet';
+
+const A = 'tenant-a';
+const B = 'tenant-b';
+const PROJECTS = [A, B] as const;
+type Project = (typeof PROJECTS)[number];
+/** Runs of random call sequences: 200 by default (CI); set TENANCY_RUNS for a longer search. */
+const RUNS = Number(process.env.TENANCY_RUNS ?? 200);
+const MAX_CALLS = 20;
+
+/** What each project created, as far as the test knows: the ids no other project may ever see. */
+interface Model {
+  readonly arqs: Record<Project, string[]>;
+  readonly instances: Record<Project, string[]>;
+}
+
+type Call =
+  | { readonly op: 'create' | 'list' | 'deleteOwn' | 'bindOwn' | 'readQuotaOfOther' | 'listProfiles' | 'placement'; readonly by: Project; readonly pick: number }
+  | { readonly op: 'showOther' | 'bindOther' | 'deleteOther' | 'listByOtherInstance' | 'bindToOtherInstance'; readonly by: Project; readonly pick: number };
+
+const callArbitrary: fc.Arbitrary<Call> = fc.record({
+  op: fc.constantFrom(
+    'create', 'create', 'list', 'deleteOwn', 'bindOwn', 'readQuotaOfOther', 'listProfiles', 'placement',
+    'showOther', 'bindOther', 'deleteOther', 'listByOtherInstance', 'bindToOtherInstance',
+  ),
+  by: fc.constantFrom(...PROJECTS),
+  pick: fc.nat(),
+}) as fc.Arbitrary<Call>;
+
+describe('tenancy: no project learns about another', () => {
+  let ledger: TestLedger;
+  let fpgaRp: string;
+  /** Nova as each project's tenant sends it: the member's own token, with the service role. */
+  const novaOf = (project: string) => ledger.token({ user: `nova-${project}`, project, roles: ['member', 'service'] });
+
+  beforeAll(async () => {
+    ledger = await startTestLedger();
+    const agent = ledger.token({ user: 'agent:compute-1', project: null, roles: ['agent'], host: 'compute-1' });
+    const report = await ledger.request('PUT', '/api/v1/hosts/compute-1/report', { token: agent, body: hostReportBody(1, 2) });
+    expect(report.status).toBe(200);
+    const deployables = await ledger.request('GET', '/api/v1/deployables?hostname=compute-1', {
+      token: ledger.adminToken,
+      headers: { 'x-ledger-min-position': String(report.body.position) },
+    });
+    fpgaRp = deployables.body.items.find((d: any) => d.resourceClass === 'FPGA').rpUuid;
+    const profile = await ledger.request('POST', '/v2/device_profiles', { token: ledger.adminToken, body: [{ name: 'fpga', groups: [{ 'resources:FPGA': '1' }] }] });
+    expect(profile.status).toBe(201);
+  });
+  afterAll(() => ledger?.close());
+
+  const createArq = async (project: string): Promise<string> => {
+    const response = await ledger.request('POST', '/v2/accelerator_requests', { token: novaOf(project), body: { device_profile_name: 'fpga' } });
+    expect(response.status).toBe(201);
+    return response.body.arqs[0].uuid;
+  };
+  const bind = (project: string, arq: string, instance: string) =>
+    ledger.request('PATCH', '/v2/accelerator_requests', {
+      token: novaOf(project),
+      body: {
+        [arq]: [
+          { op: 'add', path: '/hostname', value: 'compute-1' },
+          { op: 'add', path: '/device_rp_uuid', value: fpgaRp },
+          { op: 'add', path: '/instance_uuid', value: instance },
+        ],
+      },
+    });
+  const answerOf = (response: TestResponse) => ({ status: response.status, code: response.headers.get('x-error-code') });
+
+  describe('the instance check (no hot-add) counts the requests of the bound request’s own project only', () => {
+    it('answers a bind to another project’s instance exactly as a bind to an unused one, and neither project blocks the other', async () => {
+      const [instanceOfA, unused, takenByB] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      const a1 = await createArq(A);
+      expect(answerOf(await bind(A, a1, instanceOfA))).toEqual({ status: 202, code: null });
+
+      const [b1, b2] = [await createArq(B), await createArq(B)];
+      const toA = await bind(B, b1, instanceOfA);
+      const toUnused = await bind(B, b2, unused);
+      expect(answerOf(toA)).toEqual(answerOf(toUnused));
+      expect(answerOf(toA)).toEqual({ status: 202, code: null });
+      for (const response of [toA, toUnused]) expect(JSON.stringify(response.body ?? '')).not.toMatch(new RegExp(`${a1}|${A}`));
+      // B's reads by instance show B's requests only.
+      const listed = await ledger.request('GET', `/v2/accelerator_requests?instance=${instanceOfA}`, { token: novaOf(B) });
+      expect(listed.body.arqs.map((arq: any) => arq.uuid)).toEqual([b1]);
+      expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${b2}`, { token: novaOf(B) })).status).toBe(204); // the device has 4 handles
+
+      // B binding first does not block A.
+      const b3 = await createArq(B);
+      expect(answerOf(await bind(B, b3, takenByB))).toEqual({ status: 202, code: null });
+      const a2 = await createArq(A);
+      expect(answerOf(await bind(A, a2, takenByB))).toEqual({ status: 202, code: null });
+
+      // B deleting by A's instance id deletes B's requests only.
+      expect((await ledger.request('DELETE', `/v2/accelerator_requests?instance=${instanceOfA}`, { token: novaOf(B) })).status).toBe(204);
+      expect((await ledger.request('GET', `/v2/accelerator_requests/${a1}`, { token: novaOf(A) })).body.state).toBe('Bound');
+      expect((await ledger.request('GET', `/v2/accelerator_requests/${b1}`, { token: novaOf(B) })).status).toBe(404);
+      await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[a1, a2].join(',')}`, { token: novaOf(A) });
+      await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${b3}`, { token: novaOf(B) });
+    });
+
+    it('keeps Cyborg’s rule within a project: an instance that owns requests gets no more', async () => {
+      const instance = crypto.randomUUID();
+      const [first, second] = [await createArq(A), await createArq(A)];
+      expect(answerOf(await bind(A, first, instance))).toEqual({ status: 202, code: null });
+      const hotAdd = await bind(A, second, instance);
+      expect(answerOf(hotAdd)).toEqual({ status: 400, code: 'ARQ.INVALID' });
+      expect(hotAdd.body.error_message).toContain(`Instance ${instance} already has accelerator requests`);
+      await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[first, second].join(',')}`, { token: novaOf(A) });
+    });
+  });
+
+  describe('random sequences of calls by two projects', () => {
+    const other = (project: Project): Project => (project === A ? B : A);
+    const pickOf = <T>(items: readonly T[], pick: number): T | undefined => (items.length === 0 ? undefined : items[pick % items.length]);
+    const manager = (project: Project) => ledger.token({ user: `mo-${project}`, project, roles: ['manager'] });
+    const member = (project: Project) => ledger.token({ user: `alice-${project}`, project, roles: ['member'] });
+
+    /** No answer to `project` names another project, its requests or its instances (but for the id the caller sent itself). */
+    const expectNothingOf = (model: Model, project: Project, response: TestResponse, call: Call, sent?: string) => {
+      const text = JSON.stringify(response.body ?? '') + JSON.stringify([...response.headers.entries()]);
+      const theirs = [other(project), ...model.arqs[other(project)], ...model.instances[other(project)]].filter((id) => id !== sent);
+      expect({ call, leaked: theirs.filter((id) => text.includes(id)) }).toEqual({ call, leaked: [] });
+    };
+    /** Another project's object is answered exactly as one that does not exist: status, code and body, the id asked for aside. */
+    const expectSameAnswer = (theirs: TestResponse, theirId: string, missing: TestResponse, missingId: string, call: Call) => {
+      const bodyOf = (response: TestResponse, id: string) => JSON.stringify(response.body ?? '').replaceAll(id, '<id>');
+      expect({ call, ...answerOf(theirs), body: bodyOf(theirs, theirId) }).toEqual({ call, ...answerOf(missing), body: bodyOf(missing, missingId) });
+    };
+
+    const run = async (model: Model, call: Call): Promise<void> => {
+      const { by, pick } = call;
+      const theirArq = pickOf(model.arqs[other(by)], pick);
+      const missing = crypto.randomUUID();
+      switch (call.op) {
+        case 'create': {
+          const response = await ledger.request('POST', '/v2/accelerator_requests', { token: novaOf(by), body: { device_profile_name: 'fpga' } });
+          expect(response.status).toBe(201);
+          model.arqs[by].push(response.body.arqs[0].uuid);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'list': {
+          const response = await ledger.request('GET', '/v2/accelerator_requests', { token: member(by) });
+          expect(response.body.arqs.every((arq: any) => model.arqs[by].includes(arq.uuid))).toBe(true);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'deleteOwn': {
+          const arq = pickOf(model.arqs[by], pick);
+          if (!arq) return;
+          const response = await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${arq}`, { token: novaOf(by) });
+          expect(response.status).toBe(204);
+          model.arqs[by].splice(model.arqs[by].indexOf(arq), 1);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'bindOwn':
+        case 'bindToOtherInstance': {
+          const arq = pickOf(model.arqs[by], pick);
+          const instance = call.op === 'bindOwn' ? crypto.randomUUID() : pickOf(model.instances[other(by)], pick);
+          if (!arq || !instance) return;
+          const response = await bind(by, arq, instance);
+          // Bound, no handle left, or already bound elsewhere: never the hot-add refusal, unless this project bound to the instance itself.
+          if (!model.instances[by].includes(instance)) expect({ call, ...answerOf(response) }).not.toEqual({ call, status: 400, code: 'ARQ.INVALID' });
+          if (response.status === 202) model.instances[by].push(instance);
+          return expectNothingOf(model, by, response, call);
+        }
+        case 'showOther': {
+          if (!theirArq) return;
+          const [theirs, none] = [
+            await ledger.request('GET', `/v2/accelerator_requests/${theirArq}`, { token: member(by) }),
+            await ledger.request('GET', `/v2/accelerator_requests/${missing}`, { token: member(by) }),
+          ];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'bindOther': {
+          if (!theirArq) return;
+          const instance = crypto.randomUUID();
+          const [theirs, none] = [await bind(by, theirArq, instance), await bind(by, missing, instance)];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'deleteOther': {
+          if (!theirArq) return;
+          const [theirs, none] = [
+            await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${theirArq}`, { token: novaOf(by) }),
+            await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${missing}`, { token: novaOf(by) }),
+          ];
+          expectSameAnswer(theirs, theirArq, none, missing, call);
+          return expectNothingOf(model, by, theirs, call, theirArq);
+        }
+        case 'listByOtherInstance': {
+          const instance = pickOf(model.instances[other(by)], pick);
+          if (!instance) return;
+          const [theirs, none] = [
+            await ledger.request('GET', `/v2/accelerator_requests?instance=${instance}`, { token: novaOf(by) }),
+            await ledger.request('GET', `/v2/accelerator_requests?instance=${missing}`, { token: novaOf(by) }),
+          ];
+          expect({ call, ...answerOf(theirs) }).toEqual({ call, ...answerOf(none) });
+          expect(theirs.body.arqs.every((arq: any) => model.arqs[by].includes(arq.uuid))).toBe(true);
+          return expectNothingOf(model, by, theirs, call, instance);
+        }
+        case 'readQuotaOfOther': {
+          const [theirs, none] = [
+            await ledger.request('GET', `/api/v1/quotas/${other(by)}`, { token: member(by) }),
+            await ledger.request('GET', `/api/v1/quotas/nobody-${pick}`, { token: member(by) }),
+          ];
+          expectSameAnswer(theirs, other(by), none, `nobody-${pick}`, call);
+          const own = await ledger.request('GET', `/api/v1/quotas/${by}`, { token: member(by) });
+          expect(own.status).toBe(200);
+          return expectNothingOf(model, by, own, call);
+        }
+        case 'listProfiles':
+          return expectNothingOf(model, by, await ledger.request('GET', '/v2/device_profiles', { token: member(by) }), call);
+        case 'placement':
+          return expectNothingOf(model, by, await ledger.request('GET', '/api/v1/placement', { token: manager(by) }), call);
+      }
+    };
+
+    it(`never lets a project see or sense another's requests, instances or id (${RUNS} runs of up to ${MAX_CALLS} calls)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(callArbitrary, { maxLength: MAX_CALLS }), async (calls) => {
+          const model: Model = { arqs: { [A]: [], [B]: [] }, instances: { [A]: [], [B]: [] } };
+          try {
+            for (const call of calls) await run(model, call);
+          } finally {
+            for (const project of PROJECTS) {
+              if (model.arqs[project].length > 0) await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${model.arqs[project].join(',')}`, { token: novaOf(project) });
+            }
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    }, 600_000);
+  });
+});
