@@ -5,3 +5,4 @@ export * from './ids/name-based-uuid';
 export * from './json/canonical-json';
 export * from './actor';
 export * from './decider/decider';
+export * from './async/for-each-concurrently';

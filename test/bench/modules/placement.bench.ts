@@ -8,7 +8,8 @@ import { InMemoryDesiredPlacementSource } from '../../../libs/placement/src/test
 import { placementMissing, type PlacementService, startPlacementService } from '../../support/placement-service';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
-import { forEachConcurrently } from '../measure/for-each-concurrently';
+import { forEachConcurrently } from '@ledger/kernel';
+import { indices } from '../measure/indices';
 
 const RECORDS = ['placement_converge_1k_s', 'placement_calls_per_device', 'placement_repair_one_s'] as const;
 const POLL_MS = 50;
@@ -58,7 +59,7 @@ async function measurePlacement(context: BenchContext, placement: PlacementServi
   const hostnames = await source.hostnames();
   context.progress(`placement: creating ${hosts} compute-node providers (setup)`);
   // As many at once as the reconciler makes: the single-process placement-api's listen backlog is 5.
-  await forEachConcurrently(hosts, defaults.concurrency, async (index) => void (await api.createProvider({ uuid: randomUUID(), name: hostnames[index] })));
+  await forEachConcurrently(indices(hosts), defaults.concurrency, async (index) => void (await api.createProvider({ uuid: randomUUID(), name: hostnames[index] })));
 
   const db = await openSqliteSqlDatabase({ file: ':memory:' });
   const reconciler = new PlacementReconciler({

@@ -1,4 +1,4 @@
-import { LedgerError, NAMESPACE_DNS, uuidV3 } from '@ledger/kernel';
+import { forEachConcurrently, LedgerError, NAMESPACE_DNS, uuidV3 } from '@ledger/kernel';
 import { acquireLease, type Clock, consoleProcessorLogger, ensureProcessingTables, type ProcessorLogger, releaseLease, type SqlDatabase, systemClock } from '@ledger/processing';
 import type { ActualHostPlacement } from '../domain/actual-placement';
 import { type DesiredHostPlacement, type DesiredPlacementSource, type DesiredProvider, OWNER_TRAIT } from '../domain/desired-placement';
@@ -7,7 +7,6 @@ import type { HostPlacementPlan, PlacementStep } from '../domain/placement-steps
 import { planHostPlacement } from '../domain/plan-host-placement';
 import { CustomNamesRegistry } from './custom-names-registry';
 import { executeHostPlan } from './execute-host-plan';
-import { forEachConcurrently } from './for-each-concurrently';
 import { continueStatus, type HostSyncStatus, noHostsByState } from './host-sync-status';
 import {
   PlacementDuplicateError,
