@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { type EventStore, openEventStore } from '@ledger/eventstore';
 import { openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
 import type { SqlDatabase } from '../sql/sql-database.port';
+import { ReactorRuntime } from '../reactors/reactor-runtime';
 import { capturingLogger } from '../testing/capturing-logger';
+import { ControllableOutside } from '../testing/controllable-outside';
+import { eventually } from '../testing/eventually';
 import { streamCounterProjection } from '../testing/stream-counter.projection';
 import { appendSpread, testEvent } from '../testing/test-events';
 import { ProcessorRuntime } from './processor-runtime';
@@ -26,8 +29,10 @@ describe('restore safety: an older event store beside newer read models (SQLite)
   const runtimeOn = (store: EventStore, db: SqlDatabase, logger = capturingLogger()) =>
     new ProcessorRuntime({ store, db, processors: [projection], owner: 'restore-test', leaseTtlMs: 5_000, logger });
 
-  /** Read models checkpointed at 19, beside events.sqlite restored from a copy taken at 16. */
-  async function restoredBehindReadModels(): Promise<{ store: EventStore; db: SqlDatabase }> {
+  /** Read models checkpointed at 19 (by `runtimeOn`'s runtime), beside events.sqlite restored from a copy taken at 16. */
+  async function restoredBehindReadModels(
+    runtimeBefore: (store: EventStore, db: SqlDatabase) => { start(): Promise<void>; waitForPosition(position: number): Promise<void>; stop(): Promise<void> } = runtimeOn,
+  ): Promise<{ store: EventStore; db: SqlDatabase }> {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
     dirs.push(dir);
     const eventsFile = join(dir, 'events.sqlite');
@@ -40,7 +45,7 @@ describe('restore safety: an older event store beside newer read models (SQLite)
     copyFileSync(eventsFile, backupFile);
     store = await openEventStore({ kind: 'sqlite', file: eventsFile });
     await appendSpread(store, { count: 3, streams: 2 });
-    const before = runtimeOn(store, db);
+    const before = runtimeBefore(store, db);
     await before.start();
     await before.waitForPosition(19);
     await before.stop();
@@ -115,6 +120,29 @@ describe('restore safety: an older event store beside newer read models (SQLite)
       expect(await totalOf(db)).toBe(17);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('resumes a reactor at the head when the restored log grew past its checkpoint, and acts on what comes next', async () => {
+    const outside = new ControllableOutside();
+    const reactorsOn = (store: EventStore, db: SqlDatabase, logger = capturingLogger()) =>
+      new ReactorRuntime({ store, db, reactors: [outside.reactor()], owner: 'restore-test', leaseTtlMs: 5_000, logger });
+    const { store, db } = await restoredBehindReadModels(reactorsOn);
+    expect(outside.calls).toEqual([...Array(19).keys()].map((index) => index + 1));
+    await store.append('device-new', [1, 2, 3, 4, 5].map(() => testEvent('test.Counted')), { expected: 'no_stream' });
+    const logger = capturingLogger();
+    const after = reactorsOn(store, db, logger);
+    await after.start();
+    try {
+      await after.waitForPosition(21);
+      const [status] = await after.status();
+      expect(status.restored).toMatch(/checkpoint 19 was stored with chain hash .*restarted at 21/);
+      expect(logger.lines.some((line) => line.startsWith('error: ') && line.includes('restarted at 21'))).toBe(true);
+      expect(outside.calls.filter((position) => position > 19)).toEqual([]);
+      await store.append('device-new', [testEvent('test.Counted')], { expected: 5 });
+      await eventually(() => outside.calls.includes(22));
+    } finally {
+      await after.stop();
     }
   });
 });
