@@ -35,6 +35,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['backup [options]', 'copy a SQLite data dir while the ledger runs: events, read models, signed checkpoints, credentials']],
+    async register(program) {
+      (await import('./commands/backup.command')).registerBackup(program);
+    },
+  },
+  {
     commands: [
       ['token', 'issue signed tokens'],
       ['agent-credential <hostname>', 'print the credential an agent uses to report its host (role agent, scoped to the host)'],

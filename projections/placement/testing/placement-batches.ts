@@ -12,7 +12,7 @@ export async function storeCheckpoint(db: SqlDatabase, position: number): Promis
   await ensureProcessingTables(db);
   await db.transaction(async (tx) => {
     await restartCheckpoint(tx, name, version, new Date());
-    await advanceCheckpoint(tx, name, { version, position: 0 }, position, new Date());
+    await advanceCheckpoint(tx, name, { version, position: 0 }, { position }, new Date());
   });
 }
 

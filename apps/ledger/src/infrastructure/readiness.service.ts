@@ -77,6 +77,7 @@ export class ReadinessService {
 function describeReactors(reactors: readonly ReactorStatus[]): { detail?: string } {
   const notes = reactors.flatMap((reactor) => {
     const parts = [
+      ...(reactor.restored ? [reactor.restored] : []),
       ...(reactor.unavailableSince ? [`unavailable since ${reactor.unavailableSince}`] : []),
       ...(reactor.state === 'retrying' ? [`retrying position ${reactor.retrying?.position}`] : []),
       ...(reactor.parked > 0 ? [`${reactor.parked} parked`] : []),

@@ -1,7 +1,7 @@
 import { fenceLease, type LeaseTerms } from '../leases/lease';
 import type { SqlDatabase, SqlExecutor } from '../sql/sql-database.port';
 import { advanceCheckpoint } from './advance-checkpoint';
-import type { Checkpoint } from './checkpoint';
+import type { Checkpoint, CheckpointTarget } from './checkpoint';
 
 /**
  * Runs `work` (a projection's batch, a reactor's parking) and moves the
@@ -11,7 +11,7 @@ import type { Checkpoint } from './checkpoint';
 export async function commitWithCheckpoint(
   db: SqlDatabase,
   name: string,
-  move: { readonly from: Checkpoint; readonly to: number },
+  move: { readonly from: Checkpoint; readonly to: CheckpointTarget },
   options: { readonly fence?: LeaseTerms; readonly now: Date },
   work?: (tx: SqlExecutor) => Promise<void>,
 ): Promise<void> {

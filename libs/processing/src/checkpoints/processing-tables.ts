@@ -5,7 +5,8 @@ const TABLES = [
      name TEXT PRIMARY KEY,
      version INTEGER NOT NULL,
      position BIGINT NOT NULL,
-     updated_at TEXT NOT NULL
+     updated_at TEXT NOT NULL,
+     hash TEXT
    )`,
   `CREATE TABLE IF NOT EXISTS processor_leases (
      name TEXT PRIMARY KEY,
@@ -28,5 +29,26 @@ export async function ensureProcessingTables(db: SqlExecutor): Promise<void> {
       // table exists now, which the second attempt confirms.
       await db.run(sql);
     }
+  }
+  await addCheckpointHashColumn(db);
+}
+
+/**
+ * Read models written before checkpoints carried the chain hash of their
+ * event lack the column; their rows keep a NULL hash (nothing to compare)
+ * until the next batch stores one. SQLite has no ADD COLUMN IF NOT EXISTS,
+ * hence the probe; a concurrent process adding it first is also fine.
+ */
+async function addCheckpointHashColumn(db: SqlExecutor): Promise<void> {
+  const hasColumn = () =>
+    db.get('SELECT hash FROM processor_checkpoints WHERE 1 = 0').then(
+      () => true,
+      () => false,
+    );
+  if (await hasColumn()) return;
+  try {
+    await db.run('ALTER TABLE processor_checkpoints ADD COLUMN hash TEXT');
+  } catch (error) {
+    if (!(await hasColumn())) throw error;
   }
 }

@@ -54,3 +54,12 @@ export async function fenceLease(tx: SqlExecutor, terms: LeaseTerms): Promise<vo
 export async function releaseLease(db: SqlExecutor, name: string, owner: string): Promise<void> {
   await db.run('DELETE FROM processor_leases WHERE name = $1 AND owner = $2', [name, owner]);
 }
+
+/**
+ * Drops every lease: for a copy of the read models (a backup), which carries
+ * the leases its source's processes held. No process holds them in the copy,
+ * and a ledger started on it would otherwise stand by until they expire.
+ */
+export async function releaseAllLeases(db: SqlExecutor): Promise<void> {
+  await db.run('DELETE FROM processor_leases');
+}

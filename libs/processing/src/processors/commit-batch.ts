@@ -37,6 +37,8 @@ export interface Batch {
   readonly from: Checkpoint;
   /** The position the store scanned up to: the new checkpoint, even when `events` is empty. */
   readonly to: number;
+  /** The chain hash of the log's event at `to`, stored with the checkpoint (see CheckpointTarget). */
+  readonly hash?: string;
 }
 
 /**
@@ -61,5 +63,5 @@ export async function commitBatch(
             throw new ApplyFailedError(processor.name, batch.events, error);
           }
         };
-  await commitWithCheckpoint(db, processor.name, { from: batch.from, to: batch.to }, options, apply);
+  await commitWithCheckpoint(db, processor.name, { from: batch.from, to: { position: batch.to, hash: batch.hash } }, options, apply);
 }

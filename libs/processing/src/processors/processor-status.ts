@@ -20,6 +20,6 @@ export interface ProcessorStatus {
   readonly failures: number;
   /** Message of the last failure while `failures` > 0. */
   readonly lastError?: string;
-  /** Set when the checkpoint was found past the log's head at start (an older event store restored) and what was done about it. */
+  /** Set when the checkpoint disagreed with the log at start or lease takeover (past its head, or another event at its position: an older event store restored) and what was done about it. */
   readonly restored?: string;
 }

@@ -1,6 +1,7 @@
 import type { EventFilter, EventStore, RecordedEvent } from '@ledger/eventstore';
 import { CheckpointMovedError } from '../checkpoints/advance-checkpoint';
-import { type Checkpoint, readCheckpoint } from '../checkpoints/checkpoint';
+import { chainHashAt } from '../checkpoints/chain-hash-at';
+import { type Checkpoint, readCheckpoint, readCheckpointHash } from '../checkpoints/checkpoint';
 import { commitWithCheckpoint } from '../checkpoints/commit-with-checkpoint';
 import type { Clock } from '../leases/clock';
 import { acquireLease, fenceLease, LeaseLostError, type LeaseTerms, releaseLease } from '../leases/lease';
@@ -62,8 +63,10 @@ export abstract class ProcessorWorker {
   private prepared = false;
   protected failures = 0;
   protected lastError: string | undefined;
-  /** What was done when the checkpoint was found ahead of the log, for status and /readyz. */
+  /** What was done when the checkpoint disagreed with the log (ahead of it, or another event at its position), for status and /readyz. */
   private restored: string | undefined;
+  /** The batch being processed: where checkpoint writes find the chain hash of their position. */
+  private batch: readonly RecordedEvent[] = [];
   /** Renewing at a third of the TTL leaves two chances before the lease expires. */
   protected readonly renewEveryMs: number;
   /** Aborted by `wake()` to end a wait early (an operator asked for something). */
@@ -82,9 +85,11 @@ export abstract class ProcessorWorker {
   protected abstract prepareIn(tx: SqlExecutor, now: Date): Promise<PreparedProcessor>;
 
   /**
-   * The stored checkpoint is past the log's head: the event store is older
-   * than this checkpoint (restored from a backup). Continuing would give new
-   * events positions this worker believes it has applied, and skip them.
+   * The stored checkpoint is past the log's head, or the log's event at its
+   * position is not the one it was stored with (its chain hash differs): the
+   * event store is older than this checkpoint (restored from a backup), and
+   * in the second case has grown since, reusing positions for other events.
+   * Continuing would skip events this worker believes it has applied.
    * Returns the checkpoint to start from instead, written in `tx`.
    */
   protected abstract restartAheadOfLog(tx: SqlExecutor, now: Date, head: number): Promise<Checkpoint>;
@@ -152,8 +157,10 @@ export abstract class ProcessorWorker {
 
   /** Runs `work` (optional) and moves the checkpoint from `from` to `to` in one transaction under the lease fence. */
   protected async commit(from: Checkpoint, to: number, work?: (tx: SqlExecutor) => Promise<void>): Promise<void> {
+    const hash = await this.chainHashAt(to);
     const now = this.settings.clock();
-    await commitWithCheckpoint(this.settings.db, this.identity.key, { from, to }, { fence: this.leaseTerms(now), now: new Date(now) }, work);
+    const move = { from, to: { position: to, hash } };
+    await commitWithCheckpoint(this.settings.db, this.identity.key, move, { fence: this.leaseTerms(now), now: new Date(now) }, work);
     this.committed(from, to, now);
   }
 
@@ -163,6 +170,11 @@ export abstract class ProcessorWorker {
     this.storedAt = now;
     this.checkpoint = { version: from.version, position: to };
     this.scanned = to;
+  }
+
+  /** The chain hash of the log's event at `position`, to store with a checkpoint there. */
+  protected chainHashAt(position: number, known: readonly RecordedEvent[] = this.batch): Promise<string | undefined> {
+    return chainHashAt(this.settings.store, position, known);
   }
 
   protected leaseTerms(now: number): LeaseTerms {
@@ -191,7 +203,10 @@ export abstract class ProcessorWorker {
       this.settings.onProgress();
       return;
     }
-    const done = await this.process(from, position, events, signal);
+    this.batch = events;
+    const done = await this.process(from, position, events, signal).finally(() => {
+      this.batch = [];
+    });
     if (done) this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
     this.settings.onProgress();
   }
@@ -219,7 +234,8 @@ export abstract class ProcessorWorker {
     // The head is read after the checkpoint: a checkpoint is only ever stored once its
     // events are visible, so in this order a sound checkpoint is never seen past the head.
     const head = await this.settings.store.headPosition();
-    if (prepared.checkpoint.position > head) prepared = await this.restartAhead(prepared.checkpoint, head, now);
+    const disagreement = await this.disagreementWithLog(prepared.checkpoint, head);
+    if (disagreement) prepared = await this.restartAhead(head, now, disagreement);
     if (prepared.rebuilt) {
       this.settings.logger.log(`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
     }
@@ -231,12 +247,26 @@ export abstract class ProcessorWorker {
     this.settings.onProgress();
   }
 
-  private async restartAhead(found: Checkpoint, head: number, now: number): Promise<PreparedProcessor> {
+  /** Why the checkpoint cannot be trusted against this log, or undefined when it can. */
+  private async disagreementWithLog(checkpoint: Checkpoint, head: number): Promise<string | undefined> {
+    if (checkpoint.position > head) return `checkpoint ${checkpoint.position} was past the log head ${head} (an older event store restored?)`;
+    const stored = await readCheckpointHash(this.settings.db, this.identity.key);
+    // No hash: position 0, or a checkpoint written before hashes were stored.
+    if (stored === undefined) return undefined;
+    const actual = await this.chainHashAt(checkpoint.position, []);
+    if (actual === stored) return undefined;
+    return (
+      `checkpoint ${checkpoint.position} was stored with chain hash ${stored.slice(0, 12)}… but the log's event there has ${actual?.slice(0, 12)}… ` +
+      `(an older event store restored and appended to since?)`
+    );
+  }
+
+  private async restartAhead(head: number, now: number, disagreement: string): Promise<PreparedProcessor> {
     const checkpoint = await this.settings.db.transaction(async (tx) => {
       await fenceLease(tx, this.leaseTerms(now));
       return this.restartAheadOfLog(tx, new Date(now), head);
     });
-    this.restored = `checkpoint ${found.position} was past the log head ${head} (an older event store restored?); restarted at ${checkpoint.position}`;
+    this.restored = `${disagreement}; restarted at ${checkpoint.position}`;
     this.settings.logger.error(`${this.identity.key}: ${this.restored}`);
     return { checkpoint, rebuilt: true };
   }

@@ -28,8 +28,9 @@ export class ProjectionWorker extends ProcessorWorker {
   }
 
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
+    const hash = await this.chainHashAt(to, events);
     const now = this.settings.clock();
-    await commitBatch(this.settings.db, this.processor, { events, from, to }, { fence: this.leaseTerms(now), now: new Date(now) });
+    await commitBatch(this.settings.db, this.processor, { events, from, to, hash }, { fence: this.leaseTerms(now), now: new Date(now) });
     this.committed(from, to, now);
     return true;
   }

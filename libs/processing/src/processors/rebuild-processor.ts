@@ -1,6 +1,7 @@
 import type { EventStore } from '@ledger/eventstore';
 import type { Checkpoint } from '../checkpoints/checkpoint';
 import { restartCheckpoint } from '../checkpoints/checkpoint';
+import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { ensureProcessingTables } from '../checkpoints/processing-tables';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { commitBatch } from './commit-batch';
@@ -64,7 +65,8 @@ export async function rebuildProcessor(
       events = events.slice(0, late);
     }
     if (position === from.position) break;
-    await commitBatch(db, processor, { events, from, to: position }, { now: new Date() });
+    const hash = await chainHashAt(store, position, events);
+    await commitBatch(db, processor, { events, from, to: position, hash }, { now: new Date() });
     applied += events.length;
     from = { version: processor.version, position };
     options.onProgress?.(progress());

@@ -21,6 +21,8 @@ export interface ReactorStatus {
   readonly lastError?: string;
   /** Since when the outside has been down (ISO time), while it is. */
   readonly unavailableSince?: string;
+  /** What was done when the checkpoint disagreed with the log at start (see ProcessorStatus.restored). */
+  readonly restored?: string;
   /** The failing event and when it is tried next. */
   readonly retrying?: { readonly position: number; readonly eventId: string; readonly attempts: number; readonly nextAttemptAt: string };
 }

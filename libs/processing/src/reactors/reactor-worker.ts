@@ -66,6 +66,7 @@ export class ReactorWorker extends ProcessorWorker {
       parked,
       failures: failing?.attempts ?? base.failures,
       ...(failing ? { lastError: failing.error } : base.lastError ? { lastError: base.lastError } : {}),
+      ...(base.restored ? { restored: base.restored } : {}),
       ...(this.unavailableSince !== undefined ? { unavailableSince: new Date(this.unavailableSince).toISOString() } : {}),
       ...(failing
         ? { retrying: { position: failing.position, eventId: failing.eventId, attempts: failing.attempts, nextAttemptAt: new Date(failing.retryAt).toISOString() } }
