@@ -16,8 +16,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const ANSWER_BOUND_MS = 8000;
 const BATCH = 250;
 
-/** The fuzzer's callers; `agent` is the agent of the host the suite reports, `garbage` a token that is none. */
+/** The fuzzer's callers; `operator` holds every role but the agent's, `agent` is the agent of the host the suite reports, `garbage` a token that is none. */
 const PRINCIPALS: Record<Exclude<PrincipalName, 'none' | 'garbage' | 'bearer-admin'>, Principal> = {
+  operator: { user: 'fuzz-operator', project: 'fuzz-p1', roles: ['admin', 'member', 'service'] },
   admin: { user: 'fuzz-admin', project: 'admin', roles: ['admin'] },
   member: { user: 'fuzz-member', project: 'fuzz-p1', roles: ['member'] },
   tenant: { user: 'fuzz-tenant', project: 'fuzz-p2', roles: ['member'] },

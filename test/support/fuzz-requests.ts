@@ -1,13 +1,14 @@
 import fc from 'fast-check';
-import { hostileValue, resolveRef, type Schema, schemaArbitrary } from './fuzz-schema';
+import { cleanSchemaArbitrary, hostileValue, resolveRef, type Schema, schemaArbitrary } from './fuzz-schema';
 
 /** Who sends a fuzzed request: each names a token the suite issues (or none, or garbage). */
-export const PRINCIPALS = ['admin', 'member', 'tenant', 'service', 'agent', 'none', 'garbage', 'bearer-admin'] as const;
+export const PRINCIPALS = ['operator', 'admin', 'member', 'tenant', 'service', 'agent', 'none', 'garbage', 'bearer-admin'] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
 
 /** Callers weighted towards those whom some endpoint serves, so requests get past authorisation too. */
 const principal: fc.Arbitrary<PrincipalName> = fc.oneof(
-  { arbitrary: fc.constantFrom<PrincipalName>('admin', 'service', 'agent'), weight: 6 },
+  { arbitrary: fc.constant<PrincipalName>('operator'), weight: 4 },
+  { arbitrary: fc.constantFrom<PrincipalName>('admin', 'service', 'agent'), weight: 5 },
   { arbitrary: fc.constantFrom<PrincipalName>('member', 'tenant', 'bearer-admin'), weight: 3 },
   { arbitrary: fc.constantFrom<PrincipalName>('none', 'garbage'), weight: 1 },
 );
@@ -90,11 +91,69 @@ function patchArbitrary(known: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
 }
 
 /**
- * Requests for one operation: path parameters, query, headers and body from
- * its schema, each sometimes swapped for something hostile. `known` are ids
- * and names the ledger holds, so some requests reach real aggregates.
+ * Requests for one operation, half of them well-formed (so they reach the
+ * domain and change the ledger's state), half with something hostile.
+ * `known` are ids and names the ledger holds, so requests reach real
+ * aggregates.
  */
-export function requestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
+export const requestArbitrary = (operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> =>
+  fc.oneof(wellFormedRequestArbitrary(operation, known), hostileRequestArbitrary(operation, known));
+
+/** A request as its operation's schemas describe it: known or uuid path parameters, valid query values, a good microversion, a valid body. */
+function wellFormedRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
+  const knownValue = fc.constantFrom(...known);
+  const segment = fc.oneof({ arbitrary: knownValue, weight: 4 }, { arbitrary: fc.uuid(), weight: 1 }).map(encodeURIComponent);
+  const query = fc
+    .tuple(
+      ...operation.parameters
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => {
+          const value = parameter.name === 'waitSeconds' ? fc.constantFrom('0', '1') : fc.oneof(cleanSchemaArbitrary(parameter.schema ?? {}, operation.document).map(asQueryText), knownValue);
+          return parameter.name === 'waitSeconds' ? value.map((text) => `waitSeconds=${text}`) : fc.option(value.map((text) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(text)}`), { freq: 2 });
+        }),
+    )
+    .map((parts) => (parts.some((part) => part !== null) ? `?${parts.filter((part) => part !== null).join('&')}` : ''));
+  const version = operation.api === 'v2' ? fc.option(fc.constantFrom(...MICROVERSIONS.slice(0, 5)), { freq: 4 }) : fc.constant(null);
+  const isPatch = operation.method === 'PATCH' && operation.template.startsWith('/v2/accelerator_requests');
+  const body: fc.Arbitrary<string | undefined> = !operation.bodySchema
+    ? fc.constant(undefined)
+    : (isPatch ? bindPatchArbitrary(knownValue) : cleanSchemaArbitrary(operation.bodySchema, operation.document)).map((value) => JSON.stringify(value));
+  return fc
+    .record({ path: templated(operation.template, segment), query, version, body, principal })
+    .map(({ path, query, version, body, principal }) => ({
+      operation: `${operation.method} ${operation.template}`,
+      method: operation.method,
+      path: `${path}${query}`,
+      headers: { ...(version === null ? {} : { 'openstack-api-version': version }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body,
+      principal,
+    }));
+}
+
+/** A bind (or an unbind) of known requests to known hosts and providers, as Nova sends it. */
+const bindPatchArbitrary = (known: fc.Arbitrary<string>): fc.Arbitrary<unknown> =>
+  fc.dictionary(
+    known,
+    fc.oneof(
+      fc.tuple(known, known, fc.uuid()).map(([hostname, rp, instance]) => [
+        { op: 'add', path: '/hostname', value: hostname },
+        { op: 'add', path: '/device_rp_uuid', value: rp },
+        { op: 'add', path: '/instance_uuid', value: instance },
+      ]),
+      fc.constant([{ op: 'remove', path: '/hostname' }, { op: 'remove', path: '/device_rp_uuid' }, { op: 'remove', path: '/instance_uuid' }]),
+    ),
+    { minKeys: 1, maxKeys: 2 },
+  );
+
+/** The template with each `{parameter}` replaced by a generated segment. */
+const templated = (template: string, segment: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+  fc.tuple(...[...template.matchAll(/\{[^}]+\}/g)].map(() => segment)).map((values) => {
+    let index = 0;
+    return template.replace(/\{[^}]+\}/g, () => values[index++]);
+  });
+
+/** A request with something hostile in it: any path segment, garbage query and headers, bad microversions, mutated and hostile bodies. */
+function hostileRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
   const knownValue = fc.constantFrom(...known);
   const segment = fc.oneof(
     { arbitrary: knownValue.map(encodeURIComponent), weight: 6 },
@@ -102,11 +161,7 @@ export function requestArbitrary(operation: Operation, known: readonly string[])
     { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(encodeURIComponent), weight: 2 },
     { arbitrary: fc.constantFrom(...RAW_SEGMENTS), weight: 1 },
   );
-  const pathParameters = [...operation.template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-  const path = fc.tuple(...pathParameters.map(() => segment)).map((values) => {
-    let index = 0;
-    return operation.template.replace(/\{[^}]+\}/g, () => values[index++]);
-  });
+  const path = templated(operation.template, segment);
 
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const queryValue = (parameter: Schema) =>

@@ -16,31 +16,34 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
 );
 
+/** Values the schema accepts (as far as fast-check can invert its patterns), with nothing hostile mixed in. */
+export const cleanSchemaArbitrary = (schema: Schema, root: Schema): fc.Arbitrary<unknown> => validArbitrary(schema, root, 0, false);
+
 /**
  * Values shaped by a schema: mostly what the schema asks for (so requests
  * reach past shape validation into the domain), sometimes something else at
  * any level (so validation sees every kind of wrong member).
  */
-export function schemaArbitrary(schema: Schema, root: Schema, depth = 0): fc.Arbitrary<unknown> {
-  const valid = validArbitrary(schema, root, depth);
-  return depth > 6 ? valid : fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: hostileValue, weight: 1 });
+export function schemaArbitrary(schema: Schema, root: Schema, depth = 0, hostile = true): fc.Arbitrary<unknown> {
+  const valid = validArbitrary(schema, root, depth, hostile);
+  return depth > 6 || !hostile ? valid : fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: hostileValue, weight: 1 });
 }
 
-function validArbitrary(schema: Schema, root: Schema, depth: number): fc.Arbitrary<unknown> {
-  if (schema.$ref) return schemaArbitrary(resolveRef(schema.$ref, root), root, depth);
+function validArbitrary(schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
+  if (schema.$ref) return schemaArbitrary(resolveRef(schema.$ref, root), root, depth, hostile);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.oneOf ?? schema.anyOf;
-  if (alternatives) return fc.oneof(...alternatives.map((alternative: Schema) => schemaArbitrary(alternative, root, depth + 1)));
-  if (schema.allOf) return schemaArbitrary(Object.assign({}, ...schema.allOf.map((part: Schema) => (part.$ref ? resolveRef(part.$ref, root) : part))), root, depth);
+  if (alternatives) return fc.oneof(...alternatives.map((alternative: Schema) => schemaArbitrary(alternative, root, depth + 1, hostile)));
+  if (schema.allOf) return schemaArbitrary(Object.assign({}, ...schema.allOf.map((part: Schema) => (part.$ref ? resolveRef(part.$ref, root) : part))), root, depth, hostile);
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : guessTypes(schema);
   const nullable = schema.nullable === true || types.includes('null');
-  const arbitraries = types.filter((type) => type !== 'null').map((type) => typedArbitrary(type, schema, root, depth));
+  const arbitraries = types.filter((type) => type !== 'null').map((type) => typedArbitrary(type, schema, root, depth, hostile));
   if (nullable) arbitraries.push(fc.constant(null));
-  return arbitraries.length === 0 ? hostileValue : fc.oneof(...arbitraries);
+  return arbitraries.length === 0 ? (hostile ? hostileValue : fc.constant(null)) : fc.oneof(...arbitraries);
 }
 
-function typedArbitrary(type: string, schema: Schema, root: Schema, depth: number): fc.Arbitrary<unknown> {
+function typedArbitrary(type: string, schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
       return stringArbitrary(schema);
@@ -51,26 +54,26 @@ function typedArbitrary(type: string, schema: Schema, root: Schema, depth: numbe
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(schemaArbitrary(schema.items ?? {}, root, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(schemaArbitrary(schema.items ?? {}, root, depth + 1, hostile), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
     case 'object':
-      return objectArbitrary(schema, root, depth);
+      return objectArbitrary(schema, root, depth, hostile);
     default:
       return hostileValue;
   }
 }
 
-function objectArbitrary(schema: Schema, root: Schema, depth: number): fc.Arbitrary<unknown> {
+function objectArbitrary(schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
   const known = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, schemaArbitrary(member, root, depth + 1)])),
+    Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, schemaArbitrary(member, root, depth + 1, hostile)])),
     { requiredKeys: Object.keys(properties).filter((name) => required.has(name)) },
   );
   const extra = schema.additionalProperties;
   if (!extra || typeof extra !== 'object') return known;
   // A map (e.g. a bind patch: request uuid → JSON patch): keys from propertyNames when given.
   const keys = schema.propertyNames ? stringArbitrary(schema.propertyNames) : fc.string({ minLength: 1, maxLength: 12 });
-  return fc.tuple(known, fc.dictionary(keys, schemaArbitrary(extra, root, depth + 1), { minKeys: 1, maxKeys: 3 })).map(([a, b]) => ({ ...b, ...(a as object) }));
+  return fc.tuple(known, fc.dictionary(keys, schemaArbitrary(extra, root, depth + 1, hostile), { minKeys: 1, maxKeys: 3 })).map(([a, b]) => ({ ...b, ...(a as object) }));
 }
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
