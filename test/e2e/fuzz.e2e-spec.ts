@@ -15,6 +15,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Longer than any answer may take: a min-position wait that cannot be met gives up after 5 s, and the fuzzer asks only for reached positions. */
 const ANSWER_BOUND_MS = 8000;
 const BATCH = 250;
+/** Jest's bound on the whole run: 2,000 requests take about 10 s here; 100,000 about ten minutes. */
+const RUN_TIMEOUT_MS = 60_000 + REQUESTS * 50;
 
 /** The fuzzer's callers; `operator` holds every role but the agent's, `agent` is the agent of the host the suite reports, `garbage` a token that is none. */
 const PRINCIPALS: Record<Exclude<PrincipalName, 'none' | 'garbage' | 'bearer-admin'>, Principal> = {
@@ -84,7 +86,7 @@ describe('fuzz: every documented operation, valid-ish and hostile requests', () 
     // The fuzzer reaches past authentication and validation: a good share of its requests are served.
     const served = [...perOperation.values()].reduce((total, count) => total + count, 0);
     expect(served).toBeGreaterThan(sent / 20);
-  });
+  }, RUN_TIMEOUT_MS);
 
   /** Sends a request and reads back what it appended: events of its correlation id (or, when it sent its own, of a fuzz caller). */
   async function sendAndWatch(request: FuzzRequest) {

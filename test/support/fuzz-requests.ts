@@ -102,14 +102,14 @@ export const requestArbitrary = (operation: Operation, known: readonly string[])
 /** A request as its operation's schemas describe it: known or uuid path parameters, valid query values, a good microversion, a valid body. */
 function wellFormedRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
   const knownValue = fc.constantFrom(...known);
-  const segment = fc.oneof({ arbitrary: knownValue, weight: 4 }, { arbitrary: fc.uuid(), weight: 1 }).map(encodeURIComponent);
+  const segment = fc.oneof({ arbitrary: knownValue, weight: 4 }, { arbitrary: fc.uuid(), weight: 1 }).map(percentEncoded);
   const query = fc
     .tuple(
       ...operation.parameters
         .filter((parameter) => parameter.in === 'query')
         .map((parameter) => {
           const value = parameter.name === 'waitSeconds' ? fc.constantFrom('0', '1') : fc.oneof(cleanSchemaArbitrary(parameter.schema ?? {}, operation.document).map(asQueryText), knownValue);
-          return parameter.name === 'waitSeconds' ? value.map((text) => `waitSeconds=${text}`) : fc.option(value.map((text) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(text)}`), { freq: 2 });
+          return parameter.name === 'waitSeconds' ? value.map((text) => `waitSeconds=${text}`) : fc.option(value.map((text) => `${percentEncoded(parameter.name)}=${percentEncoded(text)}`), { freq: 2 });
         }),
     )
     .map((parts) => (parts.some((part) => part !== null) ? `?${parts.filter((part) => part !== null).join('&')}` : ''));
@@ -156,9 +156,9 @@ const templated = (template: string, segment: fc.Arbitrary<string>): fc.Arbitrar
 function hostileRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
   const knownValue = fc.constantFrom(...known);
   const segment = fc.oneof(
-    { arbitrary: knownValue.map(encodeURIComponent), weight: 6 },
+    { arbitrary: knownValue.map(percentEncoded), weight: 6 },
     { arbitrary: fc.uuid(), weight: 2 },
-    { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(encodeURIComponent), weight: 2 },
+    { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(percentEncoded), weight: 2 },
     { arbitrary: fc.constantFrom(...RAW_SEGMENTS), weight: 1 },
   );
   const path = templated(operation.template, segment);
@@ -179,7 +179,7 @@ function hostileRequestArbitrary(operation: Operation, known: readonly string[])
     .map(([declared, extra, raw]) => {
       const pairs = declared.filter(([name, value]) => value !== null || name === 'waitSeconds').map(([name, value]) => [name, value ?? '0']);
       if (extra) pairs.push(extra);
-      const parts = pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value!)}`);
+      const parts = pairs.map(([name, value]) => `${percentEncoded(name)}=${percentEncoded(value!)}`);
       if (raw) parts.push(raw);
       return parts.length ? `?${parts.join('&')}` : '';
     });
@@ -225,6 +225,9 @@ function hostileRequestArbitrary(operation: Operation, known: readonly string[])
     principal,
   }));
 }
+
+/** Percent-encoded UTF-8; a lone surrogate (which encodeURIComponent refuses) goes as U+FFFD, as a client's encoder sends it. */
+const percentEncoded = (text: string): string => encodeURIComponent(Buffer.from(text, 'utf8').toString('utf8'));
 
 /** A generated value as query text: strings as they are, anything else as its JSON. */
 const asQueryText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
