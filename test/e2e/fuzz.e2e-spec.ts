@@ -81,7 +81,7 @@ describe('fuzz: every documented operation, valid-ish and hostile requests', () 
     }
     const summary = [...statuses].sort((a, b) => b[1] - a[1]).map(([status, count]) => `${count} × ${status}`);
     const neverSucceeded = operations.map((operation) => `${operation.method} ${operation.template}`).filter((operation) => !perOperation.has(operation));
-    process.stderr.write(`fuzz: ${sent} requests, seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS})\n  ${summary.join('\n  ')}\n  no 2xx for: ${neverSucceeded.join(', ') || 'none'}\n`);
+    process.stderr.write(`fuzz: ${sent} requests, seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS}), ${failures.length} failing\n  ${summary.join('\n  ')}\n  no 2xx for: ${neverSucceeded.join(', ') || 'none'}\n`);
     expect(failures.slice(0, 30)).toEqual([]);
     // The fuzzer reaches past authentication and validation: a good share of its requests are served.
     const served = [...perOperation.values()].reduce((total, count) => total + count, 0);

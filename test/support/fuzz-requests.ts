@@ -41,7 +41,7 @@ export function operationsOf(api: Operation['api'], document: Schema): Operation
         api,
         method: method.toUpperCase(),
         template,
-        parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Schema) =>
+        parameters: [...((item.parameters as Schema[] | undefined) ?? []), ...((operation.parameters as Schema[] | undefined) ?? [])].map((parameter: Schema) =>
           parameter.$ref ? resolveRef(parameter.$ref, document) : parameter,
         ),
         bodySchema: operation.requestBody?.content?.['application/json']?.schema,
