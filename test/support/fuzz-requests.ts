@@ -117,7 +117,7 @@ function wellFormedRequestArbitrary(operation: Operation, known: readonly string
   const isPatch = operation.method === 'PATCH' && operation.template.startsWith('/v2/accelerator_requests');
   const body: fc.Arbitrary<string | undefined> = !operation.bodySchema
     ? fc.constant(undefined)
-    : (isPatch ? bindPatchArbitrary(knownValue) : cleanSchemaArbitrary(operation.bodySchema, operation.document)).map((value) => JSON.stringify(value));
+    : (isPatch ? bindPatchArbitrary(knownValue) : cleanSchemaArbitrary(operation.bodySchema, operation.document, known)).map((value) => JSON.stringify(value));
   return fc
     .record({ path: templated(operation.template, segment), query, version, body, principal })
     .map(({ path, query, version, body, principal }) => ({

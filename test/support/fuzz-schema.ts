@@ -17,36 +17,43 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Values the schema accepts (as far as fast-check can invert its patterns), with nothing hostile mixed in. */
-export const cleanSchemaArbitrary = (schema: Schema, root: Schema): fc.Arbitrary<unknown> => validArbitrary(schema, root, 0, false);
+export const cleanSchemaArbitrary = (schema: Schema, root: Schema, known: readonly string[] = []): fc.Arbitrary<unknown> =>
+  validArbitrary(schema, root, 0, { hostile: false, known });
+
+/** How to fill a schema: with hostile values mixed in or not, and the ids and names the ledger holds, for plain strings and uuids. */
+interface Generation {
+  readonly hostile: boolean;
+  readonly known?: readonly string[];
+}
 
 /**
  * Values shaped by a schema: mostly what the schema asks for (so requests
  * reach past shape validation into the domain), sometimes something else at
  * any level (so validation sees every kind of wrong member).
  */
-export function schemaArbitrary(schema: Schema, root: Schema, depth = 0, hostile = true): fc.Arbitrary<unknown> {
-  const valid = validArbitrary(schema, root, depth, hostile);
-  return depth > 6 || !hostile ? valid : fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: hostileValue, weight: 1 });
+export function schemaArbitrary(schema: Schema, root: Schema, depth = 0, generation: Generation = { hostile: true }): fc.Arbitrary<unknown> {
+  const valid = validArbitrary(schema, root, depth, generation);
+  return depth > 6 || !generation.hostile ? valid : fc.oneof({ arbitrary: valid, weight: 9 }, { arbitrary: hostileValue, weight: 1 });
 }
 
-function validArbitrary(schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
-  if (schema.$ref) return schemaArbitrary(resolveRef(schema.$ref, root), root, depth, hostile);
+function validArbitrary(schema: Schema, root: Schema, depth: number, generation: Generation): fc.Arbitrary<unknown> {
+  if (schema.$ref) return schemaArbitrary(resolveRef(schema.$ref, root), root, depth, generation);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.oneOf ?? schema.anyOf;
-  if (alternatives) return fc.oneof(...alternatives.map((alternative: Schema) => schemaArbitrary(alternative, root, depth + 1, hostile)));
-  if (schema.allOf) return schemaArbitrary(Object.assign({}, ...schema.allOf.map((part: Schema) => (part.$ref ? resolveRef(part.$ref, root) : part))), root, depth, hostile);
+  if (alternatives) return fc.oneof(...alternatives.map((alternative: Schema) => schemaArbitrary(alternative, root, depth + 1, generation)));
+  if (schema.allOf) return schemaArbitrary(Object.assign({}, ...schema.allOf.map((part: Schema) => (part.$ref ? resolveRef(part.$ref, root) : part))), root, depth, generation);
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : guessTypes(schema);
   const nullable = schema.nullable === true || types.includes('null');
-  const arbitraries = types.filter((type) => type !== 'null').map((type) => typedArbitrary(type, schema, root, depth, hostile));
+  const arbitraries = types.filter((type) => type !== 'null').map((type) => typedArbitrary(type, schema, root, depth, generation));
   if (nullable) arbitraries.push(fc.constant(null));
-  return arbitraries.length === 0 ? (hostile ? hostileValue : fc.constant(null)) : fc.oneof(...arbitraries);
+  return arbitraries.length === 0 ? (generation.hostile ? hostileValue : fc.constant(null)) : fc.oneof(...arbitraries);
 }
 
-function typedArbitrary(type: string, schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
+function typedArbitrary(type: string, schema: Schema, root: Schema, depth: number, generation: Generation): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
-      return stringArbitrary(schema);
+      return withKnown(stringArbitrary(schema), schema, generation.known ?? []);
     case 'integer':
       return fc.integer({ min: Math.max(schema.minimum ?? -1000, Number.MIN_SAFE_INTEGER), max: Math.min(schema.maximum ?? 1000, Number.MAX_SAFE_INTEGER) });
     case 'number':
@@ -54,26 +61,26 @@ function typedArbitrary(type: string, schema: Schema, root: Schema, depth: numbe
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(schemaArbitrary(schema.items ?? {}, root, depth + 1, hostile), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(schemaArbitrary(schema.items ?? {}, root, depth + 1, generation), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
     case 'object':
-      return objectArbitrary(schema, root, depth, hostile);
+      return objectArbitrary(schema, root, depth, generation);
     default:
       return hostileValue;
   }
 }
 
-function objectArbitrary(schema: Schema, root: Schema, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
+function objectArbitrary(schema: Schema, root: Schema, depth: number, generation: Generation): fc.Arbitrary<unknown> {
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
   const known = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, schemaArbitrary(member, root, depth + 1, hostile)])),
+    Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, schemaArbitrary(member, root, depth + 1, generation)])),
     { requiredKeys: Object.keys(properties).filter((name) => required.has(name)) },
   );
   const extra = schema.additionalProperties;
   if (!extra || typeof extra !== 'object') return known;
   // A map (e.g. a bind patch: request uuid → JSON patch): keys from propertyNames when given.
   const keys = schema.propertyNames ? stringArbitrary(schema.propertyNames) : fc.string({ minLength: 1, maxLength: 12 });
-  return fc.tuple(known, fc.dictionary(keys, schemaArbitrary(extra, root, depth + 1, hostile), { minKeys: 1, maxKeys: 3 })).map(([a, b]) => ({ ...b, ...(a as object) }));
+  return fc.tuple(known, fc.dictionary(keys, schemaArbitrary(extra, root, depth + 1, generation), { minKeys: 1, maxKeys: 3 })).map(([a, b]) => ({ ...b, ...(a as object) }));
 }
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
@@ -89,6 +96,17 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   }
   return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 24, 64) });
 }
+
+/** A string schema's values, and half the time one the ledger holds that the schema accepts (a profile's name, a deployable's uuid). */
+function withKnown(generated: fc.Arbitrary<string>, schema: Schema, known: readonly string[]): fc.Arbitrary<string> {
+  const pattern = schema.pattern ? new RegExp(schema.pattern) : undefined;
+  const accepted = known.filter(
+    (value) => (!pattern || pattern.test(value)) && value.length <= (schema.maxLength ?? Infinity) && (schema.format !== 'uuid' || UUID.test(value)),
+  );
+  return accepted.length === 0 || schema.format === 'date-time' || schema.format === 'byte' ? generated : fc.oneof(fc.constantFrom(...accepted), generated);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const guessTypes = (schema: Schema): string[] => (schema.properties || schema.additionalProperties ? ['object'] : schema.items ? ['array'] : []);
 
