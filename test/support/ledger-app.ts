@@ -33,6 +33,7 @@ export async function startTestLedger(env: Record<string, string> = {}): Promise
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   const adminToken = codec.issue({ user: 'admin', project: 'admin', roles: ['admin'] });
+  await untilReady(url);
   return {
     app,
     url,
@@ -63,4 +64,18 @@ export async function startTestLedger(env: Record<string, string> = {}): Promise
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits for /readyz as a deployment's health check would: the processors have
+ * prepared their tables, so a first read that waits for the projections does
+ * not spend its own bounded wait on a cold start (more projections on a
+ * loaded PostgreSQL take seconds to prepare).
+ */
+async function untilReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await fetch(`${url}/readyz`).then((response) => response.ok, () => false))) {
+    if (Date.now() > deadline) throw new Error(`the test ledger at ${url} was not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
