@@ -1,14 +1,7 @@
-import type { SignatureVerdict, SigningKeyAlgorithm } from '@ledger/programming';
+import type { BitstreamDescription, SigningKeyAlgorithm } from '@ledger/programming';
 
-export interface BitstreamView {
+export interface BitstreamView extends BitstreamDescription {
   readonly bitstreamId: string;
-  readonly sha256: string;
-  readonly sizeBytes: number;
-  readonly functionId: string;
-  readonly interfaceId: string;
-  readonly vendor: string;
-  readonly name: string | null;
-  readonly signature: SignatureVerdict;
   readonly state: 'registered' | 'retired';
   readonly registeredAt: string;
   readonly registeredBy: string;

@@ -1,18 +1,11 @@
-import type { SignatureVerdict } from './signature-verdict';
+import type { BitstreamDescription } from './programming.events';
 
 /**
  * Registers an image. The application layer has hashed and stored the
  * bytes and checked the signature; the decider applies the policy.
  */
-export interface RegisterBitstream {
+export interface RegisterBitstream extends BitstreamDescription {
   readonly type: 'RegisterBitstream';
-  readonly sha256: string;
-  readonly sizeBytes: number;
-  readonly functionId: string;
-  readonly interfaceId: string;
-  readonly vendor: string;
-  readonly name: string | null;
-  readonly signature: SignatureVerdict;
   /** LEDGER_BITSTREAM_ALLOW_UNSIGNED, as configured when the command was sent. */
   readonly allowUnsigned: boolean;
   readonly registeredAt: string;

@@ -29,8 +29,8 @@ export interface BitstreamOrigin {
   readonly ref: string;
 }
 
-export interface BitstreamData {
-  readonly bitstreamId: string;
+/** What describes an image, wherever it is named: the command that registers it, the event, the read model. */
+export interface BitstreamDescription {
   /** 64 lower-case hex digits of the image bytes. */
   readonly sha256: string;
   readonly sizeBytes: number;
@@ -41,8 +41,12 @@ export interface BitstreamData {
   readonly vendor: string;
   /** An operator's name for it, or null. */
   readonly name: string | null;
-  readonly origin: BitstreamOrigin;
   readonly signature: SignatureVerdict;
+}
+
+export interface BitstreamData extends BitstreamDescription {
+  readonly bitstreamId: string;
+  readonly origin: BitstreamOrigin;
   readonly registeredAt: string;
 }
 
