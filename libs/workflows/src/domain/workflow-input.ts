@@ -13,6 +13,16 @@ export interface EventInput extends InputBase {
   readonly data: unknown;
 }
 
+/**
+ * What an instance starts with when the app starts it itself (an HTTP
+ * request, an operator), rather than an event of another stream; `id` is
+ * the request's id.
+ */
+export interface StartInput extends InputBase {
+  readonly kind: 'start';
+  readonly data: unknown;
+}
+
 /** How the port answered a command or job this workflow sent; `id` is the output's id. */
 export interface ReplyInput extends InputBase {
   readonly kind: 'reply';
@@ -42,4 +52,9 @@ export interface RetryInput extends InputBase {
   readonly by: string;
 }
 
-export type WorkflowInput = EventInput | ReplyInput | TimerInput | CancelInput | RetryInput;
+export type WorkflowInput = StartInput | EventInput | ReplyInput | TimerInput | CancelInput | RetryInput;
+
+/** The inputs that can start an instance. */
+export type StartingInput = StartInput | EventInput;
+
+export const isStartingInput = (input: WorkflowInput): input is StartingInput => input.kind === 'start' || input.kind === 'event';

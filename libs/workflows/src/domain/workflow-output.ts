@@ -4,7 +4,7 @@
  * happened to a step (the queries read them); `complete` and `fail` end the
  * workflow. Compensations are ordinary commands and jobs.
  */
-export type WorkflowOutput = CommandOutput | JobOutput | ScheduleOutput | StepNote | CompleteOutput | FailOutput;
+export type WorkflowOutput = CommandOutput | JobOutput | ScheduleOutput | UnscheduleOutput | StepNote | CompleteOutput | FailOutput;
 
 interface KeyedOutput {
   /** Unique within the workflow instance; with the stream it makes the output's id (the idempotency key). */
@@ -29,12 +29,20 @@ export interface ScheduleOutput extends KeyedOutput {
   readonly dueAt: string;
 }
 
+/** Drops a timer that no longer matters (its step settled), so it never fires an input. */
+export interface UnscheduleOutput {
+  readonly kind: 'unschedule';
+  /** The key of the schedule output to drop. */
+  readonly key: string;
+}
+
 /** A fact about one step, recorded with the decision; nothing is sent. */
 export interface StepNote {
   readonly kind: 'step';
   readonly step: string;
   readonly phase: 'do' | 'compensate';
-  readonly outcome: 'started' | 'done' | 'failed';
+  /** `skipped`: the step does not apply to this instance (nothing sent, nothing to undo). */
+  readonly outcome: 'started' | 'done' | 'failed' | 'skipped';
   readonly attempt: number;
   /** On `failed`: true when no attempt is left (the step is given up). */
   readonly final?: boolean;
@@ -56,12 +64,20 @@ export interface FailOutput {
   readonly unresolved: readonly { readonly step: string; readonly reason: string }[];
 }
 
-/** Outputs that leave the workflow (and are marked sent once they did). */
-export type SendableOutput = CommandOutput | JobOutput | ScheduleOutput;
+/** Outputs that leave the workflow through a port (and are marked sent once they did). */
+export type SendableOutput = CommandOutput | JobOutput;
 
 /** An output as recorded: with its id, `<stream>/<key>`. */
 export type DecidedOutput = WorkflowOutput & { readonly id?: string };
 export type DecidedSendable = SendableOutput & { readonly id: string };
 
-export const isSendable = (output: WorkflowOutput): output is SendableOutput =>
-  output.kind === 'command' || output.kind === 'job' || output.kind === 'schedule';
+export const isSendable = (output: WorkflowOutput): output is SendableOutput => output.kind === 'command' || output.kind === 'job';
+
+/**
+ * Timers are written to the timers table by the runtime around the append
+ * of the decision that asks for them (schedule before it, unschedule after
+ * it), not sent later: a stray row (a decision that lost a race, a drop a
+ * crash skipped) fires an input the workflow ignores.
+ */
+export const isTimerOutput = (output: WorkflowOutput): output is ScheduleOutput | UnscheduleOutput =>
+  output.kind === 'schedule' || output.kind === 'unschedule';

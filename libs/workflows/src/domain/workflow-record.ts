@@ -83,6 +83,8 @@ export function decidePending<State>(workflow: Workflow<State>, record: Workflow
     const outputs = hasEnded(current.status) ? [] : workflow.decide(input, current.state);
     const decided: DecidedOutput[] = outputs.map((output) => {
       if (!('key' in output)) return output;
+      // An unschedule names the schedule it drops: same key, same id (the timer row's).
+      if (output.kind === 'unschedule') return { ...output, id: `${record.stream}/${output.key}` };
       if (keys.has(output.key)) throw new Error(`workflow ${workflow.name} decided the output key ${output.key} twice in ${record.stream}`);
       keys.add(output.key);
       return { ...output, id: `${record.stream}/${output.key}` };

@@ -4,7 +4,7 @@ import type { WorkflowStatus } from '../domain/workflow-record';
 export interface WorkflowStepView {
   readonly step: string;
   readonly phase: 'do' | 'compensate';
-  readonly status: 'running' | 'retrying' | 'done' | 'failed' | 'compensated' | 'compensation-failed';
+  readonly status: 'running' | 'retrying' | 'done' | 'skipped' | 'failed' | 'compensated' | 'compensation-failed';
   /** Attempts made (1 when it succeeded the first time). */
   readonly attempts: number;
   readonly startedAt: string;

@@ -20,6 +20,14 @@ function stepOfOutput(stream: string, outputId: string): { step: string; phase: 
 
 async function applyNote(tx: SqlExecutor, event: RecordedEvent, note: StepNote): Promise<void> {
   const at = event.recordedAt;
+  if (note.outcome === 'skipped') {
+    await tx.run(
+      `INSERT INTO workflow_steps (stream, step, phase, seq, status, attempts, started_at, ended_at) VALUES ($1, $2, $3, $4, 'skipped', 0, $5, $5)
+       ON CONFLICT (stream, step, phase) DO NOTHING`,
+      [event.stream, note.step, note.phase, event.version, at],
+    );
+    return;
+  }
   if (note.outcome === 'started') {
     // seq orders a workflow's step rows as they began: the stream version of the first start.
     await tx.run(

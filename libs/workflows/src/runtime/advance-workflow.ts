@@ -7,8 +7,8 @@ import type { WorkflowInput } from '../domain/workflow-input';
 import type { DecidedSendable } from '../domain/workflow-output';
 import { decidePending, hasEnded, type WorkflowRecord } from '../domain/workflow-record';
 import type { PortAnswer, WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
-import { scheduleTimer } from './workflow-timers';
-import { appendToWorkflow, loadWorkflow, withStreamRetries } from './workflow-stream';
+import { deleteTimer, scheduleTimer } from './workflow-timers';
+import { appendToWorkflow, foldEvents, loadWorkflow, withStreamRetries } from './workflow-stream';
 
 /** The durable steps of an advance, in order; an observer sees each right after it happened (tests crash there). */
 export type WorkflowStepPoint = 'input-recorded' | 'decision-recorded' | 'dispatched' | 'sent-recorded';
@@ -38,56 +38,80 @@ export function accepts(record: WorkflowRecord<unknown>, arrival: Arrival): bool
 }
 
 /**
- * Brings one workflow instance up to date: records `arrival` (once), decides
- * every pending input, sends every output not yet sent, records the sends
- * and the ports' answers (which are inputs in turn), until nothing is left.
- * Each step is one append with the expected version, so a crash anywhere
- * leaves a stream the next advance resumes from: a recorded input is
- * decided, a recorded output is sent. Resolves to the stream's version.
+ * Brings one workflow instance up to date: records `arrival` (once) with the
+ * decision on it, sends every output not yet sent, and records each send
+ * with the port's answer (an input in turn) and the decision on that answer
+ * in one append, until nothing is left. Each append expects the version the
+ * record was folded at, so a crash anywhere leaves a stream the next advance
+ * resumes from: a recorded input is decided, a recorded output is sent.
+ * Resolves to the record as it stands.
  */
-export async function advanceWorkflow<State>(context: AdvanceContext, workflow: Workflow<State>, stream: string, arrival?: Arrival): Promise<number> {
+export async function advanceWorkflow<State>(
+  context: AdvanceContext,
+  workflow: Workflow<State>,
+  stream: string,
+  arrival?: Arrival,
+): Promise<WorkflowRecord<State>> {
   return withStreamRetries(async () => {
     let record = await loadWorkflow(context.store, workflow, stream);
     if (arrival && accepts(record, arrival)) {
       const recorded: WorkflowEvent = { type: WorkflowEventTypes.inputRecorded, data: { input: arrival.input } };
-      ({ record } = await appendToWorkflow(context.store, workflow, record, [recorded], arrival.input.id));
+      record = await appendDecided(context, workflow, record, [recorded], arrival.input.id);
       context.onStep?.('input-recorded', stream);
+    } else if (record.pending.length > 0) {
+      record = await appendDecided(context, workflow, record, [], record.pending[0].id);
     }
     for (;;) {
-      if (record.pending.length > 0) {
-        const { decisions } = decidePending(workflow, record);
-        ({ record } = await appendToWorkflow(context.store, workflow, record, decisions, record.pending[0].id));
-        context.onStep?.('decision-recorded', stream);
-        continue;
-      }
       const output = record.unsent[0];
-      if (!output) return record.version;
+      if (!output) return record;
       const answer = await send(context, workflow, stream, output);
       context.onStep?.('dispatched', stream);
       const sent: WorkflowEvent[] = [{ type: WorkflowEventTypes.outputSent, data: { outputId: output.id } }];
       if (answer) sent.push({ type: WorkflowEventTypes.inputRecorded, data: { input: replyInput(output, answer, new Date(context.clock()).toISOString()) } });
-      ({ record } = await appendToWorkflow(context.store, workflow, record, sent, output.id));
+      record = await appendDecided(context, workflow, record, sent, output.id);
       context.onStep?.('sent-recorded', stream);
     }
   });
 }
 
-/** Sends one output through its port (a timer: into the timers table). Resolves to the port's answer. */
-async function send(context: AdvanceContext, workflow: Workflow<unknown>, stream: string, output: DecidedSendable): Promise<PortAnswer | undefined> {
+/**
+ * Appends `events` followed by the decisions on every input then pending,
+ * in one append: a reply and what it made the workflow do are one write.
+ * The timers those decisions ask for are written first (so none is lost to
+ * a crash after the append), the ones they drop after.
+ */
+async function appendDecided<State>(
+  context: AdvanceContext,
+  workflow: Workflow<State>,
+  record: WorkflowRecord<State>,
+  events: readonly WorkflowEvent[],
+  causationId: string,
+): Promise<WorkflowRecord<State>> {
+  const { decisions } = decidePending(workflow, foldEvents(workflow, record, events));
+  const outputs = decisions.flatMap((decision) => decision.data.outputs);
+  for (const output of outputs) {
+    if (output.kind === 'schedule') {
+      await scheduleTimer(context.db, workflow.name, { outputId: output.id!, stream: record.stream, key: output.key, dueAt: Date.parse(output.dueAt) });
+    }
+  }
+  const all: WorkflowEvent[] = [...events, ...decisions];
+  const appended = (await appendToWorkflow(context.store, workflow, record, all, causationId)).record;
+  if (decisions.length > 0) context.onStep?.('decision-recorded', record.stream);
+  for (const output of outputs) if (output.kind === 'unschedule') await deleteTimer(context.db, output.id!);
+  return appended;
+}
+
+/** Sends one output through its port. Resolves to the port's answer. */
+async function send(context: AdvanceContext, workflow: Workflow<unknown>, stream: string, output: DecidedSendable): Promise<PortAnswer> {
   const workflowId = workflowIdOf(workflow.name, stream)!;
   const base = { id: output.id, workflow: workflow.name, workflowId, key: output.key };
-  switch (output.kind) {
-    case 'command':
-      return context.commands.send({ ...base, payload: output.command }, context.signal);
-    case 'job':
-      return context.jobs.request({ ...base, payload: output.job }, context.signal);
-    case 'schedule':
-      await scheduleTimer(context.db, workflow.name, { outputId: output.id, stream, key: output.key, dueAt: Date.parse(output.dueAt) });
-      return undefined;
-  }
+  return output.kind === 'command'
+    ? context.commands.send({ ...base, payload: output.command }, context.signal)
+    : context.jobs.request({ ...base, payload: output.job }, context.signal);
 }
 
 function replyInput(output: DecidedSendable, answer: PortAnswer, at: string): WorkflowInput {
   const base = { kind: 'reply' as const, id: `reply:${output.id}`, at, key: output.key, outcome: answer.outcome };
   return answer.outcome === 'accepted' ? { ...base, reply: answer.reply } : { ...base, error: answer.error };
 }
+

@@ -6,7 +6,7 @@ import { WorkflowEventTypes } from '../domain/workflow-events';
 import type { WorkflowInput } from '../domain/workflow-input';
 import type { WorkflowStatus } from '../domain/workflow-record';
 import type { WorkflowStepPoint } from './advance-workflow';
-import { WorkflowNotFoundError, WorkflowStateError } from './workflow.errors';
+import { WorkflowNotFoundError, WorkflowStateError, WorkflowWaitTimedOutError } from './workflow.errors';
 import type { WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
 import { appendToWorkflow, loadWorkflow, withStreamRetries } from './workflow-stream';
 import { ensureWorkflowTimersTable } from './workflow-timers';
@@ -72,6 +72,43 @@ export class WorkflowRuntime {
     for (const worker of this.pool.workers) worker.wake();
   }
 
+  /**
+   * Starts instance `id` of workflow `name` with `data` and advances it in
+   * this call, as far as it goes without waiting for an outside event or a
+   * timer. `requestId` dedupes: starting again with the same request id
+   * records nothing. Resolves to the instance's status then.
+   */
+  async begin(name: string, id: string, start: { readonly requestId: string; readonly data: unknown }, signal: AbortSignal): Promise<WorkflowStatus> {
+    const worker = this.workerOf(name);
+    const input: WorkflowInput = { kind: 'start', id: start.requestId, at: new Date(this.pool.settings.clock()).toISOString(), data: start.data };
+    const record = await worker.advanceNow(workflowStream(name, id), { input, starts: true }, signal);
+    if (record.version === 0) throw new WorkflowNotFoundError(name, id);
+    return record.status;
+  }
+
+  /**
+   * Resolves once instance `id` is no longer running (completed, compensated
+   * or failed), reading its stream each time the log grows; rejects with
+   * WORKFLOW.WAIT_TIMED_OUT after `timeoutMs`.
+   */
+  async waitForEnd(name: string, id: string, timeoutMs: number, signal?: AbortSignal): Promise<WorkflowStatus> {
+    const worker = this.workerOf(name);
+    const deadline = this.pool.settings.clock() + timeoutMs;
+    for (;;) {
+      const { status } = await loadWorkflow(this.options.store, worker.workflow, workflowStream(name, id));
+      if (status !== 'running') return status;
+      const left = deadline - this.pool.settings.clock();
+      if (left <= 0) throw new WorkflowWaitTimedOutError(name, id, timeoutMs);
+      await this.options.store.waitForAppend(left, signal);
+    }
+  }
+
+  private workerOf(name: string): WorkflowWorker {
+    const worker = this.pool.workers.find((candidate) => candidate.workflow.name === name);
+    if (!worker) throw new WorkflowNotFoundError(name);
+    return worker;
+  }
+
   /** Asks a running instance to stop: the action in flight ends (done, failed or timed out), then the steps done are compensated. */
   cancel(name: string, id: string, request: { readonly by: string; readonly reason: string }): Promise<OperatorRequestResult> {
     return this.request(name, id, (status) => (status === 'running' ? undefined : 'only a running workflow can be cancelled'), {
@@ -91,8 +128,7 @@ export class WorkflowRuntime {
     refusal: (status: WorkflowStatus) => string | undefined,
     input: Omit<Extract<WorkflowInput, { kind: 'cancel' | 'retry' }>, 'id' | 'at'>,
   ): Promise<OperatorRequestResult> {
-    const worker = this.pool.workers.find((candidate) => candidate.workflow.name === name);
-    if (!worker) throw new WorkflowNotFoundError(name);
+    const worker = this.workerOf(name);
     const inputId = uuidV7();
     const at = new Date(this.pool.settings.clock()).toISOString();
     const position = await withStreamRetries(async () => {

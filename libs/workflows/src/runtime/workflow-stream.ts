@@ -31,8 +31,12 @@ export async function appendToWorkflow<State>(
     events.map((event) => ({ type: event.type, data: event.data, metadata })),
     { expected: record.version },
   );
-  const folded = events.reduce((current, event, index) => evolveRecord(workflow, current, event, record.version + index + 1), record);
-  return { record: folded, position };
+  return { record: foldEvents(workflow, record, events), position };
+}
+
+/** The record as it will be once `events` are appended after it. */
+export function foldEvents<State>(workflow: Workflow<State>, record: WorkflowRecord<State>, events: readonly WorkflowEvent[]): WorkflowRecord<State> {
+  return events.reduce((current, event, index) => evolveRecord(workflow, current, event, record.version + index + 1), record);
 }
 
 /** Runs `attempt` again from a fresh read while another writer keeps moving the stream (up to `maxAttempts`). */

@@ -10,6 +10,7 @@ import {
 } from '@ledger/processing';
 import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow';
 import { WorkflowEventTypes } from '../domain/workflow-events';
+import type { WorkflowRecord } from '../domain/workflow-record';
 import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
 import { deleteTimer, dueTimers } from './workflow-timers';
 
@@ -30,6 +31,8 @@ export const workflowKey = (name: string): string => `workflow:${name}`;
  */
 export class WorkflowWorker extends ProcessorWorker {
   private readonly settled = new Map<string, number>();
+  /** The advance running per stream: the next one waits for it. */
+  private readonly inFlight = new Map<string, Promise<WorkflowRecord<unknown>>>();
 
   constructor(
     readonly workflow: Workflow<unknown>,
@@ -87,11 +90,34 @@ export class WorkflowWorker extends ProcessorWorker {
     return true;
   }
 
-  private async advance(stream: string, arrival?: Arrival): Promise<void> {
-    const context = { ...this.ports, db: this.settings.db, signal: this.runSignal, clock: this.settings.clock };
-    const version = await advanceWorkflow(context, this.workflow, stream, arrival);
-    this.settled.delete(stream);
-    this.settled.set(stream, version);
-    if (this.settled.size > SETTLED_CACHE_SIZE) this.settled.delete(this.settled.keys().next().value!);
+  /**
+   * Advances an instance now, in the caller's request (an HTTP handler
+   * starting a bind), instead of when the log brings the input round: the
+   * caller gets the outcome without waiting a loop. Serialised with this
+   * worker's own advances of the same stream, and remembered as settled so
+   * the log's echo of it costs nothing. Any process may do it (another
+   * replica's worker only meets a version conflict and reloads); it needs no lease.
+   */
+  advanceNow(stream: string, arrival: Arrival, signal: AbortSignal): Promise<WorkflowRecord<unknown>> {
+    return this.advance(stream, arrival, signal);
+  }
+
+  private async advance(stream: string, arrival?: Arrival, signal: AbortSignal = this.runSignal): Promise<WorkflowRecord<unknown>> {
+    const before = this.inFlight.get(stream);
+    const run = (async () => {
+      await before?.catch(() => undefined);
+      const context = { ...this.ports, db: this.settings.db, signal, clock: this.settings.clock };
+      const record = await advanceWorkflow(context, this.workflow, stream, arrival);
+      this.settled.delete(stream);
+      this.settled.set(stream, record.version);
+      if (this.settled.size > SETTLED_CACHE_SIZE) this.settled.delete(this.settled.keys().next().value!);
+      return record;
+    })();
+    this.inFlight.set(stream, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inFlight.get(stream) === run) this.inFlight.delete(stream);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@ledger/kernel';
+import { ConflictError, LedgerError, NotFoundError } from '@ledger/kernel';
 
 export class WorkflowNotFoundError extends NotFoundError {
   constructor(name: string, id?: string) {
@@ -10,5 +10,12 @@ export class WorkflowNotFoundError extends NotFoundError {
 export class WorkflowStateError extends ConflictError {
   constructor(name: string, id: string, status: string, wanted: string) {
     super('WORKFLOW.BAD_STATE', `workflow ${name} ${id} is ${status}; ${wanted}`, { name, id, status });
+  }
+}
+
+/** A caller waited for an instance to end and it was still running when the wait ran out. */
+export class WorkflowWaitTimedOutError extends LedgerError {
+  constructor(name: string, id: string, timeoutMs: number) {
+    super('WORKFLOW.WAIT_TIMED_OUT', 504, `workflow ${name} ${id} was still running after ${timeoutMs} ms`, { name, id });
   }
 }

@@ -1,4 +1,4 @@
-import type { EventInput, WorkflowInput } from '../domain/workflow-input';
+import type { StartingInput, WorkflowInput } from '../domain/workflow-input';
 import type { StepVerdict } from '../domain/steps/step-definition';
 import { defineStepWorkflow } from '../domain/steps/step-workflow';
 
@@ -39,7 +39,7 @@ export const demoWorkflow = defineStepWorkflow<DemoOrder>({
     { types: ['demo.OrderPlaced'], starts: true, workflowId: (event) => (event.data as DemoOrder).orderId },
     { types: ['demo.JobFinished'], workflowId: (event) => (event.data as DemoJobFinished).orderId },
   ],
-  start: (input: EventInput) => (input.type === 'demo.OrderPlaced' ? (input.data as DemoOrder) : undefined),
+  start: (input: StartingInput) => (input.kind === 'event' && input.type === 'demo.OrderPlaced' ? (input.data as DemoOrder) : undefined),
   steps: [
     {
       name: 'reserve',

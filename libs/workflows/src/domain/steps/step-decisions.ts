@@ -1,4 +1,4 @@
-import type { WorkflowInput } from '../workflow-input';
+import { isStartingInput, type WorkflowInput } from '../workflow-input';
 import type { StepNote, WorkflowOutput } from '../workflow-output';
 import type { StepContext, StepDefinition, StepVerdict, StepWorkflowDefinition } from './step-definition';
 import { applyStepOutput, type CurrentAction, receiveInput, type StepWorkflowState } from './step-state';
@@ -39,9 +39,13 @@ class Decision<Data> {
   proceed(): void {
     const { state, definition } = this;
     if (state.phase === 'doing' || state.phase === 'new') {
-      const next = definition.steps[state.done.length];
-      if (next) return this.begin(next, 'do', (state.attempts[`${next.name}/do`] ?? 0) + 1);
-      return this.emit({ kind: 'complete', outcome: 'completed' });
+      for (;;) {
+        const next = definition.steps[this.state.done.length];
+        if (!next) return this.emit({ kind: 'complete', outcome: 'completed' });
+        const attempt = (this.state.attempts[`${next.name}/do`] ?? 0) + 1;
+        if (!next.skip?.(this.context(attempt))) return this.begin(next, 'do', attempt);
+        this.emit({ kind: 'step', step: next.name, phase: 'do', outcome: 'skipped', attempt: 0 });
+      }
     }
     if (state.phase !== 'compensating') return;
     const undo = state.toUndo[0];
@@ -58,12 +62,16 @@ class Decision<Data> {
   settle(current: CurrentAction, verdict: StepVerdict): void {
     const step = this.definition.steps[current.step];
     const note: Omit<StepNote, 'outcome'> = { kind: 'step', step: step.name, phase: current.phase, attempt: current.attempt, evidence: verdict.evidence };
+    // The attempt ended: its timeout must not fire an input later.
+    const unschedule = { kind: 'unschedule', key: `${step.name}/${current.phase}/${current.attempt}/timeout` } as const;
     if (verdict.done) {
       this.emit({ ...note, outcome: 'done' });
+      this.emit(unschedule);
       return this.proceed();
     }
     const retry = current.attempt < current.lastAttempt && !(current.phase === 'do' && this.state.cancel);
     this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry });
+    this.emit(unschedule);
     if (retry) return this.begin(step, current.phase, current.attempt + 1);
     this.proceed();
   }
@@ -94,7 +102,7 @@ export function decideStep<Data>(definition: StepWorkflowDefinition<Data>, input
   const received = receiveInput(definition, state, input);
   const decision = new Decision(definition, received, input.at);
   if (state.phase === 'new') {
-    if (input.kind === 'event' && received.data !== undefined) decision.proceed();
+    if (isStartingInput(input) && received.data !== undefined) decision.proceed();
     return decision.outputs;
   }
   if (input.kind === 'retry' && state.phase === 'failed') {

@@ -1,4 +1,4 @@
-import type { EventInput, WorkflowInput } from '../workflow-input';
+import type { StartingInput, WorkflowInput } from '../workflow-input';
 import type { CommandOutput, JobOutput } from '../workflow-output';
 import type { WorkflowRoute } from '../workflow';
 
@@ -25,6 +25,12 @@ export interface StepDefinition<Data> {
    * evidence (a command the aggregate recorded).
    */
   doneWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
+  /**
+   * True when the step does not apply to this instance (a bind whose
+   * profile names no bitstream programs nothing): it is recorded as
+   * skipped, sends nothing and has nothing to undo.
+   */
+  skip?(context: StepContext<Data>): boolean;
   /** Undoes the step once it is done; absent when there is nothing to undo. */
   compensate?(context: StepContext<Data>): StepAction;
   compensatedWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
@@ -38,7 +44,7 @@ export interface StepDefinition<Data> {
 export interface StepWorkflowDefinition<Data> {
   readonly name: string;
   readonly routes: readonly WorkflowRoute[];
-  /** The data an instance starts with, read from the event that starts it (undefined: it starts nothing). */
-  start(input: EventInput): Data | undefined;
+  /** The data an instance starts with, read from the input that starts it (undefined: it starts nothing). */
+  start(input: StartingInput): Data | undefined;
   readonly steps: readonly StepDefinition<Data>[];
 }

@@ -1,4 +1,4 @@
-import type { WorkflowInput } from '../workflow-input';
+import { isStartingInput, type WorkflowInput } from '../workflow-input';
 import type { DecidedOutput } from '../workflow-output';
 import type { StepWorkflowDefinition } from './step-definition';
 
@@ -14,8 +14,10 @@ export interface StepWorkflowState<Data> {
   readonly phase: 'new' | 'doing' | 'compensating' | 'completed' | 'compensated' | 'failed';
   readonly data: Data | undefined;
   readonly current: CurrentAction | undefined;
-  /** Names of the steps done, in order. */
+  /** Names of the steps done (or skipped), in order. */
   readonly done: readonly string[];
+  /** Steps that did not apply: done without anything to undo. */
+  readonly skipped: readonly string[];
   readonly evidence: Readonly<Record<string, unknown>>;
   /** Why compensation began (a step given up, an operator's cancel). */
   readonly failure: { readonly step: string; readonly reason: string } | undefined;
@@ -34,6 +36,7 @@ export const initialStepState = <Data>(): StepWorkflowState<Data> => ({
   data: undefined,
   current: undefined,
   done: [],
+  skipped: [],
   evidence: {},
   failure: undefined,
   toUndo: [],
@@ -43,9 +46,9 @@ export const initialStepState = <Data>(): StepWorkflowState<Data> => ({
 });
 
 /** The steps to compensate once the workflow stops: those done that have a compensation, newest first. */
-export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, done: readonly string[]): string[] {
+export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, state: Pick<StepWorkflowState<Data>, 'done' | 'skipped'>): string[] {
   const undoable = new Set(definition.steps.filter((step) => step.compensate).map((step) => step.name));
-  return done.filter((name) => undoable.has(name)).reverse();
+  return state.done.filter((name) => undoable.has(name) && !state.skipped.includes(name)).reverse();
 }
 
 /**
@@ -55,7 +58,7 @@ export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, done
  * Both `decide` (to see the state it decides from) and `evolve` use it.
  */
 export function receiveInput<Data>(definition: StepWorkflowDefinition<Data>, state: StepWorkflowState<Data>, input: WorkflowInput): StepWorkflowState<Data> {
-  if (input.kind === 'event' && state.phase === 'new') return { ...state, data: definition.start(input) };
+  if (isStartingInput(input) && state.phase === 'new') return { ...state, data: definition.start(input) };
   if (input.kind === 'cancel' && state.phase === 'doing' && !state.cancel) return { ...state, cancel: { by: input.by, reason: input.reason } };
   if (input.kind === 'retry' && state.phase === 'failed') {
     return { ...state, phase: 'compensating', toUndo: state.unresolved.map((entry) => entry.step), unresolved: [] };
@@ -71,6 +74,8 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
   const step = definition.steps.findIndex((candidate) => candidate.name === output.step);
   const counter = `${output.step}/${output.phase}`;
   switch (output.outcome) {
+    case 'skipped':
+      return { ...state, done: [...state.done, output.step], skipped: [...state.skipped, output.step] };
     case 'started': {
       const attempts = { ...state.attempts, [counter]: output.attempt };
       const fresh = state.current?.step !== step || state.current.phase !== output.phase;
@@ -85,7 +90,7 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
       if (!state.cancel) return { ...state, current: undefined, done, evidence };
       // A cancel waited for this step to end: now it is done, it is undone with the others.
       const failure = { step: output.step, reason: `cancelled by ${state.cancel.by}: ${state.cancel.reason}` };
-      return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, done) };
+      return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, { done, skipped: state.skipped }) };
     }
     case 'failed':
       if (!output.final) return state;
@@ -95,7 +100,7 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
           phase: 'compensating',
           current: undefined,
           failure: { step: output.step, reason: output.reason ?? 'failed' },
-          toUndo: stepsToUndo(definition, state.done),
+          toUndo: stepsToUndo(definition, state),
         };
       }
       return {

@@ -43,6 +43,7 @@ describe('the step machine (demo workflow)', () => {
     const bound = spec.given(throughProgram).when(accepted('bind/do/1'));
     expect(bound.outputs).toEqual([
       { kind: 'step', step: 'bind', phase: 'do', outcome: 'done', attempt: 1, evidence: undefined },
+      { kind: 'unschedule', key: 'bind/do/1/timeout' },
       { kind: 'complete', outcome: 'completed' },
     ]);
     expect(bound.state).toMatchObject({ phase: 'completed', done: ['reserve', 'program', 'bind'], evidence: { program: { key: 'program/do/1' } } });
@@ -104,6 +105,32 @@ describe('the step machine (demo workflow)', () => {
     const undoing = spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1'), cancel]).when(jobFinished('program/do/1', true));
     expect(sent(undoing.outputs)).toEqual(['program/compensate/1']);
     expect(undoing.state.failure).toEqual({ step: 'program', reason: 'cancelled by admin: tenant left' });
+  });
+
+  it('starts from an input the app records itself, and records a step that does not apply as skipped, with nothing to undo', () => {
+    const skipping = defineStepWorkflow<{ program: boolean }>({
+      name: 'skipping',
+      routes: [],
+      start: (input) => (input.kind === 'start' ? (input.data as { program: boolean }) : undefined),
+      steps: ['claim', 'program', 'bind'].map((name) => ({
+        name,
+        do: () => ({ kind: 'command' as const, command: { type: `demo.${name}`, data: {} } }),
+        compensate: () => ({ kind: 'command' as const, command: { type: `demo.un${name}`, data: {} } }),
+        skip: name === 'program' ? ({ data }: { data: { program: boolean } }) => !data.program : undefined,
+        timeoutMs: 1000,
+        retry: { maxAttempts: 1 },
+      })),
+    });
+    const skip = workflowSpec(skipping);
+    const start: WorkflowInput = { kind: 'start', id: 'req-1', at: T0, data: { program: false } };
+    expect(sent(skip.given([]).when(start).outputs)).toEqual(['claim/do/1']);
+    const claimed = skip.given([start]).when(accepted('claim/do/1'));
+    expect(claimed.outputs).toContainEqual({ kind: 'step', step: 'program', phase: 'do', outcome: 'skipped', attempt: 0 });
+    expect(sent(claimed.outputs)).toEqual(['bind/do/1']);
+    const undone = skip.given([start, accepted('claim/do/1')]).when(rejected('bind/do/1'));
+    expect(sent(undone.outputs)).toEqual(['claim/compensate/1']);
+    expect(sent(skip.given([]).when({ ...start, data: { program: true } }).outputs)).toEqual(['claim/do/1']);
+    expect(sent(skip.given([{ ...start, data: { program: true } }]).when(accepted('claim/do/1')).outputs)).toEqual(['program/do/1']);
   });
 
   it('ignores inputs once ended and refuses a definition it cannot run', () => {
