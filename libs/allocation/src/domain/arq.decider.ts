@@ -15,6 +15,8 @@ export interface StartBind extends ArqBinding {
 export interface CompleteBind {
   readonly type: 'CompleteBind';
   readonly uuid: string;
+  /** The bind being completed: a stale workflow's completion is refused. */
+  readonly bindId?: string;
   readonly attachHandle: BoundAttachHandle;
   readonly at: string;
 }
@@ -23,6 +25,8 @@ export interface CompleteBind {
 export interface FailBind {
   readonly type: 'FailBind';
   readonly uuid: string;
+  /** The bind being failed: another bind of the request is left alone. */
+  readonly bindId?: string;
   readonly code: string;
   readonly reason: string;
   readonly at: string;
@@ -64,11 +68,12 @@ export const arqDecider: Decider<ArqCommand, ArqState, ArqEvent> = {
       case 'StartBind':
         return decideStartBind(command, state);
       case 'CompleteBind':
+        if (!isCurrentBind(state, command.bindId)) throw new ArqBadStateError(state.uuid, state.state, 'complete a bind it no longer runs');
         if (state.state === 'Bound' && state.attachHandle?.uuid === command.attachHandle.uuid) return [];
         if (state.state !== 'BindStarted') throw new ArqBadStateError(state.uuid, state.state, 'complete a bind');
         return [{ type: 'allocation.ArqBound', data: { uuid: state.uuid, attachHandle: command.attachHandle, boundAt: command.at } }];
       case 'FailBind':
-        if (state.state !== 'BindStarted') return [];
+        if (state.state !== 'BindStarted' || !isCurrentBind(state, command.bindId)) return [];
         return [{ type: 'allocation.ArqBindFailed', data: { uuid: state.uuid, code: command.code, reason: command.reason, failedAt: command.at } }];
       case 'UnbindArq':
         if (state.state === 'Initial' || state.state === 'Unbound') return [];
@@ -87,7 +92,7 @@ export const arqDecider: Decider<ArqCommand, ArqState, ArqEvent> = {
     switch (event.type) {
       case 'allocation.ArqBindStarted': {
         const { uuid: _uuid, startedAt, ...binding } = event.data;
-        return { ...state, state: 'BindStarted', binding, attachHandle: null, failure: null, updatedAt: startedAt };
+        return { ...state, state: 'BindStarted', binding, attachHandle: null, failure: null, updatedAt: startedAt, lastBindId: binding.bindId };
       }
       case 'allocation.ArqBound':
         return { ...state, state: 'Bound', attachHandle: event.data.attachHandle, updatedAt: event.data.boundAt };
@@ -118,11 +123,15 @@ function decideStartBind(command: StartBind, state: LiveArq): ArqEvent[] {
     instanceUuid: command.instanceUuid,
     deviceUuid: command.deviceUuid,
     deployableUuid: command.deployableUuid,
+    ...(command.bindId === undefined ? {} : { bindId: command.bindId }),
   };
   if ((state.state === 'BindStarted' || state.state === 'Bound') && sameBinding(state.binding, binding)) return [];
   if (state.state !== 'Initial' && state.state !== 'Unbound') throw new ArqBadStateError(state.uuid, state.state, 'bind');
   return [{ type: 'allocation.ArqBindStarted', data: { uuid: state.uuid, ...binding, startedAt: command.at } }];
 }
+
+/** Whether `bindId` names the request's binding now (a command that names none is for whichever). */
+const isCurrentBind = (state: LiveArq, bindId: string | undefined): boolean => bindId === undefined || state.binding?.bindId === undefined || state.binding.bindId === bindId;
 
 const sameBinding = (a: ArqBinding | null, b: ArqBinding): boolean =>
   a !== null && a.hostname === b.hostname && a.deviceRpUuid === b.deviceRpUuid && a.instanceUuid === b.instanceUuid;

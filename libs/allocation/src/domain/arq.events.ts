@@ -36,6 +36,8 @@ export type ArqBindStarted = DomainEvent<
     readonly instanceUuid: string;
     readonly deviceUuid: string;
     readonly deployableUuid: string;
+    /** The bind workflow's instance id: later steps and their undoing name it, so a stale one never touches a newer bind. Absent on binds recorded before workflows. */
+    readonly bindId?: string;
     readonly startedAt: string;
   }
 >;

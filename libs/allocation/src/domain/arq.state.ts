@@ -13,6 +13,8 @@ export interface ArqBinding {
   readonly instanceUuid: string;
   readonly deviceUuid: string;
   readonly deployableUuid: string;
+  /** The bind workflow running or ran this binding (absent on binds recorded before workflows). */
+  readonly bindId?: string;
 }
 
 /** A request that exists: what it was created with, and where its bind stands. */
@@ -25,6 +27,8 @@ export type LiveArq = Omit<ArqCreated['data'], 'createdAt'> & {
   readonly failure: { readonly code: string; readonly reason: string } | null;
   readonly createdAt: string;
   readonly updatedAt: string | null;
+  /** The latest bind's workflow id, kept after an unbind: a new bind waits until that one has ended. */
+  readonly lastBindId?: string;
 };
 
 export type ArqState = { readonly status: 'absent' } | LiveArq | { readonly status: 'deleted'; readonly uuid: string };

@@ -29,6 +29,8 @@ export interface ClaimAttachHandle {
   readonly deployableUuid: string;
   readonly arqUuid: string;
   readonly candidates: readonly string[];
+  /** The bind claiming: a claim the request holds for another bind is stale, and is given back first. */
+  readonly bindId?: string;
 }
 
 /** Give back whatever the request holds on this device (nothing held: nothing appended). */
@@ -36,6 +38,8 @@ export interface ReleaseAttachHandle {
   readonly type: 'ReleaseAttachHandle';
   readonly deviceUuid: string;
   readonly arqUuid: string;
+  /** Only the claim of this bind (a stale undo never releases a newer bind's handle); absent: any. */
+  readonly bindId?: string;
 }
 
 /** What a heartbeat says of the device's health; recorded only when it differs from the last recorded. */
@@ -87,7 +91,7 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         return Object.values(state.claims)
-          .filter((claim) => claim.arqUuid === arqUuid)
+          .filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId))
           .map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
       }
     }
@@ -126,7 +130,9 @@ function decideDisable(deviceUuid: string, reason: string | null, state: DeviceS
 function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: DeviceState): DeviceEvent[] {
   const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
   const deployableUuid = uuidOf(command.deployableUuid, 'deployableUuid');
-  if (claimOf(state, arqUuid)) return [];
+  const held = claimOf(state, arqUuid);
+  if (held && sameBind(held, command.bindId)) return [];
+  const stale: DeviceEvent[] = held ? [{ type: 'inventory.AttachHandleReleased', data: held }] : [];
   if (state.status === 'maintaining') {
     throw new ConflictError(InventoryErrorCodes.DEVICE_IN_MAINTENANCE, `device ${deviceUuid} is in maintenance and offers no attach handles`, {
       deviceUuid,
@@ -134,15 +140,19 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   }
   // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
   if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
-  const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined);
+  const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined || state.claims[uuid] === held);
   if (free === undefined) {
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
       deviceUuid,
       deployableUuid,
     });
   }
-  return [{ type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid } }];
+  const bind = command.bindId === undefined ? {} : { bindId: command.bindId };
+  return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind } }];
 }
+
+/** A claim belongs to `bindId` when either names no bind (claims and commands from before workflows). */
+const sameBind = (claim: AttachHandleClaim, bindId: string | undefined): boolean => bindId === undefined || claim.bindId === undefined || claim.bindId === bindId;
 
 /**
  * Only a change of level is a fact: a new reason at the same level (the

@@ -146,6 +146,8 @@ export interface AttachHandleClaim {
   readonly deployableUuid: string;
   readonly handleUuid: string;
   readonly arqUuid: string;
+  /** The bind (workflow) that holds it; absent on claims recorded before workflows. */
+  readonly bindId?: string;
 }
 
 /** A bind took a free attach handle of the device for an accelerator request. */

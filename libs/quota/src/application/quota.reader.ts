@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AggregateCache, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
 import { quotaStream } from '../domain/quota-project';
 import type { QuotaResources } from '../domain/quota-resources';
+import type { ReserveQuota } from '../domain/quota.commands';
 import { quotaDecider } from '../domain/quota.decider';
 import type { QuotaState } from '../domain/quota.state';
 import { QUOTA_CACHE } from './quota.tokens';
@@ -42,5 +43,15 @@ export class QuotaReader {
       reservations: state.reservations.entries().map(([consumerId, resources]) => ({ consumerId, resources })),
       version,
     };
+  }
+
+  /**
+   * Throws what reserving `consumers` now would throw (QUOTA.EXCEEDED),
+   * recording nothing: a check before a process that reserves later. A
+   * reservation racing in between can still refuse the real one.
+   */
+  async assertAdmits(project: string, consumers: ReserveQuota['consumers']): Promise<void> {
+    const { state } = await loadAggregate(this.store, quotaStream(project), quotaDecider, this.cache);
+    quotaDecider.decide({ type: 'ReserveQuota', project, consumers }, state);
   }
 }

@@ -8,6 +8,8 @@ export interface ClaimAttachHandleInput {
   readonly arqUuid: string;
   /** The deployable's handle uuids in order of preference (from the inventory read model). */
   readonly candidates: readonly string[];
+  /** The bind claiming (its workflow id). */
+  readonly bindId?: string;
 }
 
 /** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */
@@ -23,7 +25,7 @@ export class ClaimAttachHandleCommand extends Command<AttachHandleClaim> {
 /** Releases what a request holds on a device; answers how many handles were released (0 or 1). */
 export class ReleaseAttachHandleCommand extends Command<number> {
   constructor(
-    readonly input: { readonly deviceUuid: string; readonly arqUuid: string },
+    readonly input: { readonly deviceUuid: string; readonly arqUuid: string; readonly bindId?: string },
     readonly context: CommandContext,
   ) {
     super();

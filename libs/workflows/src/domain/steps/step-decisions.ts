@@ -23,7 +23,7 @@ class Decision<Data> {
   }
 
   context(attempt: number): StepContext<Data> {
-    return { data: this.state.data as Data, evidence: this.state.evidence, attempt };
+    return { data: this.state.data as Data, evidence: this.state.evidence, attempt, failure: this.state.failure };
   }
 
   /** Sends attempt `attempt` of a step's action or compensation, with its timeout. */
@@ -31,6 +31,11 @@ class Decision<Data> {
     const key = `${step.name}/${phase}/${attempt}`;
     const action = phase === 'do' ? step.do(this.context(attempt)) : step.compensate!(this.context(attempt));
     this.emit({ kind: 'step', step: step.name, phase, outcome: 'started', attempt });
+    if (!action) {
+      // Nothing to undo for this instance: the compensation is done as it starts.
+      this.emit({ kind: 'step', step: step.name, phase, outcome: 'done', attempt, evidence: { nothingToUndo: true } });
+      return this.proceed();
+    }
     this.emit({ ...action, key } as WorkflowOutput);
     this.emit({ kind: 'schedule', key: `${key}/timeout`, dueAt: new Date(Date.parse(this.at) + step.timeoutMs).toISOString() });
   }

@@ -10,6 +10,8 @@ export interface StepContext<Data> {
   readonly data: Data;
   readonly evidence: Readonly<Record<string, unknown>>;
   readonly attempt: number;
+  /** Once compensation began: why (the step given up and its reason, or an operator's cancel). */
+  readonly failure?: { readonly step: string; readonly reason: string };
 }
 
 /** An input's verdict on the action in flight: done (with evidence) or failed (with the reason). */
@@ -31,8 +33,8 @@ export interface StepDefinition<Data> {
    * skipped, sends nothing and has nothing to undo.
    */
   skip?(context: StepContext<Data>): boolean;
-  /** Undoes the step once it is done; absent when there is nothing to undo. */
-  compensate?(context: StepContext<Data>): StepAction;
+  /** Undoes the step once it is done; absent (or answering undefined for an instance) when there is nothing to undo. */
+  compensate?(context: StepContext<Data>): StepAction | undefined;
   compensatedWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
   /** How long one attempt (of the action or its compensation) may take before it counts as failed. */
   readonly timeoutMs: number;

@@ -1,18 +1,21 @@
 import { Inject } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '@ledger/eventstore';
-import { AgentLostError, ClaimAttachHandleCommand, DeviceUnhealthyError } from '@ledger/inventory';
-import { ConflictError, isLedgerError } from '@ledger/kernel';
-import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
+import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
+import { QuotaReader } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
 import type { BindRequest } from '../../../domain/arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
-import { boundAttachHandle } from '../../../domain/attach-handle-info';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescription } from '../allocation-directory.port';
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';
 import { capacityConsumer, capacityResources } from '../capacity-quota';
 import { BindArqsCommand } from './bind-arqs.command';
+import { BIND_WORKFLOW, type BindStart } from './bind-workflow';
+import { BIND_WAIT_MS, BIND_WORKFLOWS, type BindWorkflows } from './bind-workflow.port';
+
+/** Binds are not cancelled with their HTTP request: a client that goes away leaves the bind to finish. */
+const NEVER_ABORTED = new AbortController().signal;
 
 interface PlannedBind {
   readonly arq: LiveArq;
@@ -25,15 +28,17 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
   constructor(
     @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
     @Inject(ArqStore) private readonly arqs: ArqStore,
-    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QuotaReader) private readonly quota: QuotaReader,
+    @Inject(BIND_WORKFLOWS) private readonly workflows: BindWorkflows,
+    @Inject(BIND_WAIT_MS) private readonly waitMs: number,
   ) {}
 
-  async execute({ input, context }: BindArqsCommand): Promise<LiveArq[]> {
+  async execute({ input }: BindArqsCommand): Promise<LiveArq[]> {
     await this.directory.catchUp();
     const plans = await Promise.all(input.binds.map((bind) => this.plan(bind, input.visibility)));
     await this.refuseHotAdd(plans);
-    await this.reserveCapacity(plans, context);
-    const outcomes = await Promise.all(plans.map((plan) => this.bindOne(plan, context)));
+    await this.assertCapacityAdmits(plans);
+    const outcomes = await Promise.all(plans.map((plan) => this.bindOne(plan)));
     const failed = outcomes.filter((arq) => arq.state === 'BindFailed');
     if (failed.length > 0) {
       const reasons = failed.map((arq) => `${arq.uuid}: ${arq.failure?.reason ?? 'failed'}`).join('; ');
@@ -93,38 +98,57 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     }
   }
 
-  /** Device capacity (e.g. GPU memory) counts against the project's quota while bound: reserved for all or none. */
-  private async reserveCapacity(plans: readonly PlannedBind[], context: CommandContext): Promise<void> {
+  /**
+   * Device capacity (e.g. GPU memory) counts against the project's quota
+   * while bound. Checked here for all the patch's binds at once, recording
+   * nothing (a bind over quota is refused before anything starts); each
+   * bind's workflow then charges its own, and gives it back if it fails.
+   */
+  private async assertCapacityAdmits(plans: readonly PlannedBind[]): Promise<void> {
     const byProject = new Map<string, { consumerId: string; resources: Record<string, number> }[]>();
     for (const { arq, provider } of plans) {
       const resources = capacityResources(provider.capacity);
       if (Object.keys(resources).length === 0) continue;
       byProject.set(arq.projectId, [...(byProject.get(arq.projectId) ?? []), { consumerId: capacityConsumer(arq.uuid), resources }]);
     }
-    for (const [project, consumers] of byProject) {
-      await this.commands.execute(new ReserveQuotaCommand({ project, consumers }, context));
-    }
+    for (const [project, consumers] of byProject) await this.quota.assertAdmits(project, consumers);
   }
 
-  private async bindOne({ arq, start, provider }: PlannedBind, context: CommandContext): Promise<LiveArq> {
-    await this.arqs.run(start, context);
+  /**
+   * Runs the request's bind workflow and waits for it to end (up to the
+   * bind timeout; Nova hears the outcome either way). The same bind again
+   * waits for the one already running instead of starting another.
+   */
+  private async bindOne({ arq, start, provider }: PlannedBind): Promise<LiveArq> {
+    if (arq.state === 'BindStarted' || arq.state === 'Bound') {
+      if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
+      return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
+    }
+    // An earlier bind of this request may still be undoing its steps: the new one starts after it.
+    if (arq.lastBindId) await this.waitForBind(arq.lastBindId);
+    const bindId = uuidV7();
+    const data: BindStart = {
+      arqUuid: arq.uuid,
+      projectId: arq.projectId,
+      bindId,
+      binding: { hostname: start.hostname, deviceRpUuid: start.deviceRpUuid, instanceUuid: start.instanceUuid, deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid },
+      capacity: capacityResources(provider.capacity),
+      program: null,
+    };
+    const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data }, NEVER_ABORTED);
+    if (status === 'running') await this.waitForBind(bindId);
+    const state = liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
+    // Refused at its first step (the request changed since it was checked): say why, as the check would have.
+    if (state.binding?.bindId !== bindId) assertAccepted(state, start);
+    return state;
+  }
+
+  /** Waits for a bind workflow to end; one still running after the bind timeout is left to run (Nova hears its outcome). */
+  private async waitForBind(bindId: string): Promise<void> {
     try {
-      const handles = await this.directory.attachHandlesOf(provider.deployableUuid);
-      const claim = await this.commands.execute(
-        new ClaimAttachHandleCommand(
-          { deviceUuid: provider.deviceUuid, deployableUuid: provider.deployableUuid, arqUuid: arq.uuid, candidates: handles.map((handle) => handle.uuid) },
-          context,
-        ),
-      );
-      const handle = handles.find((candidate) => candidate.uuid === claim.handleUuid);
-      if (!handle) throw new Error(`claimed handle ${claim.handleUuid} is not among the deployable's handles`);
-      const bound = await this.arqs.run({ type: 'CompleteBind', uuid: arq.uuid, attachHandle: boundAttachHandle(handle), at: new Date().toISOString() }, context);
-      return liveOrThrow(bound, arq.uuid);
+      await this.workflows.waitForEnd(BIND_WORKFLOW, bindId, this.waitMs);
     } catch (error) {
-      if (!isLedgerError(error) || error.status >= 500) throw error; // the sweeper fails a bind left BindStarted
-      const failed = await this.arqs.run({ type: 'FailBind', uuid: arq.uuid, code: error.code, reason: error.message, at: new Date().toISOString() }, context);
-      await this.commands.execute(new ReleaseQuotaCommand({ project: arq.projectId, consumerIds: [capacityConsumer(arq.uuid)] }, context));
-      return liveOrThrow(failed, arq.uuid);
+      if (!isLedgerError(error) || (error.code !== 'WORKFLOW.WAIT_TIMED_OUT' && error.code !== 'WORKFLOW.NOT_FOUND')) throw error;
     }
   }
 }

@@ -1,0 +1,62 @@
+import type { CommandContext, EventStore, RecordedEvent } from '@ledger/eventstore';
+import { isUuid, uuidV7 } from '@ledger/kernel';
+import { type Reactor, ReactorUnavailableError } from '@ledger/processing';
+import type { QuotaReserved } from '@ledger/quota';
+import { arqDecider } from '../../domain/arq.decider';
+import { type ArqEvent, arqStream } from '../../domain/arq.events';
+import type { ArqState } from '../../domain/arq.state';
+import type { ArqHolds } from './arq-holds';
+import { capacityConsumer } from './capacity-quota';
+
+/** A reservation whose request never appeared is an orphan after this many looks (the backoff spreads them over seconds). */
+export const ORPHAN_RESERVATION_LOOKS = 8;
+
+export interface ArqHoldsPorts {
+  readonly store: Pick<EventStore, 'readStream'>;
+  readonly holds: Pick<ArqHolds, 'releaseBinding' | 'releaseAll'>;
+}
+
+const context = (): CommandContext => ({ actor: { user: 'ledger:arq-holds', project: null, roles: ['service'] }, correlationId: uuidV7() });
+
+/**
+ * Makes sure what a request holds outside its stream is given back once it
+ * no longer needs it, whatever process died in between (the durable half of
+ * unbind and delete, whose handlers release at once too):
+ * - after an unbind: its attach handle and capacity charge;
+ * - after a delete: everything;
+ * - a unit reservation whose request was never recorded (a create that died
+ *   between reserving and recording) is released once the request is still
+ *   absent after ORPHAN_RESERVATION_LOOKS looks.
+ * Every release is idempotent (nothing held: nothing appended), so
+ * redelivery is harmless. A failed bind gives back its own holds (its workflow's compensation).
+ */
+export function arqHoldsReactor(ports: ArqHoldsPorts): Reactor {
+  const stateBefore = async (uuid: string, version: number): Promise<ArqState> =>
+    (await ports.store.readStream(arqStream(uuid)))
+      .filter((event) => event.version < version)
+      .reduce((state, event) => arqDecider.evolve(state, event as RecordedEvent & ArqEvent), arqDecider.initialState());
+  return {
+    name: 'arq-holds',
+    handles: ['allocation.ArqUnbound', 'allocation.ArqDeleted', 'quota.Reserved'],
+    filter: { categories: ['arq', 'quota'] },
+    startAt: 'head',
+    async react(event, { attempt }) {
+      if (event.type === 'quota.Reserved') return releaseIfOrphan(event as RecordedEvent & QuotaReserved, attempt);
+      const uuid = (event.data as { uuid: string }).uuid;
+      const before = await stateBefore(uuid, event.version);
+      if (before.status !== 'live') return;
+      const arq = { uuid, projectId: before.projectId, deviceUuid: before.binding?.deviceUuid ?? null };
+      if (event.type === 'allocation.ArqUnbound') await ports.holds.releaseBinding(arq, context());
+      else await ports.holds.releaseAll(arq, context());
+    },
+  };
+
+  async function releaseIfOrphan(event: RecordedEvent & QuotaReserved, attempt: number): Promise<void> {
+    const { consumerId, project } = event.data;
+    const arqUuid = consumerId.endsWith(':capacity') ? consumerId.slice(0, -':capacity'.length) : consumerId;
+    // Only a request's unit reservation (its id a uuid): capacity charges belong to bind workflows, other consumers to their own owners.
+    if (consumerId === capacityConsumer(arqUuid) || !isUuid(consumerId) || (await ports.store.readStream(arqStream(arqUuid))).length > 0) return;
+    if (attempt < ORPHAN_RESERVATION_LOOKS) throw new ReactorUnavailableError(`accelerator request ${arqUuid} is not recorded yet; its reservation is looked at again`);
+    await ports.holds.releaseAll({ uuid: arqUuid, projectId: project, deviceUuid: null }, context());
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
+import type { WorkflowCommandHandlers } from '@ledger/workflows';
+import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from '@ledger/inventory';
+import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
+import type { ArqBinding } from '../../../domain/arq.state';
+import type { BoundAttachHandle } from '../../../domain/arq.events';
+import { boundAttachHandle } from '../../../domain/attach-handle-info';
+import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
+import { ArqStore } from '../arq-store';
+import type { ClaimEvidence } from './bind-workflow';
+
+/**
+ * The commands of the bind workflow, by type: each one idempotent, keyed by
+ * the request and its bind id, so a send repeated after a crash changes
+ * nothing the first one did.
+ */
+@Injectable()
+export class BindWorkflowCommands {
+  constructor(
+    @Inject(ArqStore) private readonly arqs: ArqStore,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+  ) {}
+
+  handlers(): WorkflowCommandHandlers {
+    return {
+      'allocation.StartBind': (data: { uuid: string; bindId: string; binding: Omit<ArqBinding, 'bindId'> }, _dispatch: unknown, context: CommandContext) =>
+        this.arqs.run({ type: 'StartBind', uuid: data.uuid, bindId: data.bindId, ...data.binding, at: new Date().toISOString() }, context).then(() => undefined),
+      'allocation.FailBind': (data: { uuid: string; bindId: string; code: string; reason: string }, _dispatch: unknown, context: CommandContext) =>
+        this.arqs.run({ type: 'FailBind', ...data, at: new Date().toISOString() }, context).then(() => undefined),
+      'allocation.CompleteBind': (data: { uuid: string; bindId: string; attachHandle: BoundAttachHandle }, _dispatch: unknown, context: CommandContext) =>
+        this.arqs.run({ type: 'CompleteBind', ...data, at: new Date().toISOString() }, context).then(() => undefined),
+      'quota.Reserve': (data: ReserveQuotaCommand['input'], _dispatch: unknown, context: CommandContext) => this.commands.execute(new ReserveQuotaCommand(data, context)).then(() => undefined),
+      'quota.Release': (data: ReleaseQuotaCommand['input'], _dispatch: unknown, context: CommandContext) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(() => undefined),
+      'inventory.ClaimAttachHandle': (data: { deviceUuid: string; deployableUuid: string; arqUuid: string; bindId: string }, _dispatch: unknown, context: CommandContext) => this.claim(data, context),
+      'inventory.ReleaseAttachHandle': (data: ReleaseAttachHandleCommand['input'], _dispatch: unknown, context: CommandContext) =>
+        this.commands.execute(new ReleaseAttachHandleCommand(data, context)).then((released) => ({ released })),
+    };
+  }
+
+  /** Claims a handle among the deployable's (free ones first, per the read model; the device's stream decides). */
+  private async claim(data: { deviceUuid: string; deployableUuid: string; arqUuid: string; bindId: string }, context: CommandContext): Promise<ClaimEvidence> {
+    const handles = await this.directory.attachHandlesOf(data.deployableUuid);
+    const claim = await this.commands.execute(new ClaimAttachHandleCommand({ ...data, candidates: handles.map((handle) => handle.uuid) }, context));
+    const handle = handles.find((candidate) => candidate.uuid === claim.handleUuid);
+    if (!handle) throw new Error(`claimed handle ${claim.handleUuid} is not among deployable ${data.deployableUuid}'s handles`);
+    return { attachHandle: boundAttachHandle(handle) };
+  }
+}

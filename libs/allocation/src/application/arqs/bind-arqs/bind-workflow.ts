@@ -1,0 +1,132 @@
+import { defineStepWorkflow, type StepAction, type StepContext } from '@ledger/workflows';
+import type { BoundAttachHandle } from '../../../domain/arq.events';
+import type { ArqBinding } from '../../../domain/arq.state';
+import { capacityConsumer } from '../capacity-quota';
+
+export const BIND_WORKFLOW = 'bind';
+
+/** The bitstream a profile's group names, resolved when the bind was planned, and the region it goes to. */
+export interface BindProgram {
+  readonly bitstreamId: string;
+  readonly sha256: string;
+  readonly url: string;
+  readonly functionId: string | null;
+  readonly pciAddress: string;
+  /** What the region held when the bind was planned: the undo loads it back (null: nothing known to restore). */
+  readonly previous: { readonly bitstreamId: string; readonly sha256: string; readonly url: string } | null;
+}
+
+/** What a bind starts with: everything checked before it started (visibility, provider, traits, quota). */
+export interface BindStart {
+  readonly arqUuid: string;
+  readonly projectId: string;
+  readonly bindId: string;
+  readonly binding: Omit<ArqBinding, 'bindId'>;
+  /** Capacity the device charges against the project's quota while bound (empty: none). */
+  readonly capacity: Readonly<Record<string, number>>;
+  readonly program: BindProgram | null;
+}
+
+/** The claim step's evidence: what the device gave this bind. */
+export interface ClaimEvidence {
+  readonly attachHandle: BoundAttachHandle;
+}
+
+const command = (type: string, data: unknown): StepAction => ({ kind: 'command', command: { type, data } });
+
+/** The code and message of a failure reason recorded as `CODE: message` (a port's refusal). */
+export function failureOf(context: StepContext<BindStart>): { code: string; reason: string } {
+  const reason = context.failure?.reason ?? 'the bind stopped';
+  const coded = /^([A-Z][A-Z0-9_]*\.[A-Z0-9_.]+): (.*)$/s.exec(reason);
+  return coded ? { code: coded[1], reason: coded[2] } : { code: 'ARQ.BIND_FAILED', reason };
+}
+
+/**
+ * Steps 6–10 of the ten-step workflow (docs/workflows.md), for one
+ * accelerator request. The request was created with its unit of quota (step
+ * 6); the bind then records its start, charges the device's capacity,
+ * claims an attach handle (7), programs the region when the profile names a
+ * bitstream (8), has the agent verify the function answers (10, before Nova
+ * hears of it: once told, Nova boots the instance), and marks the request
+ * bound, which tells Nova (9). Whatever fails, the steps done are undone
+ * newest first, and the request ends BindFailed — Nova hears `failed`.
+ */
+export const bindWorkflow = defineStepWorkflow<BindStart>({
+  name: BIND_WORKFLOW,
+  routes: [],
+  start: (input) => (input.kind === 'start' ? (input.data as BindStart) : undefined),
+  steps: [
+    {
+      name: 'start-bind',
+      do: ({ data }) => command('allocation.StartBind', { uuid: data.arqUuid, bindId: data.bindId, binding: data.binding }),
+      compensate: (context) => command('allocation.FailBind', { uuid: context.data.arqUuid, bindId: context.data.bindId, ...failureOf(context) }),
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 3 },
+    },
+    {
+      name: 'charge-capacity',
+      skip: ({ data }) => Object.keys(data.capacity).length === 0,
+      do: ({ data }) =>
+        command('quota.Reserve', { project: data.projectId, consumers: [{ consumerId: capacityConsumer(data.arqUuid), resources: data.capacity }] }),
+      compensate: ({ data }) => command('quota.Release', { project: data.projectId, consumerIds: [capacityConsumer(data.arqUuid)] }),
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 1 },
+    },
+    {
+      name: 'claim-handle',
+      do: ({ data }) =>
+        command('inventory.ClaimAttachHandle', {
+          deviceUuid: data.binding.deviceUuid,
+          deployableUuid: data.binding.deployableUuid,
+          arqUuid: data.arqUuid,
+          bindId: data.bindId,
+        }),
+      compensate: ({ data }) => command('inventory.ReleaseAttachHandle', { deviceUuid: data.binding.deviceUuid, arqUuid: data.arqUuid, bindId: data.bindId }),
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 1 },
+    },
+    {
+      name: 'program-region',
+      skip: ({ data }) => data.program === null,
+      do: ({ data }) => programJob(data, data.program!),
+      // The region goes back to what it held; when nothing is known to restore, the function stays loaded, unclaimed.
+      compensate: ({ data }) => (data.program!.previous ? programJob(data, { ...data.program!, ...data.program!.previous }) : undefined),
+      timeoutMs: 600_000,
+      retry: { maxAttempts: 2 },
+    },
+    {
+      name: 'verify-access',
+      skip: ({ data }) => data.program === null,
+      do: ({ data }) => ({
+        kind: 'job',
+        job: { hostname: data.binding.hostname, kind: 'probe', params: { deviceUuid: data.binding.deviceUuid, pciAddress: data.program!.pciAddress, instanceUuid: data.binding.instanceUuid } },
+      }),
+      timeoutMs: 60_000,
+      retry: { maxAttempts: 2 },
+    },
+    {
+      name: 'mark-bound',
+      do: ({ data, evidence }) =>
+        command('allocation.CompleteBind', { uuid: data.arqUuid, bindId: data.bindId, attachHandle: (evidence['claim-handle'] as ClaimEvidence).attachHandle }),
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 3 },
+    },
+  ],
+});
+
+function programJob(data: BindStart, image: Pick<BindProgram, 'bitstreamId' | 'sha256' | 'url' | 'pciAddress'>): StepAction {
+  return {
+    kind: 'job',
+    job: {
+      hostname: data.binding.hostname,
+      kind: 'program',
+      params: {
+        deviceUuid: data.binding.deviceUuid,
+        deployableUuid: data.binding.deployableUuid,
+        pciAddress: image.pciAddress,
+        image: { url: image.url, sha256: image.sha256 },
+        bitstreamId: image.bitstreamId,
+      },
+    },
+  };
+}
