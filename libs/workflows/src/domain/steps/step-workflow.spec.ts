@@ -133,7 +133,7 @@ describe('the step machine (demo workflow)', () => {
 
     it('matches by the origin key: another workflow’s, another step’s or an earlier attempt’s failure says nothing', () => {
       const retrying = [...reserved, jobFinished('program/do/1', false), accepted('program/do/2')];
-      spec.given(retrying).when({ ...jobFinished('program/do/2', true), id: 'other' , data: { jobId: 'j9', origin: { workflow: 'bind', workflowId: 'o1', key: 'program/do/2' }, evidence: {} } }).then([]);
+      spec.given(retrying).when(jobFinished('program/do/2', true, 2, 'bind')).then([]);
       spec.given(retrying).when(jobFinished('reserve/do/1', true)).then([]);
       spec.given(retrying).when({ ...jobFinished('program/do/1', false), id: 'late-failure' }).then([]);
       // A late completion of the earlier attempt counts: the job ran.
