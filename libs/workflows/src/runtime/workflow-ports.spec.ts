@@ -4,7 +4,6 @@ import { mergeCommandHandlers, RegistryCommandPort, type WorkflowCommandDispatch
 import { workflowJobId } from './workflow-job-id';
 
 const dispatch = <Payload>(key: string, payload: Payload) => ({ id: `workflow-demo-o1/${key}`, workflow: 'demo', workflowId: 'o1', key, payload });
-const signal = new AbortController().signal;
 
 describe('RegistryCommandPort', () => {
   it('runs the handler of the command type as the workflow, correlated by its stream, and answers what it returned', async () => {
@@ -54,8 +53,8 @@ describe('JobRequestPort', () => {
     const port = new JobRequestPort(async (request) => {
       requests.push(request);
     });
-    const first = await port.request(job, signal);
-    await port.request(job, signal);
+    const first = await port.request(job);
+    await port.request(job);
     const jobId = workflowJobId(job.id);
     expect(isUuid(jobId)).toBe(true);
     expect(workflowJobId('workflow-demo-o1/program/do/2')).not.toBe(jobId);
@@ -66,6 +65,6 @@ describe('JobRequestPort', () => {
 
   it('answers a refused job (no agent, bad params) as rejected', async () => {
     const port = new JobRequestPort(() => Promise.reject(new ValidationError('JOB.INVALID', 'bad params')));
-    expect(await port.request(job, signal)).toEqual({ outcome: 'rejected', error: { code: 'JOB.INVALID', message: 'bad params' } });
+    expect(await port.request(job)).toEqual({ outcome: 'rejected', error: { code: 'JOB.INVALID', message: 'bad params' } });
   });
 });
