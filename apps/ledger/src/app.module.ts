@@ -15,6 +15,7 @@ import { JobsHttpModule } from './jobs/jobs-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
 import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
+import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
@@ -27,7 +28,7 @@ import { ReactorsHttpModule } from './reactors/reactors-http.module';
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: LedgerConfig, codec: TokenCodec): DynamicModule {
+  static forRoot(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows): DynamicModule {
     const imports: (DynamicModule | Type)[] = [
       CqrsModule.forRoot(),
       PersistenceModule.forRoot(config),
@@ -35,7 +36,7 @@ export class AppModule {
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams));
-    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
+    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config, workflows));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule);

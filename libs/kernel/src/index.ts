@@ -7,3 +7,4 @@ export * from './actor';
 export * from './jobs/job-origin';
 export * from './decider/decider';
 export * from './async/for-each-concurrently';
+export * from './paging/page-cursor';
