@@ -20,6 +20,7 @@ import { ReadinessService } from './infrastructure/readiness.service';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
+import { WorkflowsHttpModule } from './workflows/workflows-http.module';
 
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
@@ -39,7 +40,7 @@ export class AppModule {
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config, workflows));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
-    if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule);
+    if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];
     const controllers: Type[] = [HealthController];
