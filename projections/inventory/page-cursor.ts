@@ -1,30 +1,13 @@
-import { ValidationError } from '@ledger/kernel';
+import { decodePageCursor, encodePageCursor, pageLimitOf } from '@ledger/kernel';
 
-export const DEFAULT_PAGE_LIMIT = 100;
-export const MAX_PAGE_LIMIT = 1000;
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@ledger/kernel';
 
 const QUERY_INVALID = 'INVENTORY.QUERY_INVALID';
 
 /** The page size asked for, checked: an integer from 1 to 1000, default 100. */
-export function pageLimit(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_PAGE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
-    throw new ValidationError(QUERY_INVALID, `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`, { parameter: 'limit', value: limit });
-  }
-  return limit;
-}
+export const pageLimit = (limit: number | undefined): number => pageLimitOf(limit, QUERY_INVALID);
 
-/** An opaque cursor: the sort key of the last item of a page, as base64url JSON. */
-export const encodeCursor = (key: readonly string[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+export const encodeCursor = encodePageCursor;
 
 /** The sort key inside `cursor` (of `length` strings), or undefined for the first page. */
-export function decodeCursor(cursor: string | undefined, length: number): string[] | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === length && key.every((part) => typeof part === 'string')) return key as string[];
-  } catch {
-    // fall through: any undecodable cursor is the caller's error
-  }
-  throw new ValidationError(QUERY_INVALID, 'cursor is not one this API issued', { parameter: 'cursor' });
-}
+export const decodeCursor = (cursor: string | undefined, length: number): string[] | undefined => decodePageCursor(cursor, length, QUERY_INVALID);

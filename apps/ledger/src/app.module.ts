@@ -15,10 +15,12 @@ import { JobsHttpModule } from './jobs/jobs-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
 import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
+import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
+import { WorkflowsHttpModule } from './workflows/workflows-http.module';
 
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
@@ -27,7 +29,7 @@ import { ReactorsHttpModule } from './reactors/reactors-http.module';
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: LedgerConfig, codec: TokenCodec): DynamicModule {
+  static forRoot(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows): DynamicModule {
     const imports: (DynamicModule | Type)[] = [
       CqrsModule.forRoot(),
       PersistenceModule.forRoot(config),
@@ -35,10 +37,10 @@ export class AppModule {
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams));
-    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
+    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config, workflows));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
-    if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule);
+    if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];
     const controllers: Type[] = [HealthController];

@@ -5,6 +5,7 @@ import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
+import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { withDefaultVersion } from './http/cyborg-error';
 import { parseJsonWithDepthLimit } from './http/json-body-parser';
 import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
@@ -15,8 +16,12 @@ import { mountApiDocs } from './openapi/mount-api-docs';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
-/** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
-export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): Promise<NestFastifyApplication> {
+/**
+ * Builds the ledger's Nest application on Fastify; `main` and the e2e tests
+ * both start it this way. `workflows` replaces the ledger's own list
+ * (`ledgerWorkflows`): tests run small workflows of their own.
+ */
+export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows): Promise<NestFastifyApplication> {
   const adapter = new LedgerFastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => uuidV7(),
@@ -35,7 +40,7 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec): 
   adapter.getInstance().removeContentTypeParser('text/plain');
   parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows), adapter, {
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
     bodyParser: false,
   });

@@ -4,5 +4,7 @@ export * from './ids/uuid-v7';
 export * from './ids/name-based-uuid';
 export * from './json/canonical-json';
 export * from './actor';
+export * from './jobs/job-origin';
 export * from './decider/decider';
 export * from './async/for-each-concurrently';
+export * from './paging/page-cursor';

@@ -18,27 +18,42 @@ import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { jobsProjection } from '@ledger/projections/jobs';
 import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
+import { workflowsProjection, type WorkflowRuntime } from '@ledger/workflows';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
-import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import { type LedgerWorkflows, ledgerWorkflows } from './ledger-workflows';
+import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+import { workflowRuntimeProvider } from './workflow-runtime.provider';
 
 /** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [inventoryProjection, deviceProfilesProjection, quotaProjection, arqProjection, jobsProjection, placementProjection, bitstreamsProjection];
+export const LEDGER_PROCESSORS: readonly Processor[] = [
+  inventoryProjection,
+  deviceProfilesProjection,
+  quotaProjection,
+  arqProjection,
+  jobsProjection,
+  placementProjection,
+  bitstreamsProjection,
+  workflowsProjection,
+];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(PROCESSOR_RUNTIME) private readonly runtime: ProcessorRuntime,
     @Inject(REACTOR_RUNTIME) private readonly reactors: ReactorRuntime,
+    @Inject(WORKFLOW_RUNTIME) private readonly workflows: WorkflowRuntime,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runtime.start();
     await this.reactors.start();
+    await this.workflows.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    // Reactors first: one may be waiting for the projections to reach a position.
+    // Workflows first, then reactors: each may be waiting on what starts before it (a send, a projection's position).
+    await this.workflows.stop();
     await this.reactors.stop();
     await this.runtime.stop();
   }
@@ -47,11 +62,12 @@ class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
 /**
  * The `processors` role: feeds the global log to every projection and
  * reactor, each under a lease so that only one ledger process runs it at a
- * time, and runs the Placement reconciler's periodic compare (under its own lease).
+ * time, runs the workflows (`ledgerWorkflows`, each under its own lease) and
+ * the Placement reconciler's periodic compare (under its own lease).
  */
 @Module({})
 export class ProcessorsModule {
-  static forRoot(config: LedgerConfig): DynamicModule {
+  static forRoot(config: LedgerConfig, workflows: LedgerWorkflows = ledgerWorkflows()): DynamicModule {
     const logger = new Logger('Processors');
     return {
       module: ProcessorsModule,
@@ -83,12 +99,13 @@ export class ProcessorsModule {
               logger: new Logger('Reactors'),
             }),
         },
+        workflowRuntimeProvider(config, workflows),
         placementQueriesProvider,
         // The reconciler (null when LEDGER_PLACEMENT_URL is unset) and its periodic compare, started at bootstrap.
         ...placementReconcilerProviders({ config: LEDGER_CONFIG, readModelDb: READ_MODEL_DB, desiredSource: PlacementQueries }),
         ProcessorLifecycle,
       ],
-      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, PLACEMENT_RECONCILER],
+      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, WORKFLOW_RUNTIME, PLACEMENT_RECONCILER],
     };
   }
 }

@@ -2,8 +2,9 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { HOST_SYNC_STATES, PLACEMENT_RECONCILER, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
-import type { ProcessorRuntime, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
-import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB } from './tokens';
+import type { ProcessorRuntime, ProcessorStatus, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
+import type { WorkflowRuntime } from '@ledger/workflows';
+import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 export interface ReadinessReport {
   readonly ready: boolean;
@@ -11,6 +12,7 @@ export interface ReadinessReport {
   readonly headPosition?: number;
   readonly processors?: unknown;
   readonly reactors?: readonly ReactorStatus[];
+  readonly workflows?: readonly ProcessorStatus[];
 }
 
 /**
@@ -30,6 +32,7 @@ export class ReadinessService {
     @Optional() @Inject(PROCESSOR_RUNTIME) private readonly runtime?: ProcessorRuntime,
     @Optional() @Inject(REACTOR_RUNTIME) private readonly reactorRuntime?: ReactorRuntime,
     @Optional() @Inject(PLACEMENT_RECONCILER) private readonly placementReconciler?: PlacementReconciler | null,
+    @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflowRuntime?: WorkflowRuntime,
   ) {
     this.placementSync = new PlacementSyncQueries(readModels);
   }
@@ -59,7 +62,9 @@ export class ReadinessService {
     }
     const reactors = await this.reactorRuntime?.status();
     if (reactors) checks.reactors = { ok: true, ...describeReactors(reactors) };
-    return { ready: Object.values(checks).every((check) => check.ok), checks, headPosition, processors, reactors };
+    const workflows = await this.workflowRuntime?.status();
+    if (workflows) checks.workflows = { ok: true, ...describeWorkflows(workflows) };
+    return { ready: Object.values(checks).every((check) => check.ok), checks, headPosition, processors, reactors, workflows };
   }
 
   /** "off: …", or "Placement unavailable since …; not in sync: 1 blocked-by-allocations", or nothing when every host is in sync. */
@@ -84,5 +89,17 @@ function describeReactors(reactors: readonly ReactorStatus[]): { detail?: string
     ];
     return parts.length > 0 ? [`${reactor.name}: ${parts.join(', ')}`] : [];
   });
+  return notes.length > 0 ? { detail: notes.join('; ') } : {};
+}
+
+/**
+ * "bind: 3 failed sends (no handler for …)", or nothing when every workflow
+ * keeps up. Reported, never unready: a workflow waiting on its outside (a
+ * send the runtime retries with backoff) does not stop the ledger serving.
+ */
+function describeWorkflows(workflows: readonly ProcessorStatus[]): { detail?: string } {
+  const notes = workflows
+    .filter((workflow) => workflow.failures > 0)
+    .map((workflow) => `${workflow.name}: ${workflow.failures} failed attempt(s)${workflow.lastError ? ` (${workflow.lastError})` : ''}`);
   return notes.length > 0 ? { detail: notes.join('; ') } : {};
 }

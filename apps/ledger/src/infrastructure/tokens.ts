@@ -3,3 +3,4 @@ export const LEDGER_CONFIG = Symbol('LEDGER_CONFIG');
 export const READ_MODEL_DB = Symbol('READ_MODEL_DB');
 export const PROCESSOR_RUNTIME = Symbol('PROCESSOR_RUNTIME');
 export const REACTOR_RUNTIME = Symbol('REACTOR_RUNTIME');
+export const WORKFLOW_RUNTIME = Symbol('WORKFLOW_RUNTIME');

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, HostScoped, type Principal } from '@ledger/auth';
-import { type JobOffer, RequestJobCommand } from '@ledger/jobs';
+import { type JobOffer, RequestJobCommand, type RequestedJob } from '@ledger/jobs';
 import { commandContext } from '../http/command-context';
 import { AGENT_BOOT_HEADER, agentBootOf } from './agent-boot';
 import { NextJobsQuery, RequestJobBody } from './jobs.request.dto';
@@ -32,7 +32,7 @@ export class HostJobsController {
     @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ jobId: string; position: number }> {
+  ): Promise<RequestedJob> {
     const { kind, params, timeoutSeconds } = body;
     const requested = await this.commands.execute(new RequestJobCommand({ hostname, kind, params, timeoutSeconds }, commandContext(principal, request)));
     reply.header('Location', `/api/v1/jobs/${requested.jobId}`);

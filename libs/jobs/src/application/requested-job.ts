@@ -1,5 +1,6 @@
 /** A job just recorded: its id and the global position of its JobRequested (for read-your-writes). */
 export interface RequestedJob {
   readonly jobId: string;
-  readonly position: number;
+  /** Null when the caller named a job id that was requested before: nothing was recorded. */
+  readonly position: number | null;
 }

@@ -1,3 +1,5 @@
+import type { JobOrigin } from '@ledger/kernel';
+
 /**
  * What the ledger last heard from a host's agent, when a job is requested
  * (the live view's agent status and version). `agentVersion` is null until
@@ -23,6 +25,8 @@ export interface RequestJob {
   readonly requestedAt: string;
   /** The host's agent as the ledger knows it; when given, a job for an agent that is lost or never ran is refused (JOB.AGENT_UNAVAILABLE). */
   readonly agent?: AgentPresence;
+  /** The workflow attempt that asks for it: recorded, and carried on the job's result so the result routes back. */
+  readonly origin?: JobOrigin;
 }
 
 /** The host's agent takes the job. `agentBoot` null: the poll named no boot, so it never takes a job back. */

@@ -178,4 +178,25 @@ describe('jobDecider', () => {
         .thenThrows('JOB.ALREADY_FINISHED', { state: 'failed', failureCode: 'JOB.TIMED_OUT' });
     });
   });
+
+  describe('a workflow’s job (origin)', () => {
+    const origin = { workflow: 'demo', workflowId: 'o1', key: 'program/do/1' };
+    const fromWorkflow: JobEvent = { ...requested, data: { ...(requested.data as object), origin } } as JobEvent;
+
+    it('records the origin on the request, and asking again for the job id records nothing', () => {
+      spec.given([]).when({ ...request, origin }).then([fromWorkflow]);
+      spec.given([fromWorkflow]).when({ ...request, origin }).then([]);
+    });
+
+    it('carries the origin on the result, whichever way the job finished, the ledger’s timeout included', () => {
+      const [done] = spec.given([fromWorkflow]).when({ type: 'CompleteJob', jobId: JOB, evidence: { ok: true }, completedAt: later(5) }).events();
+      expect(done.data).toMatchObject({ origin });
+      const [failure] = spec.given([fromWorkflow]).when({ type: 'FailJob', jobId: JOB, code: 'X.Y', reason: 'no', evidence: {}, failedAt: later(5) }).events();
+      expect(failure.data).toMatchObject({ origin, code: 'X.Y' });
+      const [timedOut] = spec.given([fromWorkflow]).when({ type: 'TimeOutJob', jobId: JOB, now: later(120) }).events();
+      expect(timedOut.data).toMatchObject({ origin, code: 'JOB.TIMED_OUT' });
+      const [plain] = spec.given([requested]).when({ type: 'CompleteJob', jobId: JOB, evidence: {}, completedAt: later(5) }).events();
+      expect(plain.data).not.toHaveProperty('origin');
+    });
+  });
 });

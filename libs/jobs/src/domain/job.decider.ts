@@ -44,8 +44,13 @@ function requestJob(command: RequestJob, state: JobState): JobEvent[] {
   }
   if (state.status !== 'none') return [];
   if (command.agent) assertAgentAvailable(command.hostname, command.agent);
-  const { hostname, requestedAt } = command;
-  return [{ type: 'jobs.JobRequested', data: { jobId: command.jobId.toLowerCase(), hostname, kind: command.kind, params, timeoutSeconds, requestedAt } }];
+  const { hostname, requestedAt, origin } = command;
+  return [
+    {
+      type: 'jobs.JobRequested',
+      data: { jobId: command.jobId.toLowerCase(), hostname, kind: command.kind, params, timeoutSeconds, requestedAt, ...(origin ? { origin } : {}) },
+    },
+  ];
 }
 
 /**
@@ -91,13 +96,13 @@ function dispatchJob(command: DispatchJob, job: KnownJob): JobEvent[] {
 
 /** Results are taken from a requested job too: an operator may settle a job its agent never took. */
 function completeJob(command: CompleteJob, job: KnownJob): JobEvent[] {
-  return [{ type: 'jobs.JobCompleted', data: { jobId: job.jobId, evidence: evidenceOf(command.evidence), completedAt: command.completedAt } }];
+  return [{ type: 'jobs.JobCompleted', data: { jobId: job.jobId, evidence: evidenceOf(command.evidence), completedAt: command.completedAt, ...originOf(job) } }];
 }
 
 function failJob(command: FailJob, job: KnownJob): JobEvent[] {
   const code = failureCodeOf(command.code);
   const reason = failureReasonOf(command.reason);
-  return [{ type: 'jobs.JobFailed', data: { jobId: job.jobId, code, reason, evidence: evidenceOf(command.evidence), failedAt: command.failedAt } }];
+  return [{ type: 'jobs.JobFailed', data: { jobId: job.jobId, code, reason, evidence: evidenceOf(command.evidence), failedAt: command.failedAt, ...originOf(job) } }];
 }
 
 /** Nothing when the job finished or its deadline is still ahead: the sweeper reads a projection that may lag. */
@@ -113,10 +118,14 @@ function timeOutJob(command: TimeOutJob, job: KnownJob): JobEvent[] {
         reason: `no result within ${job.timeoutSeconds} s: ${waitedFor}`,
         evidence: { lastState: job.status, attempt: job.attempt },
         failedAt: command.now,
+        ...originOf(job),
       },
     },
   ];
 }
+
+/** The request's origin, for the result: a workflow routes it back to the attempt that asked. */
+const originOf = (job: KnownJob) => (job.origin ? { origin: job.origin } : {});
 
 function known(state: JobState, jobId: string): KnownJob {
   if (state.status === 'none') throw jobNotFound(jobId);

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@ledger/kernel';
+import type { DomainEvent, JobOrigin } from '@ledger/kernel';
 import type { JobKind } from './job-kinds';
 import type { JobParams } from './job-params';
 
@@ -36,6 +36,8 @@ export type JobRequested = DomainEvent<
     readonly params: JobParams;
     readonly timeoutSeconds: number;
     readonly requestedAt: string;
+    /** Present when a workflow asked for the job (absent in events recorded before workflows existed). */
+    readonly origin?: JobOrigin;
   }
 >;
 
@@ -49,12 +51,23 @@ export type JobDispatched = DomainEvent<
   { readonly jobId: string; readonly hostname: string; readonly attempt: number; readonly agentBoot: string | null; readonly dispatchedAt: string }
 >;
 
-export type JobCompleted = DomainEvent<'jobs.JobCompleted', { readonly jobId: string; readonly evidence: JobEvidence; readonly completedAt: string }>;
+/** `origin` (the request's, when a workflow asked) lets a route map the result to its workflow instance without a lookup. */
+export type JobCompleted = DomainEvent<
+  'jobs.JobCompleted',
+  { readonly jobId: string; readonly evidence: JobEvidence; readonly completedAt: string; readonly origin?: JobOrigin }
+>;
 
 /** The agent reported a failure, or the ledger gave up waiting (`code` JOB.TIMED_OUT). */
 export type JobFailed = DomainEvent<
   'jobs.JobFailed',
-  { readonly jobId: string; readonly code: string; readonly reason: string; readonly evidence: JobEvidence; readonly failedAt: string }
+  {
+    readonly jobId: string;
+    readonly code: string;
+    readonly reason: string;
+    readonly evidence: JobEvidence;
+    readonly failedAt: string;
+    readonly origin?: JobOrigin;
+  }
 >;
 
 export type JobEvent = JobRequested | JobDispatched | JobCompleted | JobFailed;

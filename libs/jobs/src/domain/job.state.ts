@@ -1,3 +1,4 @@
+import type { JobOrigin } from '@ledger/kernel';
 import type { JobKind } from './job-kinds';
 import type { JobParams } from './job-params';
 import type { JobEvent } from './job.events';
@@ -20,6 +21,8 @@ export type JobState =
       readonly agentBoot: string | null;
       /** The failure code once failed. */
       readonly failureCode: string | null;
+      /** The workflow attempt that asked for it, carried on the result. */
+      readonly origin: JobOrigin | null;
     };
 
 export type KnownJob = Exclude<JobState, { status: 'none' }>;
@@ -34,7 +37,7 @@ export const jobDeadline = (job: Pick<KnownJob, 'requestedAt' | 'timeoutSeconds'
 export function evolveJob(state: JobState, event: JobEvent): JobState {
   switch (event.type) {
     case 'jobs.JobRequested':
-      return { status: 'requested', ...event.data, attempt: 0, agentBoot: null, failureCode: null };
+      return { status: 'requested', ...event.data, origin: event.data.origin ?? null, attempt: 0, agentBoot: null, failureCode: null };
     case 'jobs.JobDispatched':
       return state.status === 'none' ? state : { ...state, status: 'dispatched', attempt: event.data.attempt, agentBoot: event.data.agentBoot };
     case 'jobs.JobCompleted':

@@ -1,3 +1,4 @@
+import { decodePageCursor, encodePageCursor, pageLimitOf } from '@ledger/kernel';
 import type { SqlExecutor } from '@ledger/processing';
 import type { WorkflowStatus } from '../domain/workflow-record';
 
@@ -28,6 +29,24 @@ export interface WorkflowView {
   readonly startedAt: string;
   readonly updatedAt: string;
   readonly endedAt: string | null;
+}
+
+/** A list's query that is not one the API takes (limit, cursor, status). */
+export const WORKFLOW_INVALID = 'WORKFLOW.INVALID';
+
+export interface WorkflowFilter {
+  readonly name?: string;
+  readonly status?: WorkflowStatus;
+  /** 1–1000, default 100. */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+export interface WorkflowPage {
+  readonly items: WorkflowView[];
+  /** Null on the last page. */
+  readonly nextCursor: string | null;
 }
 
 type WorkflowRow = Record<'name' | 'id' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at', string | null>;
@@ -63,17 +82,25 @@ const toStep = (row: StepRow): WorkflowStepView => ({
 export class WorkflowQueries {
   constructor(private readonly db: SqlExecutor) {}
 
-  async list(filter: { readonly name?: string; readonly status?: WorkflowStatus } = {}): Promise<WorkflowView[]> {
+  /** Newest first, `limit` (1–1000, default 100) at a time; `nextCursor` asks for the page after. */
+  async list(filter: WorkflowFilter = {}): Promise<WorkflowPage> {
+    const limit = pageLimitOf(filter.limit, WORKFLOW_INVALID);
     const conditions: string[] = [];
-    const params: string[] = [];
-    for (const [column, value] of [['name', filter.name], ['status', filter.status]] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      conditions.push(`${column} = $${params.length}`);
-    }
-    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const rows = await this.db.all<WorkflowRow>(`SELECT * FROM workflows ${where} ORDER BY started_at, stream`, params);
-    return rows.map(toView);
+    const params: unknown[] = [limit + 1];
+    const where = (sql: string, ...values: unknown[]) => {
+      conditions.push(sql.replace(/\?/g, () => `$${params.push(values.shift())}`));
+    };
+    if (filter.name !== undefined) where('name = ?', filter.name);
+    if (filter.status !== undefined) where('status = ?', filter.status);
+    const after = decodePageCursor(filter.cursor, 2, WORKFLOW_INVALID);
+    if (after) where('(started_at < ? OR (started_at = ? AND stream < ?))', after[0], after[0], after[1]);
+    const rows = await this.db.all<WorkflowRow & { stream: string }>(
+      `SELECT * FROM workflows ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''} ORDER BY started_at DESC, stream DESC LIMIT $1`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { items: page.map(toView), nextCursor: rows.length > limit && last ? encodePageCursor([last.started_at!, last.stream]) : null };
   }
 
   /** One instance with its steps in the order they began (compensations after the steps), or undefined. */

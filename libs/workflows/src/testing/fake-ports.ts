@@ -2,7 +2,8 @@ import type { EventStore } from '@ledger/eventstore';
 import { testEvent } from '@ledger/processing/testing';
 import type { PortAnswer, WorkflowCommandPort, WorkflowDispatch, WorkflowJobPort } from '../runtime/workflow-ports';
 import type { CommandOutput, JobOutput } from '../domain/workflow-output';
-import type { DemoJobFinished } from './demo-workflow';
+import { workflowStream } from '../domain/workflow';
+import { workflowJobId } from '../runtime/workflow-job-id';
 
 /** The aggregates' side in tests: records every command by id, refuses the keys it is told to, is down when told. */
 export class FakeCommandPort implements WorkflowCommandPort {
@@ -25,8 +26,9 @@ export class FakeCommandPort implements WorkflowCommandPort {
 
 /**
  * The agents' side in tests: accepts every job and, unless told to stay
- * silent about it, reports it finished by appending `demo.JobFinished` to
- * the log, the way a real agent's result reaches a workflow.
+ * silent about it, reports it finished by appending `jobs.JobCompleted` (or
+ * `jobs.JobFailed`) with the job's origin to its stream, as the jobs
+ * context does with a real agent's result.
  */
 export class FakeAgentPort implements WorkflowJobPort {
   readonly received: WorkflowDispatch<JobOutput['job']>[] = [];
@@ -35,18 +37,25 @@ export class FakeAgentPort implements WorkflowJobPort {
   /** Keys whose job the agent never reports on (it hangs). */
   readonly silent = new Set<string>();
 
-  constructor(private readonly store: Pick<EventStore, 'append'>) {}
+  constructor(
+    private readonly store: Pick<EventStore, 'append'>,
+    private readonly workflow = 'demo',
+  ) {}
 
   async request(job: WorkflowDispatch<JobOutput['job']>): Promise<PortAnswer> {
     this.received.push(job);
     if (!this.silent.has(job.key)) await this.finish(job.workflowId, job.key, !this.failing.has(job.key));
-    return { outcome: 'accepted', reply: { jobId: job.id } };
+    return { outcome: 'accepted', reply: { jobId: workflowJobId(job.id) } };
   }
 
-  /** Reports a job finished (as the agent would, late or early). */
-  async finish(orderId: string, key: string, ok: boolean): Promise<void> {
-    const finished: DemoJobFinished = { orderId, key, ok, evidence: { key, ok } };
-    await this.store.append(`demojob-${orderId}`, [testEvent('demo.JobFinished', finished)], { expected: 'any' });
+  /** Reports the job of attempt `key` of instance `workflowId` finished (as the agent would, late or early). */
+  async finish(workflowId: string, key: string, ok: boolean): Promise<void> {
+    const jobId = workflowJobId(`${workflowStream(this.workflow, workflowId)}/${key}`);
+    const origin = { workflow: this.workflow, workflowId, key };
+    const result = ok
+      ? testEvent('jobs.JobCompleted', { jobId, origin, evidence: { key, ok } })
+      : testEvent('jobs.JobFailed', { jobId, origin, code: 'DEMO.AGENT_FAILED', reason: `agent failed ${key}`, evidence: { key, ok } });
+    await this.store.append(`job-${jobId}`, [result], { expected: 'any' });
   }
 
   get keys(): string[] {

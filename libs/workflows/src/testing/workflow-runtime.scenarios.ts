@@ -118,7 +118,7 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await ended('o1');
     const failed = await record('o1');
     expect(failed.status).toBe('failed');
-    expect(failed.state.unresolved).toEqual([{ step: 'program', reason: 'agent failed program/compensate/2' }]);
+    expect(failed.state.unresolved).toEqual([{ step: 'program', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }]);
     expect(compensations()).toEqual(['reserve/compensate/1', 'program/compensate/1', 'program/compensate/2']);
     await expect(runtime.cancel('demo', 'o1', { by: 'admin', reason: 'x' })).rejects.toMatchObject({ code: 'WORKFLOW.BAD_STATE', status: 409 });
     agent.failing.clear();
@@ -136,8 +136,8 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     const views = await databases.open(`workflow_views_${count}`);
     await rebuildProcessor(store, views, workflowsProjection, { batchSize: 3 });
     const queries = new WorkflowQueries(views);
-    expect((await queries.list()).map((view) => [view.id, view.status])).toEqual([['o1', 'compensated'], ['o2', 'failed']]);
-    expect(await queries.list({ status: 'failed' })).toMatchObject([{ id: 'o2', unresolved: [{ step: 'program', reason: 'agent failed program/compensate/2' }] }]);
+    expect((await queries.list()).items.map((view) => [view.id, view.status])).toEqual([['o2', 'failed'], ['o1', 'compensated']]);
+    expect((await queries.list({ status: 'failed' })).items).toMatchObject([{ id: 'o2', unresolved: [{ step: 'program', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }] }]);
     const o1 = (await queries.get('demo', 'o1'))!;
     expect(o1).toMatchObject({ status: 'compensated', currentStep: null, reason: 'DEMO.REFUSED: refused bind/do/2' });
     expect(o1.steps.map((step) => [step.step, step.phase, step.status, step.attempts])).toEqual([

@@ -18,12 +18,10 @@ export class RequestJobHandler implements ICommandHandler<RequestJobCommand> {
 
   async execute({ input, context }: RequestJobCommand): Promise<RequestedJob> {
     await assertHostKnown(this.store, input.hostname);
-    const { kind, params, timeoutSeconds, hostname } = input;
+    const { kind, params, timeoutSeconds, hostname, origin } = input;
     const agent = await this.agentPresence?.(hostname);
-    const result = await this.runner.run(
-      { type: 'RequestJob', jobId: uuidV7(), hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString(), agent },
-      context,
-    );
-    return { jobId: result.jobId, position: result.position! };
+    const jobId = input.jobId ?? uuidV7();
+    const result = await this.runner.run({ type: 'RequestJob', jobId, hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString(), agent, origin }, context);
+    return { jobId: result.jobId, position: result.position };
   }
 }

@@ -1,3 +1,4 @@
+import { jobResultOf } from '../job-results';
 import { isStartingInput, type WorkflowInput } from '../workflow-input';
 import type { StepNote, WorkflowOutput } from '../workflow-output';
 import type { StepContext, StepDefinition, StepVerdict, StepWorkflowDefinition } from './step-definition';
@@ -82,11 +83,32 @@ class Decision<Data> {
   }
 }
 
-/** The verdict of `input` on the action in flight, or undefined when it says nothing about it. */
-function verdictOn<Data>(step: StepDefinition<Data>, current: CurrentAction, input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined {
+/**
+ * A job's default evidence: its result routed back (`jobResultRoute`),
+ * matched by the origin key. A completion of any attempt of this action
+ * counts (the job ran, even if a later attempt was sent after a timeout);
+ * a failure counts only for the attempt in flight.
+ */
+function jobResultVerdict(workflow: string, prefix: string, key: string) {
+  return (input: WorkflowInput): StepVerdict | undefined => {
+    const result = jobResultOf(workflow, input);
+    if (!result?.key.startsWith(prefix)) return undefined;
+    if (result.done) return { done: true, evidence: result.evidence };
+    return result.key === key ? { done: false, reason: result.reason, evidence: result.evidence } : undefined;
+  };
+}
+
+/**
+ * The verdict of `input` on the action in flight, or undefined when it says
+ * nothing about it. A command is done when the port accepts it; a job when
+ * its result comes back (the port accepting the request proves nothing
+ * ran); `doneWhen` / `compensatedWhen`, when given, say it instead.
+ */
+function verdictOn<Data>(workflow: string, step: StepDefinition<Data>, current: CurrentAction, input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined {
   const prefix = `${step.name}/${current.phase}/`;
   const key = `${prefix}${current.attempt}`;
-  const awaits = current.phase === 'do' ? step.doneWhen : step.compensatedWhen;
+  const action = current.phase === 'do' ? step.do(context) : step.compensate!(context);
+  const awaits = (current.phase === 'do' ? step.doneWhen : step.compensatedWhen) ?? (action?.kind === 'job' ? jobResultVerdict(workflow, prefix, key) : undefined);
   switch (input.kind) {
     case 'reply':
       if (input.outcome === 'rejected') {
@@ -117,7 +139,7 @@ export function decideStep<Data>(definition: StepWorkflowDefinition<Data>, input
   const current = received.current;
   if (!current || (received.phase !== 'doing' && received.phase !== 'compensating')) return decision.outputs;
   const step = definition.steps[current.step];
-  const verdict = verdictOn(step, current, input, decision.context(current.attempt));
+  const verdict = verdictOn(definition.name, step, current, input, decision.context(current.attempt));
   if (verdict) decision.settle(current, verdict);
   return decision.outputs;
 }

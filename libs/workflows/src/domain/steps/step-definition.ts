@@ -22,9 +22,11 @@ export interface StepDefinition<Data> {
   readonly name: string;
   do(context: StepContext<Data>): StepAction;
   /**
-   * The evidence that the action finished, read from an input (an agent's
-   * job result routed here). Absent: the port accepting the action is the
-   * evidence (a command the aggregate recorded).
+   * The evidence that the action finished, read from an input (an event of
+   * another stream routed here). Absent: for a command, the port accepting
+   * it (the aggregate recorded it); for a job, its `jobs.JobCompleted`
+   * (evidence: the job's) or `jobs.JobFailed` (reason: `<code>: <reason>`)
+   * routed back by `jobResultRoute`, matched by the attempt's key.
    */
   doneWhen?(input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined;
   /**

@@ -11,13 +11,16 @@ const due = (ms: number): string => at(ms + DEMO_STEP_TIMEOUT_MS);
 const placed: WorkflowInput = { kind: 'event', id: 'e1', at: T0, type: 'demo.OrderPlaced', stream: 'order-o1', data: { orderId: 'o1', hostname: 'h1' } };
 const accepted = (key: string, ms = 1): WorkflowInput => ({ kind: 'reply', id: `reply:${key}`, at: at(ms), key, outcome: 'accepted' });
 const rejected = (key: string, ms = 1): WorkflowInput => ({ kind: 'reply', id: `reply:${key}`, at: at(ms), key, outcome: 'rejected', error: { code: 'DEMO.NO', message: 'no' } });
-const jobFinished = (key: string, ok: boolean, ms = 2): WorkflowInput => ({
+/** The jobs context's result of the job of attempt `key`, with the origin the workflow recorded on the request. */
+const jobFinished = (key: string, ok: boolean, ms = 2, workflow = 'demo'): WorkflowInput => ({
   kind: 'event',
   id: `job:${key}:${ok}`,
   at: at(ms),
-  type: 'demo.JobFinished',
+  type: ok ? 'jobs.JobCompleted' : 'jobs.JobFailed',
   stream: 'job-1',
-  data: { orderId: 'o1', key, ok, evidence: { key } },
+  data: ok
+    ? { jobId: 'j1', origin: { workflow, workflowId: 'o1', key }, evidence: { key } }
+    : { jobId: 'j1', origin: { workflow, workflowId: 'o1', key }, code: 'AGENT.BROKE', reason: `agent failed ${key}`, evidence: { key } },
 });
 const timer = (key: string, ms: number): WorkflowInput => ({ kind: 'timer', id: `timer:${key}`, at: at(ms), key: `${key}/timeout` });
 
@@ -89,8 +92,8 @@ describe('the step machine (demo workflow)', () => {
     const ended = spec.given([...twice, jobFinished('program/compensate/2', false, 7)]).when(accepted('reserve/compensate/1', 8));
     expect(ended.outputs.at(-1)).toEqual({
       kind: 'fail',
-      reason: 'could not undo program (agent failed program/compensate/2) after DEMO.NO: no',
-      unresolved: [{ step: 'program', reason: 'agent failed program/compensate/2' }],
+      reason: 'could not undo program (AGENT.BROKE: agent failed program/compensate/2) after DEMO.NO: no',
+      unresolved: [{ step: 'program', reason: 'AGENT.BROKE: agent failed program/compensate/2' }],
     });
     const history = [...twice, jobFinished('program/compensate/2', false, 7), accepted('reserve/compensate/1', 8)];
     const retry: WorkflowInput = { kind: 'retry', id: 'r1', at: at(9), by: 'admin' };
@@ -131,6 +134,38 @@ describe('the step machine (demo workflow)', () => {
     expect(sent(undone.outputs)).toEqual(['claim/compensate/1']);
     expect(sent(skip.given([]).when({ ...start, data: { program: true } }).outputs)).toEqual(['claim/do/1']);
     expect(sent(skip.given([{ ...start, data: { program: true } }]).when(accepted('claim/do/1')).outputs)).toEqual(['program/do/1']);
+  });
+
+  describe('a job step', () => {
+    const reserved = [placed, accepted('reserve/do/1')];
+
+    it('is not done when the port accepts the request, only when its job completes (evidence: the job’s)', () => {
+      spec.given(reserved).when(accepted('program/do/1')).then([]);
+      const done = spec.given([...reserved, accepted('program/do/1')]).when(jobFinished('program/do/1', true));
+      expect(done.outputs[0]).toEqual({ kind: 'step', step: 'program', phase: 'do', outcome: 'done', attempt: 1, evidence: { key: 'program/do/1' } });
+      expect(sent(done.outputs)).toEqual(['bind/do/1']);
+    });
+
+    it('fails the attempt when its job fails (reason: code and reason) and retries', () => {
+      const failed = spec.given([...reserved, accepted('program/do/1')]).when(jobFinished('program/do/1', false));
+      expect(failed.outputs[0]).toMatchObject({ outcome: 'failed', final: false, reason: 'AGENT.BROKE: agent failed program/do/1', evidence: { key: 'program/do/1' } });
+      expect(sent(failed.outputs)).toEqual(['program/do/2']);
+    });
+
+    it('fails the attempt when the port refuses the job (no agent)', () => {
+      const refused = spec.given(reserved).when(rejected('program/do/1'));
+      expect(refused.outputs[0]).toMatchObject({ step: 'program', outcome: 'failed', reason: 'DEMO.NO: no' });
+      expect(sent(refused.outputs)).toEqual(['program/do/2']);
+    });
+
+    it('matches by the origin key: another workflow’s, another step’s or an earlier attempt’s failure says nothing', () => {
+      const retrying = [...reserved, jobFinished('program/do/1', false), accepted('program/do/2')];
+      spec.given(retrying).when(jobFinished('program/do/2', true, 2, 'bind')).then([]);
+      spec.given(retrying).when(jobFinished('reserve/do/1', true)).then([]);
+      spec.given(retrying).when({ ...jobFinished('program/do/1', false), id: 'late-failure' }).then([]);
+      // A late completion of the earlier attempt counts: the job ran.
+      expect(spec.given(retrying).when({ ...jobFinished('program/do/1', true), id: 'late' }).outputs[0]).toMatchObject({ step: 'program', outcome: 'done', attempt: 2 });
+    });
   });
 
   it('ignores inputs once ended and refuses a definition it cannot run', () => {

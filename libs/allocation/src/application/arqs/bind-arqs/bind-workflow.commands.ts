@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import type { WorkflowCommandHandlers } from '@ledger/workflows';
+import type { WorkflowCommandHandler, WorkflowCommandHandlers } from '@ledger/workflows';
 import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from '@ledger/inventory';
 import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
 import type { ArqBinding } from '../../../domain/arq.state';
@@ -25,23 +25,28 @@ export class BindWorkflowCommands {
   ) {}
 
   handlers(): WorkflowCommandHandlers {
+    const at = () => new Date().toISOString();
     return {
-      'allocation.StartBind': (data: { uuid: string; bindId: string; binding: Omit<ArqBinding, 'bindId'> }, _dispatch: unknown, context: CommandContext) =>
-        this.arqs.run({ type: 'StartBind', uuid: data.uuid, bindId: data.bindId, ...data.binding, at: new Date().toISOString() }, context).then(() => undefined),
-      'allocation.FailBind': (data: { uuid: string; bindId: string; code: string; reason: string }, _dispatch: unknown, context: CommandContext) =>
-        this.arqs.run({ type: 'FailBind', ...data, at: new Date().toISOString() }, context).then(() => undefined),
-      'allocation.CompleteBind': (data: { uuid: string; bindId: string; attachHandle: BoundAttachHandle }, _dispatch: unknown, context: CommandContext) =>
-        this.arqs.run({ type: 'CompleteBind', ...data, at: new Date().toISOString() }, context).then(() => undefined),
-      'quota.Reserve': (data: ReserveQuotaCommand['input'], _dispatch: unknown, context: CommandContext) => this.commands.execute(new ReserveQuotaCommand(data, context)).then(() => undefined),
-      'quota.Release': (data: ReleaseQuotaCommand['input'], _dispatch: unknown, context: CommandContext) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(() => undefined),
-      'inventory.ClaimAttachHandle': (data: { deviceUuid: string; deployableUuid: string; arqUuid: string; bindId: string }, _dispatch: unknown, context: CommandContext) => this.claim(data, context),
-      'inventory.ReleaseAttachHandle': (data: ReleaseAttachHandleCommand['input'], _dispatch: unknown, context: CommandContext) =>
+      'allocation.StartBind': typed<{ uuid: string; bindId: string; binding: Omit<ArqBinding, 'bindId'> }>((data, context) =>
+        this.arqs.run({ type: 'StartBind', uuid: data.uuid, bindId: data.bindId, ...data.binding, at: at() }, context).then(nothing),
+      ),
+      'allocation.FailBind': typed<{ uuid: string; bindId: string; code: string; reason: string }>((data, context) =>
+        this.arqs.run({ type: 'FailBind', ...data, at: at() }, context).then(nothing),
+      ),
+      'allocation.CompleteBind': typed<{ uuid: string; bindId: string; attachHandle: BoundAttachHandle }>((data, context) =>
+        this.arqs.run({ type: 'CompleteBind', ...data, at: at() }, context).then(nothing),
+      ),
+      'quota.Reserve': typed<ReserveQuotaCommand['input']>((data, context) => this.commands.execute(new ReserveQuotaCommand(data, context)).then(nothing)),
+      'quota.Release': typed<ReleaseQuotaCommand['input']>((data, context) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(nothing)),
+      'inventory.ClaimAttachHandle': typed<ClaimInput>((data, context) => this.claim(data, context)),
+      'inventory.ReleaseAttachHandle': typed<ReleaseAttachHandleCommand['input']>((data, context) =>
         this.commands.execute(new ReleaseAttachHandleCommand(data, context)).then((released) => ({ released })),
+      ),
     };
   }
 
   /** Claims a handle among the deployable's (free ones first, per the read model; the device's stream decides). */
-  private async claim(data: { deviceUuid: string; deployableUuid: string; arqUuid: string; bindId: string }, context: CommandContext): Promise<ClaimEvidence> {
+  private async claim(data: ClaimInput, context: CommandContext): Promise<ClaimEvidence> {
     const handles = await this.directory.attachHandlesOf(data.deployableUuid);
     const claim = await this.commands.execute(new ClaimAttachHandleCommand({ ...data, candidates: handles.map((handle) => handle.uuid) }, context));
     const handle = handles.find((candidate) => candidate.uuid === claim.handleUuid);
@@ -49,3 +54,18 @@ export class BindWorkflowCommands {
     return { attachHandle: boundAttachHandle(handle) };
   }
 }
+
+interface ClaimInput {
+  readonly deviceUuid: string;
+  readonly deployableUuid: string;
+  readonly arqUuid: string;
+  readonly bindId: string;
+}
+
+const nothing = (): undefined => undefined;
+
+/** A handler for data this workflow itself decided (its shape is the workflow's, not a caller's). */
+const typed =
+  <Data>(handle: (data: Data, context: CommandContext) => Promise<unknown>): WorkflowCommandHandler =>
+  (data, _dispatch, context) =>
+    handle(data as Data, context);
