@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadOrCreateCredentials, type Principal, type TokenCodec } from '@ledger/auth';
 import { dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
 import { createLedgerApp } from '../../apps/ledger/src/create-ledger-app';
+import type { LedgerWorkflows } from '../../apps/ledger/src/infrastructure/ledger-workflows';
 
 /** A whole ledger app, in-process, on a free port over real HTTP, with its own data directory. */
 export interface TestLedger {
@@ -24,11 +25,12 @@ export interface TestResponse {
   readonly body: any;
 }
 
-export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
+/** `workflows` replaces the ledger's own list, for a test's small workflows. */
+export async function startTestLedger(env: Record<string, string> = {}, workflows?: LedgerWorkflows): Promise<TestLedger> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
   const config = loadLedgerConfig({ LEDGER_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env });
   const { codec } = loadOrCreateCredentials(dataFiles(config));
-  const app = await createLedgerApp(config, codec);
+  const app = await createLedgerApp(config, codec, workflows);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

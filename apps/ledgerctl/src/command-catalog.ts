@@ -77,6 +77,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['workflow', "durable workflows (bind, provisioning): list, show a step history, cancel, retry (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/workflow.command')).registerWorkflowCommands(program);
+    },
+  },
+  {
     commands: [['bitstream', "FPGA images: register with a detached signature, list, show, retire; trust signing keys (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/bitstream.command')).registerBitstreamCommands(program);

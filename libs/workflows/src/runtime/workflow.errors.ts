@@ -9,7 +9,8 @@ export class WorkflowNotFoundError extends NotFoundError {
 /** An operator's cancel or retry that the instance's status does not allow. */
 export class WorkflowStateError extends ConflictError {
   constructor(name: string, id: string, status: string, wanted: string) {
-    super('WORKFLOW.BAD_STATE', `workflow ${name} ${id} is ${status}; ${wanted}`, { name, id, status });
+    // `workflowStatus`, not `status`: problem details already use `status` for the HTTP status.
+    super('WORKFLOW.BAD_STATE', `workflow ${name} ${id} is ${status}; ${wanted}`, { name, id, workflowStatus: status });
   }
 }
 
