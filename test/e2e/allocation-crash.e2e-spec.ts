@@ -16,8 +16,9 @@ const nova = codec.issue({ user: 'nova', project: 'tenant-c', roles: ['member', 
 
 /**
  * Kills the ledger (SIGKILL) while clients run create → bind → delete flows,
- * restarts it, and checks that nothing stays half done: once the allocation
- * sweeper has run, no bind is left starting, every attach-handle claim
+ * restarts it, and checks that nothing stays half done: once the bind
+ * workflows have resumed (and the arq-holds reactor has given back what
+ * unbound, deleted or never-recorded requests held), no bind is left starting, every attach-handle claim
  * belongs to a request bound with that handle, and the project's quota in
  * use equals what its live requests hold.
  */
@@ -83,12 +84,12 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
     await Promise.all(clients);
 
     ledger = await startLedgerProcess(env());
-    // The sweeper runs within half a bind timeout of start-up, then every half timeout; wait for its outcome.
+    // The workflow runtime resumes interrupted binds from the log once its lease is free; wait for the outcome.
     const deadline = Date.now() + 30_000;
     for (;;) {
       const problems = await inconsistencies();
       if (problems.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`still inconsistent after the sweeper had time to run:\n${problems.join('\n')}\n${ledger.output()}`);
+      if (Date.now() > deadline) throw new Error(`still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${ledger.output()}`);
       await delay(200);
     }
   });

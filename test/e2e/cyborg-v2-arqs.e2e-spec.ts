@@ -1,4 +1,4 @@
-import { AllocationSweeper, arqDecider, arqStream } from '@ledger/allocation';
+import { arqDecider, arqStream } from '@ledger/allocation';
 import { Client } from 'pg';
 import { EVENT_STORE, type EventStore, handleCommand } from '@ledger/eventstore';
 import { startNovaSink, type NovaSink } from '../support/nova-sink';
@@ -314,26 +314,28 @@ function acceleratorRequestSuite(storeEnv: () => Record<string, string>, cleanup
     expect(released.body.usage).toEqual({});
   });
 
-  it('answers 423 while an instance still binds, and the sweeper fails a bind whose process died, releasing its holds', async () => {
+  it('answers 423 while an instance still binds, and resumes a bind whose process died after its first step (Nova hears "bound")', async () => {
     const [arq] = await createArqs('fpga-dp');
     const instance = newInstance();
-    // A bind that started and then lost its process: BindStarted recorded, a handle claimed, nothing after.
-    const context = { actor: { user: 'test', project: null, roles: [] }, correlationId: crypto.randomUUID() };
+    const bindId = crypto.randomUUID();
     const provider = (await ledger.request('GET', '/api/v1/deployables?hostname=compute-1', { token: admin })).body.items.find((d: any) => d.rpUuid === fpgaRp);
-    await handleCommand(store, arqStream(arq.uuid), arqDecider, {
-      type: 'StartBind', uuid: arq.uuid, hostname: 'compute-1', deviceRpUuid: fpgaRp, instanceUuid: instance,
-      deviceUuid: provider.deviceUuid, deployableUuid: provider.uuid, at: new Date(Date.now() - 120_000).toISOString(),
-    }, context);
+    const binding = { hostname: 'compute-1', deviceRpUuid: fpgaRp, instanceUuid: instance, deviceUuid: provider.deviceUuid, deployableUuid: provider.uuid };
+    // What a process that died mid-bind leaves: the workflow's start recorded, its first command's effect (BindStarted) landed, nothing after.
+    const context = { actor: { user: 'test', project: null, roles: [] }, correlationId: crypto.randomUUID() };
+    await handleCommand(store, arqStream(arq.uuid), arqDecider, { type: 'StartBind', uuid: arq.uuid, bindId, ...binding, at: new Date().toISOString() }, context);
     const polled = await ledger.request('GET', `/v2/accelerator_requests?instance=${instance}&bind_state=resolved`, { token: nova_ });
     expect(polled.status).toBe(423);
     expect(polled.body).toBeUndefined();
-    const report = await ledger.app.get(AllocationSweeper).sweep(60_000);
-    expect(report.expiredBinds).toBe(1);
+    const start = { arqUuid: arq.uuid, projectId: 'tenant-a', bindId, binding, capacity: {}, program: null };
+    await store.append(
+      `workflow-bind-${bindId}`,
+      [{ type: 'workflow.InputRecorded', data: { input: { kind: 'start', id: bindId, at: new Date().toISOString(), data: start } }, metadata: { ...context, causationId: null, schemaVersion: 1 } }],
+      { expected: 'no_stream' },
+    );
+    await nova.waitFor((events) => events.some((e) => e.tag === arq.uuid && e.status === 'completed'));
     const resolved = await ledger.request('GET', `/v2/accelerator_requests?instance=${instance}&bind_state=resolved`, { token: nova_ });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.arqs[0]).toMatchObject({ uuid: arq.uuid, state: 'BindFailed' });
-    await nova.waitFor((events) => events.some((e) => e.tag === arq.uuid && e.status === 'failed'));
-    expect((await ledger.app.get(AllocationSweeper).sweep(60_000)).expiredBinds).toBe(0);
+    expect(resolved.body.arqs[0]).toMatchObject({ uuid: arq.uuid, state: 'Bound' });
     await cleanUp([arq.uuid]);
   });
 }

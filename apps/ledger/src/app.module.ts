@@ -15,6 +15,7 @@ import { JobsHttpModule } from './jobs/jobs-http.module';
 import { PersistenceModule } from './infrastructure/persistence.module';
 import { PlacementHttpModule } from './placement/placement-http.module';
 import { ProcessorsModule } from './infrastructure/processors.module';
+import { WorkflowRuntimeModule } from './infrastructure/workflow-runtime.module';
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
@@ -36,8 +37,8 @@ export class AppModule {
       AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
-    if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams));
-    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config, workflows));
+    if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
+    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
-import { HttpNovaEvents } from '@ledger/allocation';
+import type { ModuleRef } from '@nestjs/core';
+import { ArqHolds, arqHoldsReactor, HttpNovaEvents } from '@ledger/allocation';
 import type { LedgerConfig } from '@ledger/config';
 import type { EventStore } from '@ledger/eventstore';
 import type { PlacementReconciler } from '@ledger/placement';
@@ -14,6 +15,8 @@ export interface ReactorDependencies {
   readonly readModels: SqlDatabase;
   readonly projections: ProcessorRuntime;
   readonly logger: Logger;
+  /** Finds the conductor's providers (the holds a request gives back), absent in a processors-only process. */
+  readonly moduleRef: ModuleRef;
   /** Null when LEDGER_PLACEMENT_URL is unset (the reconciler said so when it was not made). */
   readonly placementReconciler: PlacementReconciler | null;
 }
@@ -21,6 +24,9 @@ export interface ReactorDependencies {
 /** Every reactor the ledger runs, in one list: those whose outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const reactors: Reactor[] = [];
+  const holds = conductorProvider(deps.moduleRef, ArqHolds);
+  if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));
+  else deps.logger.warn('this process runs no conductor: what unbound and deleted requests held is given back by a process that does');
   if (config.novaUrl) {
     const arqs = new ArqQueries(deps.readModels);
     reactors.push(
@@ -49,4 +55,13 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   }
   return reactors;
+}
+
+/** A provider of the conductor role, or undefined when this process does not run it. */
+function conductorProvider<T>(moduleRef: ModuleRef, type: new (...args: any[]) => T): T | undefined {
+  try {
+    return moduleRef.get(type, { strict: false });
+  } catch {
+    return undefined;
+  }
 }

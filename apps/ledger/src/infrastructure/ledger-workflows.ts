@@ -1,4 +1,5 @@
-import type { CommandBus } from '@nestjs/cqrs';
+import type { ModuleRef } from '@nestjs/core';
+import { BindWorkflowCommands, bindWorkflow } from '@ledger/allocation';
 import { mergeCommandHandlers, type Workflow, type WorkflowCommandHandlers } from '@ledger/workflows';
 
 /** The workflows a ledger runs and the commands they may send. */
@@ -6,15 +7,20 @@ export interface LedgerWorkflows {
   /** Each with its own state type (hence `any`), as WorkflowRuntime takes them. */
   readonly workflows: readonly Workflow<any>[];
   /** The command registry: each context contributes its handlers (`mergeCommandHandlers` refuses a type served twice). */
-  commands(bus: CommandBus): WorkflowCommandHandlers;
+  commands(moduleRef: ModuleRef): WorkflowCommandHandlers;
 }
 
-/**
- * Every workflow the ledger runs, in one list, with the command handlers
- * they need. Empty until the bind and provisioning workflows land; tests
- * hand their own to `createLedgerApp`.
- */
+/** Every workflow the ledger runs, in one list, with the command handlers they need (from the conductor's contexts). */
 export const ledgerWorkflows = (): LedgerWorkflows => ({
-  workflows: [],
-  commands: () => mergeCommandHandlers(),
+  workflows: [bindWorkflow],
+  commands: (moduleRef) => mergeCommandHandlers(moduleRef.get(BindWorkflowCommands, { strict: false }).handlers()),
 });
+
+/** The ledger's workflows plus a test's own. */
+export const withWorkflows = (base: LedgerWorkflows, extra: LedgerWorkflows | undefined): LedgerWorkflows =>
+  extra === undefined
+    ? base
+    : {
+        workflows: [...base.workflows, ...extra.workflows],
+        commands: (moduleRef) => mergeCommandHandlers(base.commands(moduleRef), extra.commands(moduleRef)),
+      };

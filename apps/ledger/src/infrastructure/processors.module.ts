@@ -6,7 +6,9 @@ import {
   Logger,
   Module,
   type OnApplicationBootstrap,
+  Optional,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { LedgerConfig } from '@ledger/config';
 import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProviders } from '@ledger/placement';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
@@ -21,9 +23,7 @@ import { PlacementQueries, placementProjection } from '@ledger/projections/place
 import { workflowsProjection, type WorkflowRuntime } from '@ledger/workflows';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
-import { type LedgerWorkflows, ledgerWorkflows } from './ledger-workflows';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
-import { workflowRuntimeProvider } from './workflow-runtime.provider';
 
 /** Every processor the ledger runs, in one list. */
 export const LEDGER_PROCESSORS: readonly Processor[] = [
@@ -42,18 +42,19 @@ class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     @Inject(PROCESSOR_RUNTIME) private readonly runtime: ProcessorRuntime,
     @Inject(REACTOR_RUNTIME) private readonly reactors: ReactorRuntime,
-    @Inject(WORKFLOW_RUNTIME) private readonly workflows: WorkflowRuntime,
+    // Absent in a processors-only process: workflows send through the conductor's command bus.
+    @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflows: WorkflowRuntime | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runtime.start();
     await this.reactors.start();
-    await this.workflows.start();
+    await this.workflows?.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     // Workflows first, then reactors: each may be waiting on what starts before it (a send, a projection's position).
-    await this.workflows.stop();
+    await this.workflows?.stop();
     await this.reactors.stop();
     await this.runtime.stop();
   }
@@ -67,7 +68,7 @@ class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
  */
 @Module({})
 export class ProcessorsModule {
-  static forRoot(config: LedgerConfig, workflows: LedgerWorkflows = ledgerWorkflows()): DynamicModule {
+  static forRoot(config: LedgerConfig): DynamicModule {
     const logger = new Logger('Processors');
     return {
       module: ProcessorsModule,
@@ -88,24 +89,23 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER],
-          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime, placementReconciler: PlacementReconciler | null) =>
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef],
+          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime, placementReconciler: PlacementReconciler | null, moduleRef: ModuleRef) =>
             new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, logger: new Logger('Reactors') }),
+              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, moduleRef, logger: new Logger('Reactors') }),
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
             }),
         },
-        workflowRuntimeProvider(config, workflows),
         placementQueriesProvider,
         // The reconciler (null when LEDGER_PLACEMENT_URL is unset) and its periodic compare, started at bootstrap.
         ...placementReconcilerProviders({ config: LEDGER_CONFIG, readModelDb: READ_MODEL_DB, desiredSource: PlacementQueries }),
         ProcessorLifecycle,
       ],
-      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, WORKFLOW_RUNTIME, PLACEMENT_RECONCILER],
+      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, PLACEMENT_RECONCILER],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { QuotaModule } from '@ledger/quota';
 import { ARQ_PROVIDERS } from './arqs/arq.providers';
 import { DEVICE_PROFILE_PROVIDERS } from './device-profiles/device-profile.providers';
 
@@ -8,6 +9,8 @@ import { DEVICE_PROFILE_PROVIDERS } from './device-profiles/device-profile.provi
  * `EVENT_STORE` globally.
  */
 @Module({
+  // The bind checks device capacity against the project's quota before its workflow charges it.
+  imports: [QuotaModule],
   providers: [...DEVICE_PROFILE_PROVIDERS, ...ARQ_PROVIDERS],
   exports: [...DEVICE_PROFILE_PROVIDERS, ...ARQ_PROVIDERS],
 })

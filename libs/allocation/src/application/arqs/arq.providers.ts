@@ -1,8 +1,8 @@
 import type { Provider } from '@nestjs/common';
-import { AllocationSweeper } from './allocation-sweeper';
 import { ArqHolds } from './arq-holds';
 import { ArqStore } from './arq-store';
 import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
+import { BindWorkflowCommands } from './bind-arqs/bind-workflow.commands';
 import { CreateArqsHandler } from './create-arqs/create-arqs.handler';
 import { DeleteArqsHandler, DeleteInstanceArqsHandler } from './delete-arqs/delete-arqs.handlers';
 import { UnbindArqsHandler } from './unbind-arqs/unbind-arqs.handler';
@@ -16,5 +16,5 @@ export const ARQ_PROVIDERS: Provider[] = [
   UnbindArqsHandler,
   DeleteArqsHandler,
   DeleteInstanceArqsHandler,
-  AllocationSweeper,
+  BindWorkflowCommands,
 ];

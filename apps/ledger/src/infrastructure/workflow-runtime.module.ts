@@ -1,0 +1,56 @@
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { BIND_WAIT_MS, BIND_WORKFLOWS } from '@ledger/allocation';
+import type { LedgerConfig } from '@ledger/config';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { RequestJobCommand } from '@ledger/jobs';
+import type { SqlDatabase } from '@ledger/processing';
+import { JobRequestPort, RegistryCommandPort, type WorkflowCommandPort, WorkflowRuntime } from '@ledger/workflows';
+import { type LedgerWorkflows, ledgerWorkflows, withWorkflows } from './ledger-workflows';
+import { READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+
+/**
+ * The workflow runtime, in the `conductor` role: a bind request starts its
+ * workflow and advances it in the request (no lease needed), and the
+ * `processors` role starts the runtime's loops (under leases), which resume
+ * whatever a crash interrupted and fire the timers. Its ports send through
+ * this process's command bus: commands to the registry's handlers, jobs to
+ * the jobs context with an id derived from the dispatch.
+ */
+@Module({})
+export class WorkflowRuntimeModule {
+  static forRoot(config: LedgerConfig, extra?: LedgerWorkflows): DynamicModule {
+    const workflows = withWorkflows(ledgerWorkflows(), extra);
+    return {
+      module: WorkflowRuntimeModule,
+      global: true,
+      providers: [
+        {
+          provide: WORKFLOW_RUNTIME,
+          inject: [EVENT_STORE, READ_MODEL_DB, CommandBus, ModuleRef],
+          useFactory: (store: EventStore, db: SqlDatabase, bus: CommandBus, moduleRef: ModuleRef) =>
+            new WorkflowRuntime({
+              store,
+              db,
+              workflows: workflows.workflows,
+              commands: lazyCommandPort(() => new RegistryCommandPort(workflows.commands(moduleRef))),
+              jobs: new JobRequestPort((request, context) => bus.execute(new RequestJobCommand(request, context))),
+              owner: config.instanceId,
+              leaseTtlMs: config.processorLeaseMs,
+              logger: new Logger('Workflows'),
+            }),
+        },
+        { provide: BIND_WORKFLOWS, useExisting: WORKFLOW_RUNTIME },
+        { provide: BIND_WAIT_MS, useValue: config.bindTimeoutMs },
+      ],
+      exports: [WORKFLOW_RUNTIME, BIND_WORKFLOWS, BIND_WAIT_MS],
+    };
+  }
+}
+
+/** The registry is read at the first send: the contexts' handler providers exist by then, whatever order Nest made them in. */
+function lazyCommandPort(make: () => WorkflowCommandPort): WorkflowCommandPort {
+  let port: WorkflowCommandPort | undefined;
+  return { send: (command, signal) => (port ??= make()).send(command, signal) };
+}
