@@ -102,12 +102,17 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
     const boundHandles = new Set<string>();
     for (const arq of arqs.filter((a: { state: string }) => a.state === 'Bound')) boundHandles.add(`${arq.device_rp_uuid}/${JSON.stringify(arq.attach_handle_info)}`);
     const deployables = (await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100')).items;
-    let claimed = 0;
+    const claimedBy: string[] = [];
     for (const deployable of deployables) {
       const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
-      claimed += handles.filter((handle: { inUse: boolean }) => handle.inUse).length;
+      claimedBy.push(...handles.filter((handle: { inUse: boolean }) => handle.inUse).map((handle: { claimedBy: string }) => handle.claimedBy));
     }
-    if (claimed !== boundHandles.size) problems.push(`${claimed} handles claimed, ${boundHandles.size} requests bound`);
+    if (claimedBy.length !== boundHandles.size) {
+      const bound = new Set(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => a.uuid));
+      const strays = claimedBy.filter((uuid) => !bound.has(uuid));
+      const failed = (await getJson('/api/v1/workflows?name=bind&status=failed')).items ?? [];
+      problems.push(`${claimedBy.length} handles claimed, ${boundHandles.size} requests bound; claimed by requests not bound: ${strays.join(', ')}; failed bind workflows: ${JSON.stringify(failed)}`);
+    }
     const quota = await getJson('/api/v1/quotas/tenant-c');
     if ((quota.usage.FPGA ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage.FPGA ?? 0}, live requests ${arqs.length}`);
     return problems;

@@ -9,7 +9,7 @@ import type { ArqHolds } from './arq-holds';
 import { capacityConsumer } from './capacity-quota';
 
 /** A reservation whose request never appeared is an orphan after this many looks (the backoff spreads them over seconds). */
-export const ORPHAN_RESERVATION_LOOKS = 8;
+export const ORPHAN_RESERVATION_LOOKS = 5;
 
 export interface ArqHoldsPorts {
   readonly store: Pick<EventStore, 'readStream'>;
