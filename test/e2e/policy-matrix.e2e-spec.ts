@@ -4,8 +4,12 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { attributeUuidOf, numericIdOf } from '@ledger/inventory';
+import { ConflictError } from '@ledger/kernel';
 import { parkEvent, type SqlDatabase } from '@ledger/processing';
-import { READ_MODEL_DB } from '../../apps/ledger/src/infrastructure/tokens';
+import { eventually, testEvent } from '@ledger/processing/testing';
+import { defineStepWorkflow, type WorkflowRuntime } from '@ledger/workflows';
+import type { LedgerWorkflows } from '../../apps/ledger/src/infrastructure/ledger-workflows';
+import { READ_MODEL_DB, WORKFLOW_RUNTIME } from '../../apps/ledger/src/infrastructure/tokens';
 import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 import {
@@ -26,6 +30,34 @@ import {
   projectOf,
   SERVICE_USER,
 } from '../support/policy-matrix';
+
+/**
+ * Two workflows for the workflow routes' cells: `policy_hold` stays running
+ * (its one step waits for an event that never comes), `policy_fail` ends
+ * failed (its second step and the first one's undo are refused).
+ */
+const refuse = () => Promise.reject(new ConflictError('TEST.REFUSED', 'refused'));
+const policyStart = (name: string) => [{ types: [`test.${name}`], starts: true, workflowId: (event: { data: unknown }) => (event.data as { id: string }).id }];
+const POLICY_WORKFLOWS: LedgerWorkflows = {
+  workflows: [
+    defineStepWorkflow({
+      name: 'policy_hold',
+      routes: policyStart('policy_hold'),
+      start: (input) => input.data,
+      steps: [{ name: 'wait', do: () => ({ kind: 'command', command: { type: 'test.Ask', data: {} } }), doneWhen: () => undefined, timeoutMs: 3_600_000, retry: { maxAttempts: 1 } }],
+    }),
+    defineStepWorkflow({
+      name: 'policy_fail',
+      routes: policyStart('policy_fail'),
+      start: (input) => input.data,
+      steps: [
+        { name: 'a', do: () => ({ kind: 'command', command: { type: 'test.Ask', data: {} } }), compensate: () => ({ kind: 'command', command: { type: 'test.Refused', data: {} } }), timeoutMs: 3_600_000, retry: { maxAttempts: 1 } },
+        { name: 'b', do: () => ({ kind: 'command', command: { type: 'test.Refused', data: {} } }), timeoutMs: 3_600_000, retry: { maxAttempts: 1 } },
+      ],
+    }),
+  ],
+  commands: () => ({ 'test.Ask': async () => ({ asked: true }), 'test.Refused': refuse }),
+};
 
 /** Legend: OK allowed (2xx); NF hidden (another project's: 404 or absent, never the data); NO 401; the rest 403 with this code. */
 const NF = HIDDEN;
@@ -138,6 +170,11 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/reactors/{name}/parked/{position}/retry', '',     [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/workflows',                               '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/workflows/runtime',                       '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/workflows/{name}/{id}',                   '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/workflows/{name}/{id}/cancel',           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/workflows/{name}/{id}/retry',            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
 ];
 
 /**
@@ -192,6 +229,7 @@ const cells = POLICY.flatMap(([endpoint, scope, outcomes]) =>
 describe('policy matrix: every endpoint × caller × own/other project', () => {
   let ledger: TestLedger;
   let store: EventStore;
+  let workflowsReached = 0;
   let rootHeaders: Record<string, string>;
   let profileUuid: string;
   let fpgaRp: string;
@@ -414,6 +452,19 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     };
   };
 
+  const workflowsFresh = () => ({ 'x-ledger-min-position': String(workflowsReached) });
+  /** Starts an instance of a policy workflow and waits until the API shows it `status`. */
+  const startPolicyWorkflow = async (name: string, id: string, status: string): Promise<string> => {
+    const { position } = await store.append(`policyorder-${id}`, [testEvent(`test.${name}`, { id })], { expected: 'any' });
+    await eventually(async () => (await ledger.request('GET', `/api/v1/workflows/${name}/${id}`, { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(position) } })).body.status === status);
+    // Until the runtime has nothing left to record: a refusal's cell checks that the log did not move.
+    const runtime = ledger.app.get<WorkflowRuntime>(WORKFLOW_RUNTIME);
+    for (let head = -1; head !== (workflowsReached = await store.headPosition()); ) {
+      head = workflowsReached;
+      await runtime.waitForPosition(head);
+    }
+    return id;
+  };
   const CALLS: Record<string, (target: Target) => Call | Promise<Call>> = {
     'GET /': () => ({ path: '/', allowed: (r) => expect(r.body.versions[0].id).toBe('v2') }),
     'GET /v2': () => ({ path: '/v2', allowed: (r) => expect(r.body.id).toBe('v2.0') }),
@@ -724,6 +775,30 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         allowed: (r) => expect(r.body).toMatchObject({ reactor: 'nova-notifier', position, outcome: 'failed' }),
       };
     },
+    'GET /api/v1/workflows': () => ({
+      path: '/api/v1/workflows?name=policy_hold',
+      headers: workflowsFresh(),
+      allowed: (r) => expect(r.body.items).toContainEqual(expect.objectContaining({ name: 'policy_hold', id: 'standing', status: 'running' })),
+    }),
+    'GET /api/v1/workflows/runtime': () => ({
+      path: '/api/v1/workflows/runtime',
+      allowed: (r) => expect(r.body.items.map((item: { name: string }) => item.name).sort()).toEqual(['workflow:policy_fail', 'workflow:policy_hold']),
+    }),
+    'GET /api/v1/workflows/{name}/{id}': () => ({
+      path: '/api/v1/workflows/policy_hold/standing',
+      headers: workflowsFresh(),
+      allowed: (r) => expect(r.body).toMatchObject({ name: 'policy_hold', id: 'standing', status: 'running', currentStep: 'wait' }),
+    }),
+    // A running instance per cell (cancel records an input; a refusal records nothing).
+    'POST /api/v1/workflows/{name}/{id}/cancel': async ({ unique }) => ({
+      path: `/api/v1/workflows/policy_hold/${await startPolicyWorkflow('policy_hold', `cancel-${unique}`, 'running')}/cancel`,
+      body: { reason: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.position]).toEqual([202, expect.any(Number)]),
+    }),
+    'POST /api/v1/workflows/{name}/{id}/retry': async ({ unique }) => ({
+      path: `/api/v1/workflows/policy_fail/${await startPolicyWorkflow('policy_fail', `retry-${unique}`, 'failed')}/retry`,
+      allowed: (r) => expect([r.status, r.body.position]).toEqual([202, expect.any(Number)]),
+    }),
     'POST /api/v1/bitstreams': ({ unique }) => ({
       path: '/api/v1/bitstreams',
       body: signedImage(`cell-${unique}`),
@@ -777,8 +852,9 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
 
   beforeAll(async () => {
     // A Nova nobody listens on: the Nova notifier reactor runs (and retries), so its routes have a reactor to show.
-    ledger = await startTestLedger({ LEDGER_NOVA_URL: 'http://127.0.0.1:9/v2.1' });
+    ledger = await startTestLedger({ LEDGER_NOVA_URL: 'http://127.0.0.1:9/v2.1' }, POLICY_WORKFLOWS);
     store = ledger.app.get<EventStore>(EVENT_STORE);
+    await startPolicyWorkflow('policy_hold', 'standing', 'running');
     rootHeaders = { 'x-auth-token': ledger.adminToken, 'x-service-token': ledger.token(SERVICE_USER) };
     const agent = ledger.token({ user: `agent:${AGENT_HOST}`, project: null, roles: ['agent'], host: AGENT_HOST });
     const report = await ledger.request('PUT', `/api/v1/hosts/${AGENT_HOST}/report`, { token: agent, body: hostReportBody(1) });

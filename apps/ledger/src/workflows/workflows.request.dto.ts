@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { WORKFLOW_NAME } from '@ledger/workflows';
+import { PageQuery } from '../inventory/inventory.query.dto';
 
 const STATUSES = ['running', 'completed', 'compensated', 'failed'] as const;
 
 /** `GET /api/v1/workflows`. */
-export class WorkflowListQuery {
+export class WorkflowListQuery extends PageQuery {
   @ApiPropertyOptional({ example: 'bind' })
   @IsOptional()
   @IsString()
@@ -18,20 +18,6 @@ export class WorkflowListQuery {
   @IsOptional()
   @IsIn(STATUSES)
   status?: (typeof STATUSES)[number];
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
 }
 
 /** `POST /api/v1/workflows/{name}/{id}/cancel`. */
