@@ -1,5 +1,6 @@
 import { deciderSpec } from '@ledger/eventstore/testing';
-import type { RecordRegionProgrammed, RecordRegionProgramFailed, RecordShellProgrammed, RecordVfsConfigured } from './device-job-facts';
+import type { DeviceJobCommand, RecordRegionProgrammed, RecordRegionProgramFailed, RecordShellProgrammed, RecordVfsConfigured } from './device-job-facts';
+import type { DeviceJobEvent } from './inventory.events';
 import { deviceDecider } from './device.decider';
 
 const DEVICE = '17107e20-ed18-50ad-92a6-e82078f0e0f2';
@@ -64,7 +65,8 @@ const vfs: RecordVfsConfigured = {
   previousNumVfs: 4,
   configuredAt: AT,
 };
-const factOf = ({ type: _type, ...data }: { type: string } & Record<string, unknown>, type: string) => ({ type, data });
+/** The fact a command makes: its data under the event type. */
+const factOf = ({ type: _type, ...data }: DeviceJobCommand, type: DeviceJobEvent['type']) => ({ type, data }) as DeviceJobEvent;
 
 describe('deviceDecider: what finished jobs did to the device', () => {
   it('records a programmed region with the function read back and who asked', () => {
