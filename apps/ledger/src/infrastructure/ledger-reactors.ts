@@ -22,9 +22,7 @@ export interface ReactorDependencies {
 
 /** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
-  const reactors: Reactor[] = [
-    deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }),
-  ];
+  const reactors: Reactor[] = [];
   if (config.novaUrl) {
     const arqs = new ArqQueries(deps.readModels);
     reactors.push(
@@ -52,5 +50,6 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       }),
     );
   }
+  reactors.push(deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }));
   return reactors;
 }
