@@ -162,6 +162,7 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     expect(await snapshotInventory(db)).toEqual({
       inv_attributes: [],
       inv_handle_claims: [],
+      inv_region_programs: [],
       inv_attach_handles: [],
       inv_deployables: [],
       inv_devices: [],

@@ -8,7 +8,8 @@ import { loadWorkingSet } from './working-set/load-working-set';
 
 /**
  * The inventory read model (hosts, devices, deployables, attach handles and
- * their claims, attributes) from the host, device and attribute streams. A batch is applied in memory: its rows
+ * their claims, attributes, what each region and shell holds and the VFs
+ * configured) from the host, device and attribute streams. A batch is applied in memory: its rows
  * are read with a few set-based SELECTs, its events applied in order, and
  * the outcome written with multi-row upserts and deletes. Statements per
  * batch instead of per event are what keeps a rebuild fast, above all on
@@ -21,7 +22,7 @@ import { loadWorkingSet } from './working-set/load-working-set';
  */
 export const inventoryProjection: Projection = {
   name: 'inventory',
-  version: 3,
+  version: 4,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

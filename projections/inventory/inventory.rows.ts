@@ -40,6 +40,8 @@ export const toDeviceView = (row: Row): DeviceView => ({
   disabledReason: (row.disabled_reason as string | null) ?? null,
   health: ((row.health as string | null) ?? 'ok') as DeviceView['health'],
   healthReason: (row.health_reason as string | null) ?? null,
+  shellInterfaceId: (row.shell_interface_id as string | null) ?? null,
+  configuredVfs: row.configured_vfs === null || row.configured_vfs === undefined ? null : Number(row.configured_vfs),
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });
@@ -54,6 +56,9 @@ export const toDeployableView = (row: Row): DeployableView => ({
   count: Number(row.count),
   traits: JSON.parse(row.traits as string) as string[],
   driverName: (row.driver_name as string | null) ?? null,
+  bitstreamId: (row.bitstream_id as string | null) ?? null,
+  functionId: (row.function_id as string | null) ?? null,
+  programmedAt: (row.programmed_at as string | null) ?? null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });

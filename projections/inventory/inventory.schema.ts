@@ -40,6 +40,8 @@ const STATEMENTS = [
     disabled_reason TEXT,
     health TEXT NOT NULL DEFAULT 'ok',
     health_reason TEXT,
+    shell_interface_id TEXT,
+    configured_vfs INTEGER,
     device_version INTEGER NOT NULL DEFAULT 0,
     removed INTEGER NOT NULL DEFAULT 0,
     created_at TEXT,
@@ -57,6 +59,9 @@ const STATEMENTS = [
     count INTEGER NOT NULL,
     traits TEXT NOT NULL,
     driver_name TEXT,
+    bitstream_id TEXT,
+    function_id TEXT,
+    programmed_at TEXT,
     stream_version INTEGER NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
@@ -87,6 +92,15 @@ const STATEMENTS = [
     device_uuid TEXT NOT NULL,
     deployable_uuid TEXT NOT NULL
   )`,
+  // What a region holds, from the device stream: it outlives the deployable
+  // row, which a report may drop and bring back (as claims outlive handles).
+  `CREATE TABLE IF NOT EXISTS inv_region_programs (
+    deployable_uuid TEXT PRIMARY KEY,
+    device_uuid TEXT NOT NULL,
+    bitstream_id TEXT,
+    function_id TEXT,
+    programmed_at TEXT
+  )`,
   // Discovered attributes (rc, trait<N>) follow their deployable's row;
   // operator attributes live on their own streams, stay after deletion as
   // tombstones (deleted = 1) for redelivery, and are served only while
@@ -111,6 +125,7 @@ const STATEMENTS = [
 export const INVENTORY_TABLES = [
   'inv_attributes',
   'inv_handle_claims',
+  'inv_region_programs',
   'inv_attach_handles',
   'inv_deployables',
   'inv_devices',
@@ -118,7 +133,7 @@ export const INVENTORY_TABLES = [
 ] as const;
 
 /** Bump with any change to the tables above (together with the projection's version). */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /**
  * Creates the tables. `CREATE TABLE IF NOT EXISTS` cannot add a column to a

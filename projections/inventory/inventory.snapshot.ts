@@ -10,6 +10,7 @@ const ORDER: Readonly<Record<(typeof INVENTORY_TABLES)[number], string>> = {
   inv_deployables: 'uuid',
   inv_attach_handles: 'uuid',
   inv_handle_claims: 'handle_uuid',
+  inv_region_programs: 'deployable_uuid',
   inv_attributes: 'uuid',
 };
 

@@ -35,6 +35,10 @@ export interface DeviceView {
   /** Recorded health: changes of level reported by heartbeats. */
   readonly health: 'ok' | 'degraded' | 'failed';
   readonly healthReason: string | null;
+  /** The interface id the last shell load read back (inventory.ShellProgrammed); null before one. */
+  readonly shellInterfaceId: string | null;
+  /** The VF count of the last configure-vfs job (inventory.VfsConfigured); null before one. */
+  readonly configuredVfs: number | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -49,6 +53,11 @@ export interface DeployableView {
   readonly count: number;
   readonly traits: string[];
   readonly driverName: string | null;
+  /** The registered bitstream the region was last loaded with (inventory.RegionProgrammed); null when none is known. */
+  readonly bitstreamId: string | null;
+  /** The function the region holds, as the agent read it back; null before a recorded load. */
+  readonly functionId: string | null;
+  readonly programmedAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

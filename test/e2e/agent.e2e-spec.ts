@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadOrCreateCredentials, type TokenCodec } from '@ledger/auth';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { deviceStream } from '@ledger/inventory';
 import { dataFiles, loadLedgerConfig } from '@ledger/config';
 import { shippedPlaybookDir } from '../../apps/agent/src/config/agent-config';
 import { createDrivers } from '../../apps/agent/src/drivers/create-drivers';
@@ -183,6 +185,40 @@ describe('the agent against a real ledger', () => {
     const functionTrait = `CUSTOM_FPGA_FUNCTION_ID_INTEL_${(programmed.evidence.functionId as string).toUpperCase()}`;
     await waitUntil('the new function trait', async () => ((await fpgaDeployable(admin, HOST)).traits.includes(functionTrait) ? true : undefined));
     expect(readdirSync(join(stateDir, 'images'))).toEqual([]);
+  });
+
+  it('records a program as a fact on the device, which /v2/deployables shows as bitstream_id; a failed program is a fact too', async () => {
+    const store = ledger.app.get<EventStore>(EVENT_STORE);
+    const deployable = await fpgaDeployable(admin, HOST);
+    const bitstreamId = randomUUID();
+    const params = { deviceUuid: fpga.uuid, deployableUuid: deployable.uuid, pciAddress: fpga.pciAddress, image: { url: imageUrl, sha256: BITSTREAM_SHA256 } };
+    const programmed = await requestJob('program', { ...params, bitstreamId });
+    expect(programmed).toMatchObject({ state: 'completed' });
+    const factOf = (jobId: string) =>
+      waitUntil(`the device fact of job ${jobId}`, async () => (await store.readStream(deviceStream(fpga.uuid))).find((event) => (event.data as { jobId?: string }).jobId === jobId));
+    const fact = await factOf(programmed.jobId);
+    expect(fact.type).toBe('inventory.RegionProgrammed');
+    expect(fact.data).toMatchObject({ jobId: programmed.jobId, bitstreamId, functionId: programmed.evidence.functionId, requestedBy: { user: 'admin', project: 'admin', workflow: null } });
+    const v2 = await ledger.request('GET', `/v2/deployables/${deployable.uuid}`, { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(fact.position) } });
+    expect([v2.status, v2.body.bitstream_id]).toEqual([200, bitstreamId]);
+    const listed = await ledger.request('GET', '/v2/deployables', { token: ledger.adminToken });
+    expect(listed.body.deployables.find((d: { uuid: string }) => d.uuid === deployable.uuid).bitstream_id).toBe(bitstreamId);
+
+    driver.failNext('program');
+    const failed = await requestJob('program', { ...params, image: { url: imageUrl, sha256: BITSTREAM_SHA256 } });
+    expect(failed).toMatchObject({ state: 'failed', code: 'DRIVER.INJECTED_FAILURE' });
+    const failure = await factOf(failed.jobId);
+    expect(failure.type).toBe('inventory.RegionProgramFailed');
+    expect(failure.data).toMatchObject({ jobId: failed.jobId, code: 'DRIVER.INJECTED_FAILURE', regionHolds: { functionId: programmed.evidence.functionId } });
+    const native = await admin('GET', `/api/v1/deployables/${deployable.uuid}`);
+    expect(native.body).toMatchObject({ bitstreamId, functionId: programmed.evidence.functionId });
+  });
+
+  it('probes a function the agent reaches, and records an injected probe failure', async () => {
+    const reached = await requestJob('probe', { deviceUuid: fpga.uuid, pciAddress: fpga.pciAddress });
+    expect(reached).toMatchObject({ state: 'completed', evidence: { pciAddress: fpga.pciAddress, vendorId: '8086', productId: '09c4' } });
+    driver.failNext('probe');
+    expect(await requestJob('probe', { deviceUuid: fpga.uuid, pciAddress: fpga.pciAddress })).toMatchObject({ state: 'failed', code: 'DRIVER.UNREACHABLE' });
   });
 
   it('records a failed operation with the state the device was left in', async () => {

@@ -12,6 +12,7 @@ export * from './domain/host-inventory.state';
 export * from './domain/report-diff';
 export * from './domain/host-inventory.decider';
 export * from './domain/device.decider';
+export * from './domain/device-job-facts';
 export * from './application/inventory.tokens';
 export * from './application/inventory-command.result';
 export * from './application/device-maintenance.target';

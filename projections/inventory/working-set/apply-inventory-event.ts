@@ -4,6 +4,7 @@ import { createAttribute, deleteAttribute } from './attribute-changes';
 import { claimHandle, releaseHandle } from './claim-changes';
 import { deleteDeployablesOf, putDeployables, putHandles } from './deployable-changes';
 import { changeDevice, discoverDevice, removeDevice, setHealth, setMaintenance } from './device-changes';
+import { configureVfs, programRegion, programShell, regionProgramFailed } from './program-changes';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
 /**
@@ -77,6 +78,18 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
       return;
     case 'inventory.DeviceHealthChanged':
       setHealth(set, event.data.deviceUuid, event.data.health, event.data.reason, recorded);
+      return;
+    case 'inventory.RegionProgrammed':
+      programRegion(set, event.data, recorded);
+      return;
+    case 'inventory.RegionProgramFailed':
+      regionProgramFailed(set, event.data, recorded);
+      return;
+    case 'inventory.ShellProgrammed':
+      programShell(set, event.data.deviceUuid, event.data.interfaceId, recorded);
+      return;
+    case 'inventory.VfsConfigured':
+      configureVfs(set, event.data.deviceUuid, event.data.numVfs, recorded);
       return;
     case 'inventory.AgentLost':
       setAgentLost(set, event.data.hostname, event.data.detectedAt, recorded);

@@ -7,7 +7,7 @@ export interface BatchKeys {
   readonly deviceUuids: ReadonlySet<string>;
   /** Devices whose deployables an event may delete wholesale (DeviceRemoved, DeviceChanged of deployables). */
   readonly parentDeviceUuids: ReadonlySet<string>;
-  /** Deployables an event may insert or update. */
+  /** Deployables an event may insert or update (also the keys of what their regions hold). */
   readonly deployableUuids: ReadonlySet<string>;
   /** Deployables, named by an event, of parent devices: a wholesale delete takes their handles too. */
   readonly handleParentUuids: ReadonlySet<string>;
@@ -71,7 +71,14 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
       case 'inventory.DeviceDisabled':
       case 'inventory.DeviceEnabled':
       case 'inventory.DeviceHealthChanged':
+      case 'inventory.ShellProgrammed':
+      case 'inventory.VfsConfigured':
         deviceUuids.add(event.data.deviceUuid);
+        break;
+      case 'inventory.RegionProgrammed':
+      case 'inventory.RegionProgramFailed':
+        deviceUuids.add(event.data.deviceUuid);
+        deployableUuids.add(event.data.deployableUuid);
         break;
       case 'inventory.AgentLost':
       case 'inventory.AgentBack':

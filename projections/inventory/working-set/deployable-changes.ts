@@ -35,6 +35,7 @@ export function putDeployables(
       syncDiscoveredAttributes(set, deployable, at);
     }
     if (existing === undefined) {
+      const program = set.regionPrograms.get(deployable.uuid);
       set.deployables.put({
         uuid: deployable.uuid,
         device_uuid: deviceUuid,
@@ -43,6 +44,9 @@ export function putDeployables(
         rp_uuid: deployable.rpUuid,
         numeric_id: numericIdOf(deployable.uuid),
         ...reported,
+        bitstream_id: program?.bitstream_id ?? null,
+        function_id: program?.function_id ?? null,
+        programmed_at: program?.programmed_at ?? null,
         created_at: at,
         updated_at: at,
       });

@@ -13,6 +13,8 @@ import {
   type HandleClaimRow,
   HOST_COLUMNS,
   type HostRow,
+  REGION_PROGRAM_COLUMNS,
+  type RegionProgramRow,
 } from './inventory-table-rows';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
@@ -24,6 +26,7 @@ const deleteDeployables = new KeyListStatement('DELETE FROM inv_deployables WHER
 const deleteHandles = new KeyListStatement('DELETE FROM inv_attach_handles WHERE uuid IN ($IN)');
 const upsertClaims = new MultiRowUpsert<HandleClaimRow>('inv_handle_claims', 'handle_uuid', HANDLE_CLAIM_COLUMNS);
 const deleteClaims = new KeyListStatement('DELETE FROM inv_handle_claims WHERE handle_uuid IN ($IN)');
+const upsertRegionPrograms = new MultiRowUpsert<RegionProgramRow>('inv_region_programs', 'deployable_uuid', REGION_PROGRAM_COLUMNS);
 const upsertAttributes = new MultiRowUpsert<AttributeRow>('inv_attributes', 'uuid', ATTRIBUTE_COLUMNS);
 const deleteAttributes = new KeyListStatement('DELETE FROM inv_attributes WHERE uuid IN ($IN)');
 
@@ -42,5 +45,6 @@ export async function flushWorkingSet(tx: SqlExecutor, set: InventoryWorkingSet)
   await upsertDeployables.run(tx, set.deployables.changedRows());
   await upsertHandles.run(tx, set.handles.changedRows());
   await upsertClaims.run(tx, set.claims.changedRows());
+  await upsertRegionPrograms.run(tx, set.regionPrograms.changedRows());
   await upsertAttributes.run(tx, set.attributes.changedRows());
 }

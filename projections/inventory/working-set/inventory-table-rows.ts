@@ -35,6 +35,10 @@ export interface DeviceRow {
   /** Recorded health (device stream): `ok`, `degraded` or `failed`. */
   health: string;
   health_reason: string | null;
+  /** The shell's interface id read back by the last ShellProgrammed; null before one. */
+  shell_interface_id: string | null;
+  /** The VF count of the last VfsConfigured; null before one (the report's handles say what is there). */
+  configured_vfs: number | null;
   device_version: number;
   removed: number;
   created_at: string | null;
@@ -52,9 +56,22 @@ export interface DeployableRow {
   count: number;
   traits: string;
   driver_name: string | null;
+  /** From inv_region_programs: what the region holds. */
+  bitstream_id: string | null;
+  function_id: string | null;
+  programmed_at: string | null;
   stream_version: number;
   created_at: string;
   updated_at: string;
+}
+
+/** What a region holds as its device stream says: the function last read back and, when known, the registered bitstream. */
+export interface RegionProgramRow {
+  deployable_uuid: string;
+  device_uuid: string;
+  bitstream_id: string | null;
+  function_id: string | null;
+  programmed_at: string | null;
 }
 
 export interface AttachHandleRow {
@@ -121,6 +138,8 @@ export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
   'disabled_reason',
   'health',
   'health_reason',
+  'shell_interface_id',
+  'configured_vfs',
   'device_version',
   'removed',
   'created_at',
@@ -138,10 +157,15 @@ export const DEPLOYABLE_COLUMNS: readonly (keyof DeployableRow)[] = [
   'count',
   'traits',
   'driver_name',
+  'bitstream_id',
+  'function_id',
+  'programmed_at',
   'stream_version',
   'created_at',
   'updated_at',
 ];
+
+export const REGION_PROGRAM_COLUMNS: readonly (keyof RegionProgramRow)[] = ['deployable_uuid', 'device_uuid', 'bitstream_id', 'function_id', 'programmed_at'];
 
 export const ATTACH_HANDLE_COLUMNS: readonly (keyof AttachHandleRow)[] = [
   'uuid',

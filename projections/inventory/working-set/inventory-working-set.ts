@@ -1,4 +1,4 @@
-import type { AttachHandleRow, AttributeRow, DeployableRow, DeviceRow, HandleClaimRow, HostRow } from './inventory-table-rows';
+import type { AttachHandleRow, AttributeRow, DeployableRow, DeviceRow, HandleClaimRow, HostRow, RegionProgramRow } from './inventory-table-rows';
 import { TableRows } from './table-rows';
 
 /**
@@ -20,6 +20,7 @@ export class InventoryWorkingSet {
     (row) => row.deployable_uuid,
   );
   readonly claims = new TableRows<HandleClaimRow>((row) => row.handle_uuid);
+  readonly regionPrograms = new TableRows<RegionProgramRow>((row) => row.deployable_uuid);
   readonly attributes = new TableRows<AttributeRow>(
     (row) => row.uuid,
     (row) => row.deployable_uuid,

@@ -14,6 +14,8 @@ import {
   type HandleClaimRow,
   HOST_COLUMNS,
   type HostRow,
+  REGION_PROGRAM_COLUMNS,
+  type RegionProgramRow,
 } from './inventory-table-rows';
 import { InventoryWorkingSet } from './inventory-working-set';
 
@@ -27,6 +29,7 @@ const deployablesByUuid = select(DEPLOYABLE_COLUMNS, 'inv_deployables', 'uuid');
 const handlesByDeployable = select(ATTACH_HANDLE_COLUMNS, 'inv_attach_handles', 'deployable_uuid');
 const handlesByUuid = select(ATTACH_HANDLE_COLUMNS, 'inv_attach_handles', 'uuid');
 const claimsByHandle = select(HANDLE_CLAIM_COLUMNS, 'inv_handle_claims', 'handle_uuid');
+const regionProgramsByDeployable = select(REGION_PROGRAM_COLUMNS, 'inv_region_programs', 'deployable_uuid');
 const attributesByDeployable = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'deployable_uuid');
 const attributesByUuid = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'uuid');
 
@@ -50,6 +53,7 @@ export async function loadWorkingSet(tx: SqlExecutor, keys: BatchKeys): Promise<
   const unseenHandles = [...keys.handleUuids].filter((uuid) => set.handles.get(uuid) === undefined);
   for (const row of await handlesByUuid.all<AttachHandleRow>(tx, unseenHandles)) set.handles.load(row);
   for (const row of await claimsByHandle.all<HandleClaimRow>(tx, keys.handleUuids)) set.claims.load(row);
+  for (const row of await regionProgramsByDeployable.all<RegionProgramRow>(tx, keys.deployableUuids)) set.regionPrograms.load(row);
 
   // Putting or deleting a deployable rewrites its discovered attributes.
   for (const row of await attributesByDeployable.all<AttributeRow>(tx, new Set([...handleParents, ...keys.deployableUuids]))) {

@@ -31,12 +31,15 @@ export interface AcceleratorDriver {
   discover(): Promise<ReportedDevice[]>;
   /** Health and telemetry of the devices it discovered. */
   health(): Promise<DeviceHealthSample[]>;
+  /** Loads `params.image` into a PR region, or into the shell when `params.target` is `shell` (drivers that cannot, refuse). */
   program?(params: JobParams): Promise<JobEvidence>;
   configureVfs?(params: JobParams): Promise<JobEvidence>;
   createMdev?(params: JobParams): Promise<JobEvidence>;
   removeMdev?(params: JobParams): Promise<JobEvidence>;
   attach?(params: JobParams): Promise<JobEvidence>;
   detach?(params: JobParams): Promise<JobEvidence>;
+  /** Is the function reachable (and, for an instance, handed over)? Reads only; never changes the device. */
+  probe?(params: JobParams): Promise<JobEvidence>;
   /** Ansible playbooks that install and uninstall the driver's host software (absolute paths, shipped with the agent). */
   readonly playbooks: { readonly install: string; readonly uninstall: string };
 }

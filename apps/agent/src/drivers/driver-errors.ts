@@ -23,6 +23,10 @@ export const DRIVER_ERROR_CODES = {
   deviceBusy: 'DRIVER.DEVICE_BUSY',
   /** The device has no room for it (no mdev instance of that type left). */
   noCapacity: 'DRIVER.NO_CAPACITY',
+  /** A probe found the function not answering on the bus (config space unreadable or all ones); nothing was touched. */
+  unreachable: 'DRIVER.UNREACHABLE',
+  /** This driver cannot load the job's target (a shell on a card whose shell is a flash update); nothing was touched. */
+  targetUnsupported: 'DRIVER.TARGET_UNSUPPORTED',
   /** The simulated driver was told to fail this operation. */
   injectedFailure: 'DRIVER.INJECTED_FAILURE',
 } as const;

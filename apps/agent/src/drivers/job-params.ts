@@ -1,7 +1,7 @@
 import { isUuid } from '@ledger/kernel';
 import { normalizePciAddress } from '../discovery/pci-address';
 import type { JobParams } from './accelerator-driver';
-import { invalidParams } from './driver-errors';
+import { DRIVER_ERROR_CODES, invalidParams, untouched } from './driver-errors';
 
 /**
  * Readers of a job's params (docs/agent-protocol.md, "Jobs"). The ledger
@@ -37,6 +37,20 @@ export function nameParam(params: JobParams, name: string, pattern = /^[A-Za-z0-
   const value = params[name];
   if (typeof value !== 'string' || !pattern.test(value)) throw invalidParams(`${name} must be a name like nvidia-35 (got ${JSON.stringify(value)})`);
   return value;
+}
+
+/** What a program job loads: a PR region (the default, as Cyborg programs) or the shell. */
+export function programTargetParam(params: JobParams): 'region' | 'shell' {
+  const target = params.target ?? 'region';
+  if (target !== 'region' && target !== 'shell') throw invalidParams(`target must be shell or region (got ${JSON.stringify(target)})`);
+  return target;
+}
+
+/** A real card's shell is a flash image that takes a cold reboot to load: its driver refuses a shell program before touching anything. */
+export function refuseShellTarget(params: JobParams, driver: string): void {
+  if (programTargetParam(params) === 'shell') {
+    throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `the ${driver} driver loads PR regions only: its shell is a flash update that needs a cold reboot`);
+  }
 }
 
 export interface ImageParam {

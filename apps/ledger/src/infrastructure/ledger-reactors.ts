@@ -2,12 +2,14 @@ import type { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { ArqHolds, arqHoldsReactor, HttpNovaEvents } from '@ledger/allocation';
 import type { LedgerConfig } from '@ledger/config';
+import { runDeviceCommand } from '@ledger/inventory';
 import type { EventStore } from '@ledger/eventstore';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { PlacementQueries } from '@ledger/projections/placement';
 import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
+import { deviceFactsReactor } from '../inventory/device-facts/device-facts.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 
 export interface ReactorDependencies {
@@ -21,7 +23,7 @@ export interface ReactorDependencies {
   readonly placementReconciler: PlacementReconciler | null;
 }
 
-/** Every reactor the ledger runs, in one list: those whose outside is configured. */
+/** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const reactors: Reactor[] = [];
   const holds = conductorProvider(deps.moduleRef, ArqHolds);
@@ -54,6 +56,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       }),
     );
   }
+  reactors.push(deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }));
   return reactors;
 }
 

@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AggregateCache, type CommandContext, type CommandResult, EVENT_STORE, type EventStore, handleCommand, StreamLocks } from '@ledger/eventstore';
+import {
+  AggregateCache,
+  type CommandContext,
+  type CommandResult,
+  EVENT_STORE,
+  type EventStore,
+  handleCommand,
+  type HandleCommandOptions,
+  StreamLocks,
+} from '@ledger/eventstore';
 import { type DeviceCommand, deviceDecider, type DeviceState } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
 import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../domain/inventory.events';
@@ -33,10 +42,23 @@ export class DeviceCommandRunner {
   }
 
   run(command: DeviceCommand, context: CommandContext): Promise<CommandResult<DeviceState>> {
-    return handleCommand(this.store, deviceStream(command.deviceUuid.toLowerCase()), deviceDecider, command, context, {
-      cache: this.cache,
-      locks: this.locks,
-      schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS,
-    });
+    return runDeviceCommand(this.store, command, context, { cache: this.cache, locks: this.locks });
   }
+}
+
+/**
+ * One command on a device's stream: load, decide, append with the expected
+ * version. For callers outside the Nest command side, such as the
+ * processors role's device-facts reactor, which has no command handlers.
+ */
+export function runDeviceCommand(
+  store: EventStore,
+  command: DeviceCommand,
+  context: CommandContext,
+  options: Pick<HandleCommandOptions<DeviceState>, 'cache' | 'locks'> = {},
+): Promise<CommandResult<DeviceState>> {
+  return handleCommand(store, deviceStream(command.deviceUuid.toLowerCase()), deviceDecider, command, context, {
+    ...options,
+    schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS,
+  });
 }

@@ -1,5 +1,6 @@
 import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
+import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
 
@@ -53,7 +54,7 @@ export interface RecordDeviceHealth {
 }
 
 export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
-export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth;
+export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -64,6 +65,8 @@ export interface DeviceState {
   readonly claims: Readonly<Record<string, AttachHandleClaim>>;
   /** Absent until a health other than `ok` is recorded: a device starts healthy. */
   readonly health?: DeviceHealthRecord;
+  /** Absent until a finished job made a fact here: which fact each job made, so a re-sent outcome appends nothing. */
+  readonly jobFacts?: DeviceJobFacts;
 }
 
 /** The claim a request holds on the device, if any. */
@@ -71,10 +74,11 @@ export const claimOf = (state: DeviceState, arqUuid: string): AttachHandleClaim 
   Object.values(state.claims).find((claim) => claim.arqUuid === arqUuid);
 
 /**
- * One device (stream `device-<uuid>`): its maintenance status and the claims
- * on its attach handles. Every command is idempotent: disabling a disabled
- * device, claiming for a request that already holds a handle, or releasing
- * what is not held appends nothing.
+ * One device (stream `device-<uuid>`): its maintenance status, the claims
+ * on its attach handles, and what finished jobs did to it (programmed
+ * regions and shell, VFs). Every command is idempotent: disabling a disabled
+ * device, claiming for a request that already holds a handle, releasing
+ * what is not held, or recording a job's outcome again appends nothing.
  */
 export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
   decide(command, state) {
@@ -88,6 +92,11 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         return decideClaim(deviceUuid, command, state);
       case 'RecordDeviceHealth':
         return decideHealth(deviceUuid, command, state);
+      case 'RecordRegionProgrammed':
+      case 'RecordRegionProgramFailed':
+      case 'RecordShellProgrammed':
+      case 'RecordVfsConfigured':
+        return decideDeviceJobFact(deviceUuid, command, state.jobFacts ?? {});
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         return Object.values(state.claims)
@@ -112,6 +121,11 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const { health, reason, observedAt } = event.data;
         return { ...state, health: { health, reason, observedAt } };
       }
+      case 'inventory.RegionProgrammed':
+      case 'inventory.RegionProgramFailed':
+      case 'inventory.ShellProgrammed':
+      case 'inventory.VfsConfigured':
+        return { ...state, jobFacts: evolveDeviceJobFacts(state.jobFacts, event) };
       default:
         return state;
     }

@@ -22,6 +22,8 @@ export const InventoryErrorCodes = {
   AGENT_LOST: 'INVENTORY.AGENT_LOST',
   /** Every attach handle of the deployable is claimed (409). */
   NO_FREE_ATTACH_HANDLE: 'INVENTORY.NO_FREE_ATTACH_HANDLE',
+  /** A job already made another fact on the device (a job ends one way): its outcome cannot be recorded twice differently (409). */
+  JOB_FACT_CONFLICT: 'INVENTORY.JOB_FACT_CONFLICT',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;

@@ -17,6 +17,10 @@ export const InventoryEventTypes = {
   AttributeCreated: 'inventory.AttributeCreated',
   AttributeDeleted: 'inventory.AttributeDeleted',
   DeviceHealthChanged: 'inventory.DeviceHealthChanged',
+  RegionProgrammed: 'inventory.RegionProgrammed',
+  RegionProgramFailed: 'inventory.RegionProgramFailed',
+  ShellProgrammed: 'inventory.ShellProgrammed',
+  VfsConfigured: 'inventory.VfsConfigured',
   AgentLost: 'inventory.AgentLost',
   AgentBack: 'inventory.AgentBack',
   DriverInstalled: 'inventory.DriverInstalled',
@@ -41,6 +45,10 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.AttributeCreated': 1,
   'inventory.AttributeDeleted': 1,
   'inventory.DeviceHealthChanged': 1,
+  'inventory.RegionProgrammed': 1,
+  'inventory.RegionProgramFailed': 1,
+  'inventory.ShellProgrammed': 1,
+  'inventory.VfsConfigured': 1,
   'inventory.AgentLost': 1,
   'inventory.AgentBack': 1,
   'inventory.DriverInstalled': 1,
@@ -168,7 +176,82 @@ export type DeviceHealthChanged = DomainEvent<
   { readonly deviceUuid: string; readonly health: DeviceHealth; readonly reason: string | null; readonly observedAt: string }
 >;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged;
+// ---- device stream `device-<uuid>`: what finished program and configure-vfs jobs did to the hardware ----
+
+/** Who asked for the job that changed the device: its requester, and the workflow when one sent it (null otherwise). */
+export interface DeviceJobRequester {
+  readonly user: string;
+  readonly project: string | null;
+  readonly workflow: string | null;
+}
+
+/** Which job a device fact comes from: idempotency key and audit trail. */
+interface DeviceJobFact {
+  readonly deviceUuid: string;
+  readonly hostname: string;
+  readonly jobId: string;
+  readonly requestedBy: DeviceJobRequester;
+}
+
+/**
+ * A partial-reconfiguration region (a deployable) holds a new function, read
+ * back by the agent. `bitstreamId` is the registered bitstream the job named
+ * (null when it named an image only); `region` the region's name on a
+ * multi-region device (null when the device is one region).
+ */
+export type RegionProgrammed = DomainEvent<
+  'inventory.RegionProgrammed',
+  DeviceJobFact & {
+    readonly deployableUuid: string;
+    readonly region: string | null;
+    readonly bitstreamId: string | null;
+    readonly sha256: string | null;
+    readonly functionId: string;
+    readonly previousFunctionId: string | null;
+    readonly programmedAt: string;
+  }
+>;
+
+/**
+ * Loading a region failed. `regionHolds` is what the agent read back
+ * afterwards (`functionId` null: blank), or null when it could not tell
+ * (timed out, unreadable); `deviceState` is the agent's own words.
+ */
+export type RegionProgramFailed = DomainEvent<
+  'inventory.RegionProgramFailed',
+  DeviceJobFact & {
+    readonly deployableUuid: string;
+    readonly region: string | null;
+    readonly bitstreamId: string | null;
+    readonly code: string;
+    readonly reason: string;
+    readonly regionHolds: { readonly functionId: string | null } | null;
+    readonly deviceState: string | null;
+    readonly failedAt: string;
+  }
+>;
+
+/** The static region (shell) was loaded and its interface id read back: the PR bitstreams it takes. */
+export type ShellProgrammed = DomainEvent<
+  'inventory.ShellProgrammed',
+  DeviceJobFact & {
+    readonly bitstreamId: string | null;
+    readonly sha256: string | null;
+    readonly interfaceId: string;
+    readonly previousInterfaceId: string | null;
+    readonly programmedAt: string;
+  }
+>;
+
+/** The physical function now has `numVfs` SR-IOV VFs (`previousNumVfs` as the agent read it before, null when it did not say). */
+export type VfsConfigured = DomainEvent<
+  'inventory.VfsConfigured',
+  DeviceJobFact & { readonly numVfs: number; readonly previousNumVfs: number | null; readonly configuredAt: string }
+>;
+
+export type DeviceJobEvent = RegionProgrammed | RegionProgramFailed | ShellProgrammed | VfsConfigured;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent;
 
 // ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
 

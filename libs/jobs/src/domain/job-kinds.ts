@@ -10,6 +10,7 @@ export const JOB_KINDS = [
   'uninstall-driver',
   'update-driver',
   'discover',
+  'probe',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -25,11 +26,13 @@ export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /**
  * How long the ledger waits for a result when the request names no timeout:
- * loading a bitstream takes minutes, a playbook may download packages, the
- * rest are sysfs writes.
+ * loading a bitstream takes minutes, a playbook may download packages, a
+ * probe reads a few bytes (a function that does not answer in seconds is
+ * not reachable), the rest are sysfs writes.
  */
 export function defaultTimeoutSeconds(kind: JobKind): number {
   if (kind === 'program') return 600;
   if (isDriverJobKind(kind)) return 1800;
+  if (kind === 'probe') return 15;
   return 120;
 }

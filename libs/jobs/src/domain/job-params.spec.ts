@@ -38,6 +38,21 @@ describe('validateJobParams', () => {
       expect(validateJobParams(kind, { driver: 'intel-qat' })).toEqual({ driver: 'intel-qat' });
     }
     expect(validateJobParams('discover', {})).toEqual({});
+    expect(validateJobParams('probe', device)).toEqual(normal);
+    expect(validateJobParams('probe', { ...device, instanceUuid: OTHER.toUpperCase() })).toEqual({ ...normal, instanceUuid: OTHER });
+  });
+
+  it('takes a shell program naming the device only, and a region program with or without target: region', () => {
+    const image = { url: 'https://images.example/shell.bin', sha256: SHA };
+    const shell = { deviceUuid: DEVICE, pciAddress: '0000:5e:00.0', target: 'shell', image, bitstreamId: OTHER };
+    expect(validateJobParams('program', shell)).toEqual({ ...shell, deviceUuid: DEVICE.toLowerCase(), image: { ...image, sha256: SHA.toLowerCase() } });
+    expectInvalid('program', { ...shell, deployableUuid: OTHER }, 'params.deployableUuid');
+    expectInvalid('program', { ...shell, region: 'pr-0' }, 'params.region');
+    const region = { deviceUuid: DEVICE, deployableUuid: OTHER, pciAddress: '0000:5e:00.0', image };
+    expect(validateJobParams('program', { ...region, target: 'region' })).toEqual(validateJobParams('program', region));
+    expectInvalid('program', { ...region, target: 'flash' }, 'params.target');
+    expectInvalid('program', { deviceUuid: DEVICE, pciAddress: '0000:5e:00.0', target: 'region', image }, 'params.deployableUuid');
+    expectInvalid('probe', { deviceUuid: DEVICE, pciAddress: '0000:5e:00.0', instanceUuid: 'vm-1' }, 'params.instanceUuid');
   });
 
   it('names the offending member', () => {

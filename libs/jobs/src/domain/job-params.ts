@@ -32,6 +32,26 @@ export interface ProgramParams {
   readonly bitstreamId?: string;
 }
 
+/**
+ * A shell (static region) load: the device's FPGA management function takes
+ * the image, and the agent reads the interface id back. Names the device,
+ * never a region (`target: 'shell'`; a region program leaves `target` out or says `region`).
+ */
+export interface ShellProgramParams {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly target: 'shell';
+  readonly image: ImageByUrl | ImageByUuid;
+  readonly bitstreamId?: string;
+}
+
+/** Is the function (a PF, or a VF given to an instance) reachable? `instanceUuid` names the instance it should serve, when one does. */
+export interface ProbeParams {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly instanceUuid?: string;
+}
+
 export interface ConfigureVfsParams {
   readonly deviceUuid: string;
   readonly pciAddress: string;
@@ -64,6 +84,8 @@ export interface DriverJobParams {
 
 export type JobParams =
   | ProgramParams
+  | ShellProgramParams
+  | ProbeParams
   | ConfigureVfsParams
   | CreateMdevParams
   | RemoveMdevParams
@@ -95,7 +117,9 @@ export function validateJobParams(kind: JobKind, params: unknown): JobParams {
   const raw = objectAt(params, 'params');
   switch (kind) {
     case 'program':
-      only(raw, ['deviceUuid', 'deployableUuid', 'pciAddress', 'region', 'image', 'bitstreamId']);
+      if (raw.target === 'shell') return shellProgramParams(raw);
+      only(raw, ['deviceUuid', 'deployableUuid', 'pciAddress', 'region', 'image', 'bitstreamId', 'target']);
+      if (raw.target !== undefined && raw.target !== 'region') throw new JobInvalidError('params.target', 'must be shell or region', raw.target);
       return {
         deviceUuid: uuidAt(raw, 'deviceUuid'),
         deployableUuid: uuidAt(raw, 'deployableUuid'),
@@ -133,8 +157,29 @@ export function validateJobParams(kind: JobKind, params: unknown): JobParams {
     case 'discover':
       only(raw, []);
       return {};
+    case 'probe':
+      only(raw, ['deviceUuid', 'pciAddress', 'instanceUuid']);
+      return {
+        deviceUuid: uuidAt(raw, 'deviceUuid'),
+        pciAddress: pciAddressAt(raw),
+        ...(raw.instanceUuid === undefined ? {} : { instanceUuid: uuidAt(raw, 'instanceUuid') }),
+      };
   }
 }
+
+function shellProgramParams(raw: Raw): ShellProgramParams {
+  only(raw, ['deviceUuid', 'pciAddress', 'target', 'image', 'bitstreamId']);
+  return {
+    deviceUuid: uuidAt(raw, 'deviceUuid'),
+    pciAddress: pciAddressAt(raw),
+    target: 'shell',
+    image: imageAt(raw.image),
+    ...(raw.bitstreamId === undefined ? {} : { bitstreamId: uuidAt(raw, 'bitstreamId') }),
+  };
+}
+
+/** A program job's params name the shell or a region. */
+export const isShellProgram = (params: JobParams): params is ShellProgramParams => (params as { target?: unknown }).target === 'shell';
 
 function objectAt(value: unknown, path: string): Raw {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new JobInvalidError(path, 'must be an object', value);

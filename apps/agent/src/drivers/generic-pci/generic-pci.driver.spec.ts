@@ -1,5 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AcceleratorDriver } from '../accelerator-driver';
-import { fixtureDriverContext, type FixtureDriverContext } from '../testing/driver-test-context';
+import { failureOf, fixtureDriverContext, type FixtureDriverContext } from '../testing/driver-test-context';
 import { genericPciDriver, parseGenericPciSettings } from './generic-pci.driver';
 
 describe('generic-pci driver (generic-pci fixture)', () => {
@@ -78,6 +80,21 @@ describe('generic-pci driver (generic-pci fixture)', () => {
     const params = { pciAddress: '0000:c1:00.0', instanceUuid: '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f' };
     expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'amdgpu', changed: true });
     expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'amdgpu', changed: true });
+  });
+
+  it('probes a listed function through its PCI configuration space, and finds one that reads all ones unreachable', async () => {
+    const driver = driverFor(['1002:740f']);
+    const config = join(host.copy.root, 'bus', 'pci', 'devices', '0000:c1:00.0', 'config');
+    const unreachable = { code: 'DRIVER.UNREACHABLE', deviceState: 'unchanged' };
+    expect(await failureOf(driver.probe!({ pciAddress: '0000:c1:00.0' }))).toMatchObject({ ...unreachable, message: expect.stringContaining('cannot be read') });
+    await writeFile(config, Buffer.from([0x02, 0x10, 0x0f, 0x74, 0x07, 0x04]));
+    const instanceUuid = '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f';
+    expect(await driver.probe!({ pciAddress: '0000:c1:00.0', instanceUuid })).toEqual({
+      pciAddress: '0000:c1:00.0', vendorId: '1002', productId: '740f', driver: 'amdgpu', instanceUuid,
+    });
+    await writeFile(config, Buffer.alloc(64, 0xff));
+    expect(await failureOf(driver.probe!({ pciAddress: '0000:c1:00.0' }))).toMatchObject({ ...unreachable, message: expect.stringContaining('all ones') });
+    expect(await failureOf(driver.probe!({ pciAddress: '0000:01:00.0' }))).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND' });
   });
 
   it('stops start-up on a malformed entry, naming it', () => {

@@ -69,6 +69,7 @@ export function genericPciDriver(context: DriverContext, settings: GenericPciSet
     discover: basics.discover,
     health: basics.health,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
   };
 }

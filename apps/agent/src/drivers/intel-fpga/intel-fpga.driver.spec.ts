@@ -126,6 +126,14 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
       expect(await traitsOf('0000:5e:00.0')).not.toContain(`CUSTOM_FPGA_FUNCTION_ID_INTEL_${A10_VF_AFU.toUpperCase()}`);
     });
 
+    it('refuses a shell program with a clear code, touching nothing', async () => {
+      const image = host.images.add('shell', 'FIM image');
+      const failure = await failureOf(driver.program!({ pciAddress: '0000:5e:00.1', target: 'shell', image }));
+      expect(failure).toMatchObject({ code: 'DRIVER.TARGET_UNSUPPORTED', deviceState: 'unchanged' });
+      expect([host.commands, host.images.requested]).toEqual([[], []]);
+      expect((await afuOfVf()).trim()).toBe(A10_VF_AFU);
+    });
+
     it('refuses an image whose SHA-256 is not the job\'s without touching the device', async () => {
       const image = host.images.add('tampered', `GBS\nafu_id=${NEW_AFU}\n`);
 

@@ -7,7 +7,7 @@ import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { programWithRestore, type FpgaTarget } from '../fpga/program-with-restore';
-import { imageParam, pciAddressParam } from '../job-params';
+import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
 import { isBlankFpgaId, OWNER_CYBORG, traitPart } from '../pci/trait-names';
@@ -65,9 +65,11 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
     discover: basics.discover,
     health: basics.health,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
 
     async program(params: JobParams): Promise<JobEvidence> {
+      refuseShellTarget(params, 'intel-fpga');
       const address = pciAddressParam(params);
       const image = imageParam(params);
       const { managed, fn } = await basics.managedDevice(address);

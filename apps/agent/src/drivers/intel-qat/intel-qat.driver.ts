@@ -70,6 +70,7 @@ export function intelQatDriver(context: DriverContext): AcceleratorDriver {
     playbooks: context.playbooks,
     discover: basics.discover,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
 
     async health(): Promise<DeviceHealthSample[]> {

@@ -128,6 +128,7 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     playbooks: context.playbooks,
     discover: basics.discover,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
 
     async health(): Promise<DeviceHealthSample[]> {

@@ -7,6 +7,7 @@ import { integerParam, pciAddressParam } from '../job-params';
 import { pciHealthSample } from './pci-health';
 import { configureSriovVfs } from './sriov-vfs';
 import { attachTarget, detachTarget } from './attach-target';
+import { probePciFunction } from './probe-function';
 import { bindToVfio, releaseFromVfio, VFIO_PCI } from './vfio-binding';
 
 /** One device a sysfs driver manages: the function that identifies it, every function an instance may get, and its report. */
@@ -60,6 +61,11 @@ export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices) 
     async detach(params: JobParams): Promise<JobEvidence> {
       const fn = await handleFor(params, detachTarget);
       return { pciAddress: fn.address, ...(await releaseFromVfio(sysfs, fn)) };
+    },
+    /** A probe of any function of a device: its config space answers with the ids discovery saw. */
+    async probe(params: JobParams): Promise<JobEvidence> {
+      const { fn } = await managedDevice(pciAddressParam(params));
+      return probePciFunction(fn, params);
     },
     /** `configure-vfs` on the PF that identifies a device. */
     async configureVfs(params: JobParams): Promise<JobEvidence> {

@@ -15,13 +15,26 @@ export interface SimulatedDevice {
   readonly address: string;
   readonly serial: string;
   numVfs: number;
-  /** FPGA regions: interface ids are fleet-wide (one shell everywhere), so one bitstream fits every simulated host. */
-  readonly regions: { readonly interfaceId: string; functionId: string | null }[];
+  /**
+   * FPGA shell: its interface id starts fleet-wide (one shell everywhere, so
+   * one bitstream fits every simulated host) and a shell program sets it from
+   * the image; null on other kinds.
+   */
+  shell: { interfaceId: string; sha256: string | null } | null;
+  /** FPGA regions: their interface ids follow the shell's (regionInterfaceId). */
+  readonly regions: { interfaceId: string; functionId: string | null }[];
   /** vGPUs created, by mdev UUID. */
   readonly mdevs: Set<string>;
   /** Functions bound to vfio-pci (passed through to an instance). */
   readonly passedThrough: Set<string>;
 }
+
+/** PCI ids the simulated devices report, and a probe reads back. */
+export const SIMULATED_IDS = {
+  fpga: { vendorId: '8086', productId: '09c4' },
+  gpu: { vendorId: '10de', productId: '20b5' },
+  nic: { vendorId: '8086', productId: '1572' },
+} as const;
 
 const HOST_DRIVERS = { fpga: 'dfl-pci', gpu: 'nvidia', nic: 'i40e' } as const;
 export const hostDriverOf = (device: SimulatedDevice, address: string): string =>
@@ -41,10 +54,21 @@ export function buildSimulatedDevices(settings: SimulatedSettings): SimulatedDev
     address: formatPciAddress({ domain: 0, bus: firstBus + position * 2, device: 0, function: 0 }),
     serial: hex32(`${settings.seed}|${kind}${index}|serial`).slice(0, 12).toUpperCase(),
     numVfs: kind === 'fpga' ? settings.fpgaVfs : kind === 'nic' ? settings.nicVfs : 0,
-    regions: kind === 'fpga' ? Array.from({ length: settings.fpgaRegions }, (_, region) => ({ interfaceId: hex32(`simulated-shell|${region}`), functionId: null })) : [],
+    shell: kind === 'fpga' ? { interfaceId: regionInterfaceId(null, 0), sha256: null } : null,
+    regions: kind === 'fpga' ? Array.from({ length: settings.fpgaRegions }, (_, region) => ({ interfaceId: regionInterfaceId(null, region), functionId: null })) : [],
     mdevs: new Set(),
     passedThrough: new Set(),
   }));
+}
+
+/**
+ * The interface id region n of a shell offers: the factory shell's are
+ * fleet-wide constants; a loaded shell's first region offers the shell's own
+ * interface id, the others one derived from it.
+ */
+export function regionInterfaceId(shellInterfaceId: string | null, region: number): string {
+  if (shellInterfaceId === null) return hex32(`simulated-shell|${region}`);
+  return region === 0 ? shellInterfaceId : hex32(`${shellInterfaceId}|${region}`);
 }
 
 /** VF n of a PF: device 1 + n / 8, function n % 8, on the PF's bus. */
@@ -65,8 +89,7 @@ export function renderSimulatedDevice(device: SimulatedDevice, settings: Simulat
     return {
       ...common,
       type: 'FPGA',
-      vendorId: '8086',
-      productId: '09c4',
+      ...SIMULATED_IDS.fpga,
       model: 'Simulated Intel PAC Arria 10 GX',
       boardInfo: { serial: device.serial, interface_id: device.regions.map((region) => region.interfaceId).join(',') },
       deployables: device.regions.map((region, index) => fpgaRegionDeployable(device, index, hostname)),
@@ -80,8 +103,7 @@ export function renderSimulatedDevice(device: SimulatedDevice, settings: Simulat
     return {
       ...common,
       type: 'GPU',
-      vendorId: '10de',
-      productId: '20b5',
+      ...SIMULATED_IDS.gpu,
       model: 'Simulated NVIDIA A100 80GB PCIe',
       boardInfo: { serial: device.serial, uuid: `GPU-${uuidFrom(hex32(`${settings.seed}|${device.key}|uuid`))}` },
       capacity: { memoryGiB: 80 },
@@ -101,8 +123,7 @@ export function renderSimulatedDevice(device: SimulatedDevice, settings: Simulat
   return {
     ...common,
     type: 'NIC',
-    vendorId: '8086',
-    productId: '1572',
+    ...SIMULATED_IDS.nic,
     model: 'Simulated Intel Ethernet Controller X710',
     boardInfo: { serial: device.serial },
     deployables: [

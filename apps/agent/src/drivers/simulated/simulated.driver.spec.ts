@@ -95,7 +95,52 @@ describe('simulated driver', () => {
     expect(await one.program!({ pciAddress: fpgaOne.pciAddress, image: { ...IMAGE, sha256: 'cd'.repeat(32) } })).toMatchObject({ previousFunctionId: first.functionId });
   });
 
+  it('loads a shell: its interface id is named by the image, read back, and the regions behind it come up blank on that interface', async () => {
+    const one = simulated({ fpgaRegions: 2 }, 'compute-1').driver;
+    const two = simulated({ fpgaRegions: 2 }, 'compute-2').driver;
+    const [fpga] = await one.discover();
+    const factoryRegionTrait = fpga.deployables[0].traits.find((trait) => trait.startsWith('CUSTOM_FPGA_REGION_INTEL_'))!;
+    const previousInterfaceId = factoryRegionTrait.slice('CUSTOM_FPGA_REGION_INTEL_'.length).toLowerCase();
+    const { functionId } = await one.program!({ pciAddress: fpga.pciAddress, image: IMAGE });
+
+    const shell = await one.program!({ pciAddress: fpga.pciAddress, target: 'shell', image: { ...IMAGE, sha256: 'cd'.repeat(32) } });
+    expect(shell).toEqual({ target: 'shell', interfaceId: expect.stringMatching(/^[0-9a-f]{32}$/), previousInterfaceId, sha256: 'cd'.repeat(32), regionsCleared: 2 });
+    expect(shell.interfaceId).not.toBe(previousInterfaceId);
+    const [twoFpga] = await two.discover();
+    expect((await two.program!({ pciAddress: twoFpga.pciAddress, target: 'shell', image: { ...IMAGE, sha256: 'cd'.repeat(32) } })).interfaceId).toBe(shell.interfaceId);
+
+    const [reloaded] = await one.discover();
+    const traits = reloaded.deployables[0].traits;
+    expect(traits).toContain(`CUSTOM_FPGA_REGION_INTEL_${String(shell.interfaceId).toUpperCase()}`);
+    expect(traits).not.toContain(`CUSTOM_FPGA_FUNCTION_ID_INTEL_${String(functionId).toUpperCase()}`);
+    expect(reloaded.boardInfo.interface_id.split(',')[0]).toBe(shell.interfaceId);
+    expect(await failureOf(one.program!({ pciAddress: fpga.pciAddress, target: 'flash', image: IMAGE }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+  });
+
+  it('probes a function: its ids and driver, the instance it serves; an unknown address is not found', async () => {
+    const { driver } = simulated({ gpus: 1, nics: 0 });
+    const [fpga, gpu] = await driver.discover();
+    const vf = fpga.deployables[0].attachHandles[0].address;
+    expect(await driver.probe!({ pciAddress: vf })).toEqual({ pciAddress: vf, vendorId: '8086', productId: '09c4', driver: 'dfl-pci' });
+    await driver.attach!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE });
+    expect(await driver.probe!({ pciAddress: gpu.pciAddress, instanceUuid: INSTANCE })).toEqual({
+      pciAddress: gpu.pciAddress, vendorId: '10de', productId: '20b5', driver: 'vfio-pci', instanceUuid: INSTANCE,
+    });
+    expect(await failureOf(driver.probe!({ pciAddress: '0000:ee:00.0' }))).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND', deviceState: 'unchanged' });
+  });
+
   describe('failure injection', () => {
+    it('fails a probe when told to, and a shell load leaving the old shell in place', async () => {
+      const { driver, slept } = simulated({ failNext: { probe: 1, program: 1 }, latencyMs: { probe: 7 } });
+      const [fpga] = await driver.discover();
+      expect(await failureOf(driver.probe!({ pciAddress: fpga.pciAddress }))).toMatchObject({ code: 'DRIVER.UNREACHABLE', deviceState: 'unchanged' });
+      expect(slept).toEqual([7]);
+      await expect(driver.probe!({ pciAddress: fpga.pciAddress })).resolves.toMatchObject({ pciAddress: fpga.pciAddress });
+      const failed = await failureOf(driver.program!({ pciAddress: fpga.pciAddress, target: 'shell', image: IMAGE }));
+      expect(failed).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE', evidence: { interfaceId: failed.evidence.previousInterfaceId } });
+      expect((await driver.discover())[0]).toEqual(fpga);
+    });
+
     it('fails the next N of an operation, leaving the device as it was', async () => {
       const { driver } = simulated({ failNext: { program: 1 } });
       const [fpga] = await driver.discover();

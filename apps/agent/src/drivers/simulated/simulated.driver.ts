@@ -4,12 +4,14 @@ import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, 
 import type { DriverContext } from '../driver-context';
 import { type AttachableDevice, attachTarget, detachTarget } from '../pci/attach-target';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
-import { imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, uuidParam } from '../job-params';
+import { imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, programTargetParam, uuidParam } from '../job-params';
 import { mulberry32, hash32, unitFrom } from './seeded-random';
 import {
   buildSimulatedDevices,
   hostDriverOf,
+  regionInterfaceId,
   regionOfVf,
+  SIMULATED_IDS,
   renderSimulatedDevice,
   SIMULATED_TOTAL_VFS,
   vfAddresses,
@@ -100,6 +102,23 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     return telemetry;
   }
 
+  /**
+   * Loading a shell replaces the static region: the regions behind it come
+   * up blank and offer the new shell's interface ids. A failure leaves the
+   * old shell and its regions as they were.
+   */
+  async function programShell(device: SimulatedDevice, sha256: string): Promise<JobEvidence> {
+    const shell = device.shell!;
+    const previousInterfaceId = shell.interfaceId;
+    if (await begin('program')) throw injected('shell program', `previous shell ${previousInterfaceId} still loaded`, { interfaceId: previousInterfaceId, previousInterfaceId });
+    // Like function ids, the interface id a simulated shell image offers is named by its content.
+    const interfaceId = createHash('sha256').update(`interface|${sha256}`).digest('hex').slice(0, 32);
+    device.shell = { interfaceId, sha256 };
+    device.regions.forEach((region, index) => Object.assign(region, { interfaceId: regionInterfaceId(interfaceId, index), functionId: null }));
+    changed();
+    return { target: 'shell', interfaceId, previousInterfaceId, sha256, regionsCleared: device.regions.length };
+  }
+
   return {
     name: 'simulated',
     playbooks: context.playbooks,
@@ -119,6 +138,7 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     async program(params: JobParams): Promise<JobEvidence> {
       const { device, vfIndex } = deviceAt(pciAddressParam(params), ['fpga']);
       const image = imageParam(params);
+      if (programTargetParam(params) === 'shell') return programShell(device, image.sha256);
       const region = optionalIntegerParam(params, 'region', 0, device.regions.length - 1) ?? (vfIndex === null ? 0 : regionOfVf(device, vfIndex));
       const previousFunctionId = device.regions[region].functionId;
       if (await begin('program')) {
@@ -134,6 +154,17 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       device.regions[region].functionId = functionId;
       changed();
       return { functionId, sha256: image.sha256, previousFunctionId, region };
+    },
+
+    async probe(params: JobParams): Promise<JobEvidence> {
+      const address = pciAddressParam(params);
+      const { device } = deviceAt(address);
+      if (await begin('probe')) {
+        throw new DriverOperationError(DRIVER_ERROR_CODES.unreachable, `simulated probe failure: ${address} does not answer`, 'unchanged', { pciAddress: address });
+      }
+      const driver = device.passedThrough.has(address) ? 'vfio-pci' : hostDriverOf(device, address);
+      const instanceUuid = params.instanceUuid === undefined ? {} : { instanceUuid: uuidParam(params, 'instanceUuid') };
+      return { pciAddress: address, vendorId: SIMULATED_IDS[device.kind].vendorId, productId: SIMULATED_IDS[device.kind].productId, driver, ...instanceUuid };
     },
 
     async configureVfs(params: JobParams): Promise<JobEvidence> {

@@ -81,6 +81,7 @@ export function sriovNicDriver(context: DriverContext, settings: SriovNicSetting
     discover: basics.discover,
     health: basics.health,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
 
     configureVfs: basics.configureVfs,

@@ -6,7 +6,7 @@ import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { programWithRestore } from '../fpga/program-with-restore';
-import { imageParam, pciAddressParam } from '../job-params';
+import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { pciDeviceReport } from '../pci/pci-device-report';
 import { OWNER_CYBORG, traitPart } from '../pci/trait-names';
@@ -79,9 +79,11 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
     discover: basics.discover,
     health: basics.health,
     attach: basics.attach,
+    probe: basics.probe,
     detach: basics.detach,
 
     async program(params: JobParams): Promise<JobEvidence> {
+      refuseShellTarget(params, 'xilinx-fpga');
       const address = pciAddressParam(params);
       const image = imageParam(params);
       const mgmt = (await basics.managedDevice(address)).managed.device;

@@ -13,6 +13,7 @@ export const DEVICE_OPERATIONS = {
   'remove-mdev': 'removeMdev',
   attach: 'attach',
   detach: 'detach',
+  probe: 'probe',
 } as const satisfies Record<string, keyof AcceleratorDriver>;
 
 export type DeviceJobKind = keyof typeof DEVICE_OPERATIONS;

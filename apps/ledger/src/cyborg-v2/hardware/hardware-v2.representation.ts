@@ -42,8 +42,8 @@ export function cyborgDeployable(deployable: DeployableView, attributes: readonl
     attributes_list: attributes.map((attribute) => ({ [attribute.key]: attribute.value })),
     rp_uuid: deployable.rpUuid,
     driver_name: deployable.driverName,
-    // Set by programming once the agent reports a loaded bitstream; the job side comes later.
-    bitstream_id: null,
+    // The registered bitstream the region was last loaded with (inventory.RegionProgrammed); null as in Cyborg until one is.
+    bitstream_id: deployable.bitstreamId,
     links: cyborgLinks(baseUrl, 'deployables', deployable.uuid, true),
     created_at: cyborgTime(deployable.createdAt),
     updated_at: cyborgTime(deployable.updatedAt),
