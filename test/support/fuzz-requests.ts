@@ -90,60 +90,91 @@ function patchArbitrary(known: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
   return fc.dictionary(fc.oneof(known, fc.uuid(), fc.string({ maxLength: 12 })), patch, { minKeys: 0, maxKeys: 3 });
 }
 
+/** What the ledger holds now, so that well-formed requests reach real aggregates and can succeed. */
+export interface FuzzTargets {
+  /** Ids and names of anything the ledger holds: path parameters, query values, strings and uuids of bodies. */
+  readonly known: readonly string[];
+  /**
+   * Ids the ledger holds by the collection a path names them in (`hosts`,
+   * `devices`, `jobs`, …): a well-formed request's path parameter comes
+   * from the collection its path segment follows.
+   */
+  readonly collections: Readonly<Record<string, readonly string[]>>;
+  /** Accelerator requests that can still be bound (Initial ones), as the keys of bind patches. */
+  readonly arqs: readonly string[];
+  /** Where a bind can land: a host and the resource provider of one of its deployables. */
+  readonly bindTargets: readonly { readonly hostname: string; readonly rp: string }[];
+  /** Well-formed bodies a schema cannot describe, by operation (`POST /api/v1/bitstreams`: images signed by a trusted key). */
+  readonly bodies: Readonly<Record<string, fc.Arbitrary<unknown>>>;
+}
+
 /**
  * Requests for one operation, half of them well-formed (so they reach the
  * domain and change the ledger's state), half with something hostile.
- * `known` are ids and names the ledger holds, so requests reach real
- * aggregates.
  */
-export const requestArbitrary = (operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> =>
-  fc.oneof(wellFormedRequestArbitrary(operation, known), hostileRequestArbitrary(operation, known));
+export const requestArbitrary = (operation: Operation, targets: FuzzTargets): fc.Arbitrary<FuzzRequest> =>
+  fc.oneof(wellFormedRequestArbitrary(operation, targets), hostileRequestArbitrary(operation, targets.known));
 
 /** A request as its operation's schemas describe it: known or uuid path parameters, valid query values, a good microversion, a valid body. */
-function wellFormedRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {
-  const knownValue = fc.constantFrom(...known);
-  const segment = fc.oneof({ arbitrary: knownValue, weight: 4 }, { arbitrary: fc.uuid(), weight: 1 }).map(percentEncoded);
+function wellFormedRequestArbitrary(operation: Operation, targets: FuzzTargets): fc.Arbitrary<FuzzRequest> {
+  const { known } = targets;
+  const segmentIn = (collection: string) => {
+    const held = targets.collections[collection] ?? [];
+    return fc.oneof({ arbitrary: fc.constantFrom(...(held.length > 0 ? held : known)), weight: 4 }, { arbitrary: fc.uuid(), weight: 1 }).map(percentEncoded);
+  };
   const query = fc
     .tuple(
       ...operation.parameters
         .filter((parameter) => parameter.in === 'query')
         .map((parameter) => {
-          const value = parameter.name === 'waitSeconds' ? fc.constantFrom('0', '1') : fc.oneof(cleanSchemaArbitrary(parameter.schema ?? {}, operation.document).map(asQueryText), knownValue);
+          const value = parameter.name === 'waitSeconds' ? fc.constantFrom('0', '1') : cleanSchemaArbitrary(parameter.schema ?? {}, operation.document, known).map(asQueryText);
           return parameter.name === 'waitSeconds' ? value.map((text) => `waitSeconds=${text}`) : fc.option(value.map((text) => `${percentEncoded(parameter.name)}=${percentEncoded(text)}`), { freq: 2 });
         }),
     )
     .map((parts) => (parts.some((part) => part !== null) ? `?${parts.filter((part) => part !== null).join('&')}` : ''));
   const version = operation.api === 'v2' ? fc.option(fc.constantFrom(...MICROVERSIONS.slice(0, 5)), { freq: 4 }) : fc.constant(null);
+  const name = `${operation.method} ${operation.template}`;
   const isPatch = operation.method === 'PATCH' && operation.template.startsWith('/v2/accelerator_requests');
-  const body: fc.Arbitrary<string | undefined> = !operation.bodySchema
-    ? fc.constant(undefined)
-    : (isPatch ? bindPatchArbitrary(knownValue) : cleanSchemaArbitrary(operation.bodySchema, operation.document, known)).map((value) => JSON.stringify(value));
+  const bodyValue = targets.bodies[name] ?? (isPatch ? bindPatchArbitrary(targets, operation.template.endsWith('{uuid}')) : cleanSchemaArbitrary(operation.bodySchema ?? {}, operation.document, known));
+  const body: fc.Arbitrary<string | undefined> = operation.bodySchema ? bodyValue.map((value) => JSON.stringify(value)) : fc.constant(undefined);
+  // A patch of one request by path names that request in the path too: bind patches carry it as their only key.
+  const path = isPatch && operation.template.endsWith('{uuid}') ? fc.constant(operation.template) : templatedByCollection(operation.template, segmentIn);
   return fc
-    .record({ path: templated(operation.template, segment), query, version, body, principal })
+    .record({ path, query, version, body, principal })
     .map(({ path, query, version, body, principal }) => ({
-      operation: `${operation.method} ${operation.template}`,
+      operation: name,
       method: operation.method,
-      path: `${path}${query}`,
+      path: `${pathOfPatch(path, body)}${query}`,
       headers: { ...(version === null ? {} : { 'openstack-api-version': version }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body,
       principal,
     }));
 }
 
-/** A bind (or an unbind) of known requests to known hosts and providers, as Nova sends it. */
-const bindPatchArbitrary = (known: fc.Arbitrary<string>): fc.Arbitrary<unknown> =>
-  fc.dictionary(
-    known,
-    fc.oneof(
-      fc.tuple(known, known, fc.uuid()).map(([hostname, rp, instance]) => [
-        { op: 'add', path: '/hostname', value: hostname },
-        { op: 'add', path: '/device_rp_uuid', value: rp },
-        { op: 'add', path: '/instance_uuid', value: instance },
-      ]),
-      fc.constant([{ op: 'remove', path: '/hostname' }, { op: 'remove', path: '/device_rp_uuid' }, { op: 'remove', path: '/instance_uuid' }]),
-    ),
-    { minKeys: 1, maxKeys: 2 },
+/**
+ * A bind (or an unbind) as Nova sends it: requests that can be bound, to a
+ * host and one of its providers, a fresh instance each. `onePath`: one
+ * request, which the path names too (pathOfPatch).
+ */
+function bindPatchArbitrary(targets: FuzzTargets, onePath: boolean): fc.Arbitrary<unknown> {
+  const arq = targets.arqs.length > 0 ? fc.constantFrom(...targets.arqs) : fc.uuid();
+  const target = targets.bindTargets.length > 0 ? fc.constantFrom(...targets.bindTargets) : fc.record({ hostname: fc.constant('compute-1'), rp: fc.uuid() });
+  const patch = fc.oneof(
+    { arbitrary: fc.tuple(target, fc.uuid()).map(([{ hostname, rp }, instance]) => [
+      { op: 'add', path: '/hostname', value: hostname },
+      { op: 'add', path: '/device_rp_uuid', value: rp },
+      { op: 'add', path: '/instance_uuid', value: instance },
+    ]), weight: 3 },
+    { arbitrary: fc.constant([{ op: 'remove', path: '/hostname' }, { op: 'remove', path: '/device_rp_uuid' }, { op: 'remove', path: '/instance_uuid' }]), weight: 1 },
   );
+  return fc.dictionary(arq, patch, { minKeys: 1, maxKeys: onePath ? 1 : 2 });
+}
+
+/** `/v2/accelerator_requests/{uuid}` with the request its one-request patch names; any other path as it is. */
+function pathOfPatch(path: string, body: string | undefined): string {
+  if (!path.endsWith('/{uuid}') || body === undefined) return path;
+  return path.replace('{uuid}', Object.keys(JSON.parse(body) as object)[0] ?? 'none');
+}
 
 /** The template with each `{parameter}` replaced by a generated segment. */
 const templated = (template: string, segment: fc.Arbitrary<string>): fc.Arbitrary<string> =>
@@ -151,6 +182,14 @@ const templated = (template: string, segment: fc.Arbitrary<string>): fc.Arbitrar
     let index = 0;
     return template.replace(/\{[^}]+\}/g, () => values[index++]);
   });
+
+/** The template with each `{parameter}` replaced by a segment from the collection the path segment before it names. */
+const templatedByCollection = (template: string, segmentIn: (collection: string) => fc.Arbitrary<string>): fc.Arbitrary<string> => {
+  const parts = template.split('/');
+  return fc
+    .tuple(...parts.map((part, index) => (/^\{[^}]+\}$/.test(part) ? segmentIn(parts[index - 1] ?? '') : fc.constant(part))))
+    .map((segments) => segments.join('/'));
+};
 
 /** A request with something hostile in it: any path segment, garbage query and headers, bad microversions, mutated and hostile bodies. */
 function hostileRequestArbitrary(operation: Operation, known: readonly string[]): fc.Arbitrary<FuzzRequest> {

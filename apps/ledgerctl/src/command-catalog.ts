@@ -35,7 +35,7 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
-    commands: [['backup [options]', 'copy a SQLite data dir while the ledger runs: events, read models, signed checkpoints, credentials']],
+    commands: [['backup [options]', 'copy the ledger while it runs: events, read models (SQLite files or a pg_dump), signed checkpoints, credentials']],
     async register(program) {
       (await import('./commands/backup.command')).registerBackup(program);
     },

@@ -1,8 +1,9 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
+import { attachHandlesSeenBy } from './attach-handles-seen-by';
 import { deployableNotFound, pathUuid } from './inventory-not-found';
 import { DeployableListQuery } from './inventory.query.dto';
 
@@ -24,12 +25,12 @@ export class DeployablesController {
   }
 
   @Get(':uuid')
-  @ApiOperation({ summary: 'One deployable with its attach handles' })
-  async get(@Param('uuid') uuid: string, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
+  @ApiOperation({ summary: 'One deployable with its attach handles (the request holding a handle, claimedBy, is shown to admins only)' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
     await this.consistency.awaitHeader(minPosition);
     const id = pathUuid(uuid);
     const deployable = await this.queries.getDeployable(id);
     if (!deployable) throw deployableNotFound(uuid);
-    return { ...deployable, attachHandles: await this.queries.listAttachHandles(id) };
+    return { ...deployable, attachHandles: attachHandlesSeenBy(principal, await this.queries.listAttachHandles(id)) };
   }
 }
