@@ -70,9 +70,9 @@ export interface LedgerConfig {
   /** LEDGER_NOVA_TOKEN: the X-Auth-Token sent to Nova (a service token with Nova's admin rights). */
   readonly novaToken?: string;
   /**
-   * LEDGER_BIND_TIMEOUT_MS (60000): a bind still starting after this long
-   * (its process died mid-way) is failed and its holds released by the
-   * allocation sweeper; also the age after which leaked holds are released.
+   * LEDGER_BIND_TIMEOUT_MS (60000): how long a bind request waits for its
+   * workflow to end before answering with the bind still starting (the
+   * workflow goes on; Nova hears its outcome).
    */
   readonly bindTimeoutMs: number;
   /**
