@@ -124,6 +124,13 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/reactors': { kind: 'call', call: get('/api/v1/reactors') },
   'GET /api/v1/reactors/{name}/parked': { kind: 'call', call: at('GET', (f) => `/api/v1/reactors/${f.reactor}/parked`) },
   'POST /api/v1/reactors/{name}/parked/{position}/retry': { kind: 'call', call: at('POST', (f) => `/api/v1/reactors/${f.reactor}/parked/1/retry`) },
+
+  // Bind workflows carry requests' ids: the whole surface is the operator's (admin), like the reactors.
+  'GET /api/v1/workflows': { kind: 'call', call: get('/api/v1/workflows?name=bind') },
+  'GET /api/v1/workflows/runtime': { kind: 'call', call: get('/api/v1/workflows/runtime') },
+  'GET /api/v1/workflows/{name}/{id}': { kind: 'call', call: get('/api/v1/workflows/bind/01a21111-0000-7000-8000-000000000000') },
+  'POST /api/v1/workflows/{name}/{id}/cancel': { kind: 'call', call: at('POST', () => '/api/v1/workflows/bind/01a21111-0000-7000-8000-000000000000/cancel', { reason: 'tenancy' }) },
+  'POST /api/v1/workflows/{name}/{id}/retry': { kind: 'call', call: at('POST', () => '/api/v1/workflows/bind/01a21111-0000-7000-8000-000000000000/retry', {}) },
 };
 
 /** The routes the property sends as plain calls, in a stable order for `pick`. */

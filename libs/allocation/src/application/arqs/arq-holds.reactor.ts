@@ -10,9 +10,12 @@ import { capacityConsumer } from './capacity-quota';
 
 /** A reservation whose request never appeared is an orphan after this many looks (the backoff spreads them over seconds). */
 export const ORPHAN_RESERVATION_LOOKS = 5;
+/** How many appends (each waited for up to CREATE_WAIT_MS) a look lets a running create take to record its request. */
+const CREATE_WAIT_APPENDS = 20;
+const CREATE_WAIT_MS = 100;
 
 export interface ArqHoldsPorts {
-  readonly store: Pick<EventStore, 'readStream'>;
+  readonly store: Pick<EventStore, 'readStream' | 'waitForAppend'>;
   readonly holds: Pick<ArqHolds, 'releaseBinding' | 'releaseAll'>;
 }
 
@@ -51,12 +54,26 @@ export function arqHoldsReactor(ports: ArqHoldsPorts): Reactor {
     },
   };
 
+  /**
+   * Whether the request is recorded, giving a create that is still running
+   * (it reserves, then records the request at once) a moment: the wait ends
+   * at the first append that records it, so the common case costs no retry.
+   */
+  async function recorded(arqUuid: string): Promise<boolean> {
+    for (let look = 0; look < CREATE_WAIT_APPENDS; look++) {
+      if ((await ports.store.readStream(arqStream(arqUuid))).length > 0) return true;
+      await ports.store.waitForAppend(CREATE_WAIT_MS);
+    }
+    return (await ports.store.readStream(arqStream(arqUuid))).length > 0;
+  }
+
   async function releaseIfOrphan(event: RecordedEvent & QuotaReserved, attempt: number): Promise<void> {
     const { consumerId, project } = event.data;
     const arqUuid = consumerId.endsWith(':capacity') ? consumerId.slice(0, -':capacity'.length) : consumerId;
     // Only a request's unit reservation (its id a uuid): capacity charges belong to bind workflows, other consumers to their own owners.
-    if (consumerId === capacityConsumer(arqUuid) || !isUuid(consumerId) || (await ports.store.readStream(arqStream(arqUuid))).length > 0) return;
-    if (attempt < ORPHAN_RESERVATION_LOOKS) throw new ReactorUnavailableError(`accelerator request ${arqUuid} is not recorded yet; its reservation is looked at again`);
+    if (consumerId === capacityConsumer(arqUuid) || !isUuid(consumerId) || (await recorded(arqUuid))) return;
+    // The message names no request: reactor statuses are shown on /readyz, to every caller.
+    if (attempt < ORPHAN_RESERVATION_LOOKS) throw new ReactorUnavailableError('a unit reservation whose request is not recorded yet is looked at again');
     await ports.holds.releaseAll({ uuid: arqUuid, projectId: project, deviceUuid: null }, context());
   }
 }
