@@ -13,6 +13,8 @@ type Project = (typeof PROJECTS)[number];
 /** Runs of random call sequences: 200 by default (CI); set TENANCY_RUNS for a longer search. */
 const RUNS = Number(process.env.TENANCY_RUNS ?? 200);
 const MAX_CALLS = 20;
+/** Jest's bound on the property: a sequence takes about 40 ms here, so 200 take seconds and 10,000 several minutes. */
+const PROPERTY_TIMEOUT_MS = 60_000 + RUNS * 200;
 
 /** What each project created, as far as the test knows: the ids no other project may ever see. */
 interface Model {
@@ -331,6 +333,6 @@ describe('tenancy: no project learns about another', () => {
         }),
         { numRuns: RUNS },
       );
-    }, 600_000);
+    }, PROPERTY_TIMEOUT_MS);
   });
 });

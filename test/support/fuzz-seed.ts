@@ -1,6 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import fc from 'fast-check';
 import type { Principal } from '@ledger/auth';
+import { numericIdOf } from '@ledger/inventory';
 import { hostReportBody } from './fleet';
 import type { FuzzTargets } from './fuzz-requests';
 import type { TestLedger, TestResponse } from './ledger-app';
@@ -20,6 +21,10 @@ const KEY_POOL = 4;
  * create is refused before it reaches the domain.
  */
 const CREATES: FuzzTargets['bodies'] = {
+  // Limits no wider than the seeding's, never so narrow that creates stop within a batch; null lifts one.
+  'PUT /api/v1/quotas/{project}': fc.record({ limits: fc.dictionary(fc.constantFrom('FPGA', 'PGPU'), fc.option(fc.integer({ min: 100, max: WIDE_LIMIT }), { nil: null }), { minKeys: 1 }) }),
+  'POST /api/v1/hosts/{hostname}/heartbeat': fc.record({ agentVersion: fc.constantFrom('0.1.0', 'fuzz'), intervalSeconds: fc.integer({ min: 1, max: 3600 }), devices: fc.constant([]) }),
+  'POST /api/v1/hosts/{hostname}/jobs': fc.record({ kind: fc.constant('discover'), params: fc.constant({}), timeoutSeconds: fc.integer({ min: 1, max: 600 }) }, { requiredKeys: ['kind', 'params'] }),
   'POST /v2/accelerator_requests': fc.record({ device_profile_name: fc.constant(FUZZ_PROFILE), device_profile_group_id: fc.constantFrom(0, '0') }, { requiredKeys: ['device_profile_name'] }),
   'POST /v2/device_profiles': fc
     .tuple(fc.nat(), fc.constantFrom('FPGA', 'PGPU'), fc.option(fc.string({ maxLength: 40 }), { nil: undefined }))
@@ -138,6 +143,14 @@ export async function seedFuzzTargets(ledger: TestLedger, signing: FuzzSigning, 
     },
     arqs,
     bindTargets,
-    bodies: { ...signing.bodies, ...CREATES },
+    bodies: {
+      ...signing.bodies,
+      ...CREATES,
+      'POST /v2/attributes': fc.record({
+        deployable_id: fc.constantFrom(...deployables.map((deployable) => numericIdOf(deployable.uuid))),
+        key: fc.nat().map((serial) => `fuzz_${serial}`),
+        value: fc.constantFrom('a', 'b'),
+      }),
+    },
   };
 }
