@@ -26,9 +26,6 @@ export interface ReactorDependencies {
 /** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const reactors: Reactor[] = [];
-  const holds = conductorProvider(deps.moduleRef, ArqHolds);
-  if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));
-  else deps.logger.warn('this process runs no conductor: what unbound and deleted requests held is given back by a process that does');
   if (config.novaUrl) {
     const arqs = new ArqQueries(deps.readModels);
     reactors.push(
@@ -57,6 +54,10 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   }
   reactors.push(deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }));
+  // After the configured ones (status lists keep Nova's first).
+  const holds = conductorProvider(deps.moduleRef, ArqHolds);
+  if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));
+  else deps.logger.warn('this process runs no conductor: what unbound and deleted requests held is given back by a process that does');
   return reactors;
 }
 
