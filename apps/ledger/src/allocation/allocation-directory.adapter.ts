@@ -3,7 +3,6 @@ import type { AllocationDirectory, InventoryAttachHandle, ProviderDescription } 
 import type { SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
-import { MAX_RESERVATION_LIMIT, QuotaQueries } from '@ledger/projections/quota';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
@@ -14,7 +13,6 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
   private readonly inventory: InventoryQueries;
   private readonly profiles: DeviceProfileQueries;
   private readonly arqs: ArqQueries;
-  private readonly quota: QuotaQueries;
 
   constructor(
     @Inject(READ_MODEL_DB) db: SqlDatabase,
@@ -23,7 +21,6 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     this.inventory = new InventoryQueries(db);
     this.profiles = new DeviceProfileQueries(db);
     this.arqs = new ArqQueries(db);
-    this.quota = new QuotaQueries(db);
   }
 
   catchUp(): Promise<void> {
@@ -69,15 +66,4 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     return (await this.arqs.list('all-projects', { instanceUuid })).map((arq) => ({ uuid: arq.uuid, projectId: arq.projectId, state: arq.state }));
   }
 
-  bindsStartedBefore(before: string) {
-    return this.arqs.listStartedBefore(before);
-  }
-
-  async handleClaims() {
-    return (await this.inventory.listClaims()).map(({ handleUuid, arqUuid, deviceUuid }) => ({ handleUuid, arqUuid, deviceUuid }));
-  }
-
-  async reservationsBefore(before: string) {
-    return (await this.quota.listReservations({ reservedBefore: before, limit: MAX_RESERVATION_LIMIT })).map(({ project, consumerId }) => ({ project, consumerId }));
-  }
 }

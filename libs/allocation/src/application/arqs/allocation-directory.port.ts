@@ -31,13 +31,6 @@ export interface AllocationDirectory {
   attachHandlesOf(deployableUuid: string): Promise<InventoryAttachHandle[]>;
   arqsOfInstance(instanceUuid: string): Promise<{ uuid: string; projectId: string; state: ArqStateName }[]>;
 
-  // What the allocation sweeper looks at: signs of work a crash left half done.
-  /** Requests still BindStarted since before `before` (ISO time). */
-  bindsStartedBefore(before: string): Promise<{ uuid: string }[]>;
-  /** Every attach handle claim held. */
-  handleClaims(): Promise<{ handleUuid: string; arqUuid: string; deviceUuid: string }[]>;
-  /** Quota reservations made before `before` (ISO time). */
-  reservationsBefore(before: string): Promise<{ project: string; consumerId: string }[]>;
 }
 
 export const ALLOCATION_DIRECTORY = Symbol('ALLOCATION_DIRECTORY');
