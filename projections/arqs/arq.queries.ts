@@ -74,15 +74,6 @@ export class ArqQueries {
     const row = await this.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM arq_requests WHERE device_profile_uuid = $1', [profileUuid]);
     return Number(row?.n ?? 0);
   }
-
-  /** Binds still starting since before `before` (ISO): their process died; the sweeper fails them. */
-  async listStartedBefore(before: string, limit = 500): Promise<{ uuid: string; projectId: string }[]> {
-    const rows = await this.db.all<{ uuid: string; project_id: string }>(
-      `SELECT uuid, project_id FROM arq_requests WHERE state = 'BindStarted' AND updated_at < $1 ORDER BY updated_at LIMIT ${Math.trunc(limit)}`,
-      [before],
-    );
-    return rows.map((row) => ({ uuid: row.uuid, projectId: row.project_id }));
-  }
 }
 
 function toView(row: ArqRow): ArqView {

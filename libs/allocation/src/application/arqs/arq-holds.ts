@@ -8,7 +8,7 @@ import { capacityConsumer, quotaConsumersOf } from './capacity-quota';
 /**
  * Gives back what a request holds outside its own stream: the attach handle
  * on its device and its quota. Every release is idempotent, so it runs again
- * harmlessly after a crash (the allocation sweeper does exactly that).
+ * harmlessly after a crash (the arq-holds reactor does exactly that).
  */
 @Injectable()
 export class ArqHolds {

@@ -42,7 +42,7 @@ export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
       ),
     );
     // Quota first, for all of them: a request that exists is always paid for. A crash before the
-    // requests are recorded leaves reservations without requests, which the allocation sweeper releases.
+    // requests are recorded leaves reservations without requests, which the arq-holds reactor releases.
     await this.commands.execute(
       new ReserveQuotaCommand(
         { project: input.projectId, consumers: creates.map((create) => ({ consumerId: create.uuid, resources: { [create.resourceClass]: 1 } })) },
