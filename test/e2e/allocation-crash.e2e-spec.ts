@@ -3,26 +3,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TokenCodec } from '@ledger/auth';
+import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
 import { hostReportBody, hostname } from '../support/fleet';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 
 const SECRET = 'allocation-crash-signing-key-0123456789';
 const CLIENTS = 24;
 const HOSTS = 8;
-const KILL_AFTER_BINDS = 60;
+/** Kill-restart cycles: a few in CI, `CRASH_CYCLES=100` for the long run docs/testing.md describes. */
+const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
+const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
+/** Each kill lands at a random moment this long after the flows started (drawn from the seed). */
+const KILL_WINDOW_MS = { min: 100, max: 1_500 };
+const CONVERGE_MS = 30_000;
 const codec = new TokenCodec(SECRET);
 const admin = codec.issue({ user: 'admin', project: 'admin', roles: ['admin'] });
 const nova = codec.issue({ user: 'nova', project: 'tenant-c', roles: ['member', 'service'] });
 
 /**
- * Kills the ledger (SIGKILL) while clients run create → bind → delete flows,
- * restarts it, and checks that nothing stays half done: once the bind
- * workflows have resumed (and the arq-holds reactor has given back what
- * unbound, deleted or never-recorded requests held), no bind is left starting, every attach-handle claim
- * belongs to a request bound with that handle, and the project's quota in
- * use equals what its live requests hold.
+ * Kills the ledger (SIGKILL) at random moments while clients run create →
+ * bind → delete flows, restarts it, and checks after each restart that
+ * nothing stays half done: once the bind workflows have resumed (and the
+ * arq-holds reactor has given back what unbound, deleted or never-recorded
+ * requests held), every bind workflow has ended completed or compensated,
+ * no bind is left starting, every attach-handle claim belongs to a request
+ * bound with that handle, and the project's quota in use equals what its
+ * live requests hold. Then the next cycle's flows start on the restarted
+ * ledger.
  */
-describe('crash recovery of accelerator requests (embedded SQLite)', () => {
+describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cycles, seed ${SEED})`, () => {
   let dataDir: string;
   let ledger: LedgerProcess | undefined;
   const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '1500' });
@@ -44,59 +53,85 @@ describe('crash recovery of accelerator requests (embedded SQLite)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('finishes every interrupted bind, claim and reservation after a restart', async () => {
-    ledger = await startLedgerProcess(env());
-    const providers: string[] = [];
-    for (let i = 0; i < HOSTS; i++) {
-      const agent = codec.issue({ user: `agent:${hostname(i)}`, project: null, roles: ['agent'], host: hostname(i) });
-      expect((await call('PUT', `/api/v1/hosts/${hostname(i)}/report`, agent, hostReportBody(i, 0))).status).toBe(200);
-    }
-    const deployables = await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100');
-    providers.push(...deployables.items.map((d: { rpUuid: string }) => d.rpUuid));
-    expect(providers).toHaveLength(HOSTS);
-    expect((await call('POST', '/v2/device_profiles', admin, [{ name: 'fpga-dp', groups: [{ 'resources:FPGA': '1' }] }])).status).toBe(201);
-
-    let binds = 0;
-    let killed = false;
-    let enough!: () => void;
-    const killPoint = new Promise<void>((resolve) => (enough = resolve));
-    const flow = async (client: number) => {
-      while (!killed) {
-        const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: 'fpga-dp' }).catch(() => undefined);
-        if (!created || created.status !== 201) return;
-        const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
-        const instance = crypto.randomUUID();
-        const ops = [
-          { op: 'add', path: '/hostname', value: hostname(client % HOSTS) },
-          { op: 'add', path: '/device_rp_uuid', value: providers[client % HOSTS] },
-          { op: 'add', path: '/instance_uuid', value: instance },
-        ];
-        const bound = await call('PATCH', '/v2/accelerator_requests', nova, { [arq.uuid]: ops }).catch(() => undefined);
-        if (!bound) return;
-        if (++binds >= KILL_AFTER_BINDS) enough();
-        if (client % 2 === 0) await call('DELETE', `/v2/accelerator_requests?instance=${instance}`, nova).catch(() => undefined);
+  it(
+    'finishes every interrupted bind, claim and reservation after each restart',
+    async () => {
+      const random = mulberry32(SEED);
+      ledger = await startLedgerProcess(env());
+      const providers: string[] = [];
+      for (let i = 0; i < HOSTS; i++) {
+        const agent = codec.issue({ user: `agent:${hostname(i)}`, project: null, roles: ['agent'], host: hostname(i) });
+        expect((await call('PUT', `/api/v1/hosts/${hostname(i)}/report`, agent, hostReportBody(i, 0))).status).toBe(200);
       }
-    };
-    const clients = Array.from({ length: CLIENTS }, (_, i) => flow(i));
-    await killPoint;
-    killed = true;
-    await ledger.kill('SIGKILL');
-    await Promise.all(clients);
+      const deployables = await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100');
+      providers.push(...deployables.items.map((d: { rpUuid: string }) => d.rpUuid));
+      expect(providers).toHaveLength(HOSTS);
+      expect((await call('POST', '/v2/device_profiles', admin, [{ name: 'fpga-dp', groups: [{ 'resources:FPGA': '1' }] }])).status).toBe(201);
 
-    ledger = await startLedgerProcess(env());
-    // The workflow runtime resumes interrupted binds from the log once its lease is free; wait for the outcome.
-    const deadline = Date.now() + 30_000;
+      let binds = 0;
+      for (let cycle = 1; cycle <= CYCLES; cycle++) {
+        const before = binds;
+        let killed = false;
+        const flow = async (client: number) => {
+          while (!killed) {
+            const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: 'fpga-dp' }).catch(() => undefined);
+            if (!created || created.status !== 201) return;
+            const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
+            const instance = crypto.randomUUID();
+            const ops = [
+              { op: 'add', path: '/hostname', value: hostname(client % HOSTS) },
+              { op: 'add', path: '/device_rp_uuid', value: providers[client % HOSTS] },
+              { op: 'add', path: '/instance_uuid', value: instance },
+            ];
+            const bound = await call('PATCH', '/v2/accelerator_requests', nova, { [arq.uuid]: ops }).catch(() => undefined);
+            if (!bound) return;
+            binds++;
+            if (client % 2 === 0) await call('DELETE', `/v2/accelerator_requests?instance=${instance}`, nova).catch(() => undefined);
+          }
+        };
+        const clients = Array.from({ length: CLIENTS }, (_, i) => flow(i));
+        await delay(KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)));
+        killed = true;
+        await ledger.kill('SIGKILL');
+        await Promise.all(clients);
+        if (cycle === 1) expect(binds).toBeGreaterThan(0);
+
+        ledger = await startLedgerProcess(env());
+        // The workflow runtime resumes interrupted binds from the log once its lease is free; wait for the outcome.
+        await waitUntilConsistent(`cycle ${cycle} (${binds - before} binds answered before the kill)`);
+        await deleteEveryRequest();
+      }
+    },
+    60_000 + CYCLES * 45_000,
+  );
+
+  async function waitUntilConsistent(what: string): Promise<void> {
+    const deadline = Date.now() + CONVERGE_MS;
     for (;;) {
       const problems = await inconsistencies();
-      if (problems.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${ledger.output()}`);
+      if (problems.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`${what}: still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${ledger!.output()}`);
       await delay(200);
     }
-  });
+  }
+
+  /** The bound requests the odd clients kept would use up the handles over many cycles: each cycle starts from none. */
+  async function deleteEveryRequest(): Promise<void> {
+    const { arqs } = await getJson('/v2/accelerator_requests');
+    const uuids = arqs.map((arq: { uuid: string }) => arq.uuid);
+    for (let i = 0; i < uuids.length; i += 50) {
+      expect((await call('DELETE', `/v2/accelerator_requests?arqs=${uuids.slice(i, i + 50).join(',')}`, nova)).status).toBe(204);
+    }
+    await waitUntilConsistent('after deleting every request');
+  }
 
   /** What a crash may have left half done, as the v2 and native APIs show it; empty once everything is finished. */
   async function inconsistencies(): Promise<string[]> {
     const problems: string[] = [];
+    for (const status of ['running', 'failed']) {
+      const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
+      if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${unfinished.map((w: { id: string }) => w.id).join(', ')}`);
+    }
     const { arqs } = await getJson('/v2/accelerator_requests');
     for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
     const boundHandles = new Set<string>();
