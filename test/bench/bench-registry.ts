@@ -8,12 +8,13 @@ import { developerToolsBench } from './modules/developer-tools.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
+import { sagaBench } from './modules/saga.bench';
 
 /**
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the HTTP
- * API, then the simulated fleet, then Placement.
+ * API, then the workflow runtime's saga, then the simulated fleet, then Placement.
  */
 export const BENCH_MODULES: readonly BenchModule[] = [
   developerToolsBench,
@@ -23,6 +24,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   readAllBench,
   projectionRebuildBench,
   cyborgV2Bench,
+  sagaBench,
   agentsScaleBench,
   placementBench,
 ];

@@ -8,3 +8,4 @@ export * from './jobs/job-origin';
 export * from './decider/decider';
 export * from './async/for-each-concurrently';
 export * from './paging/page-cursor';
+export * from './async/group-commit';

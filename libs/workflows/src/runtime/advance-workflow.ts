@@ -1,5 +1,5 @@
 import type { EventStore } from '@ledger/eventstore';
-import type { Clock, SqlExecutor } from '@ledger/processing';
+import type { Clock } from '@ledger/processing';
 import type { Workflow } from '../domain/workflow';
 import { workflowIdOf } from '../domain/workflow';
 import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
@@ -7,7 +7,7 @@ import type { WorkflowInput } from '../domain/workflow-input';
 import type { DecidedSendable } from '../domain/workflow-output';
 import { decidePending, hasEnded, type WorkflowRecord } from '../domain/workflow-record';
 import type { PortAnswer, WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
-import { deleteTimer, scheduleTimer } from './workflow-timers';
+import type { WorkflowTimerWrites } from './workflow-timers';
 import { appendToWorkflow, foldEvents, loadWorkflow, withStreamRetries } from './workflow-stream';
 
 /** The durable steps of an advance, in order; an observer sees each right after it happened (tests crash there). */
@@ -15,7 +15,7 @@ export type WorkflowStepPoint = 'input-recorded' | 'decision-recorded' | 'dispat
 
 export interface AdvanceContext {
   readonly store: Pick<EventStore, 'append' | 'readStream'>;
-  readonly db: SqlExecutor;
+  readonly timers: WorkflowTimerWrites;
   readonly commands: WorkflowCommandPort;
   readonly jobs: WorkflowJobPort;
   readonly signal: AbortSignal;
@@ -89,15 +89,17 @@ async function appendDecided<State>(
 ): Promise<WorkflowRecord<State>> {
   const { decisions } = decidePending(workflow, foldEvents(workflow, record, events));
   const outputs = decisions.flatMap((decision) => decision.data.outputs);
-  for (const output of outputs) {
-    if (output.kind === 'schedule') {
-      await scheduleTimer(context.db, workflow.name, { outputId: output.id!, stream: record.stream, key: output.key, dueAt: Date.parse(output.dueAt) });
-    }
-  }
+  await Promise.all(
+    outputs.flatMap((output) =>
+      output.kind === 'schedule'
+        ? [context.timers.schedule(workflow.name, { outputId: output.id!, stream: record.stream, key: output.key, dueAt: Date.parse(output.dueAt) })]
+        : [],
+    ),
+  );
   const all: WorkflowEvent[] = [...events, ...decisions];
   const appended = (await appendToWorkflow(context.store, workflow, record, all, causationId)).record;
   if (decisions.length > 0) context.onStep?.('decision-recorded', record.stream);
-  for (const output of outputs) if (output.kind === 'unschedule') await deleteTimer(context.db, output.id!);
+  await Promise.all(outputs.flatMap((output) => (output.kind === 'unschedule' ? [context.timers.drop(output.id!)] : [])));
   return appended;
 }
 

@@ -9,7 +9,7 @@ import type { WorkflowStepPoint } from './advance-workflow';
 import { WorkflowNotFoundError, WorkflowStateError, WorkflowWaitTimedOutError } from './workflow.errors';
 import type { WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
 import { appendToWorkflow, loadWorkflow, withStreamRetries } from './workflow-stream';
-import { ensureWorkflowTimersTable } from './workflow-timers';
+import { ensureWorkflowTimersTable, WorkflowTimerWrites } from './workflow-timers';
 import { WorkflowWorker } from './workflow-worker';
 
 export interface WorkflowRuntimeOptions extends WorkerPoolOptions {
@@ -40,7 +40,7 @@ export class WorkflowRuntime {
   constructor(private readonly options: WorkflowRuntimeOptions) {
     const bad = options.workflows.find((workflow) => !WORKFLOW_NAME.test(workflow.name));
     if (bad) throw new RangeError(`workflow name ${bad.name} must match ${WORKFLOW_NAME}`);
-    const ports = { store: options.store, commands: options.commands, jobs: options.jobs, onStep: options.onStep };
+    const ports = { store: options.store, timers: new WorkflowTimerWrites(options.db), commands: options.commands, jobs: options.jobs, onStep: options.onStep };
     this.pool = new WorkerPool(options, { batchSize: 100 }, (settings) => options.workflows.map((workflow) => new WorkflowWorker(workflow, settings, ports)));
   }
 

@@ -1,4 +1,5 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { GroupCommit } from '@ledger/kernel';
+import type { SqlDatabase, SqlExecutor } from '@ledger/processing';
 
 /**
  * Durable timers live beside the checkpoints (not in a read model: no
@@ -20,6 +21,36 @@ export interface DueTimer {
   readonly stream: string;
   readonly key: string;
   readonly dueAt: number;
+}
+
+type TimerWrite = { readonly workflow: string; readonly schedule: DueTimer } | { readonly drop: string };
+
+/**
+ * Every decision of a step writes a timer and the step's end drops it; one
+ * transaction (and fsync) each would cost more than the step. The writes
+ * of the instances advancing at once are committed together, each still
+ * durable before its caller goes on (a timer before the decision that
+ * needs it is appended).
+ */
+export class WorkflowTimerWrites {
+  private readonly group: GroupCommit<TimerWrite, void>;
+
+  constructor(db: SqlDatabase) {
+    this.group = new GroupCommit((writes) =>
+      db.transaction(async (tx) => {
+        for (const write of writes) await ('drop' in write ? deleteTimer(tx, write.drop) : scheduleTimer(tx, write.workflow, write.schedule));
+        return writes.map(() => ({ result: undefined }));
+      }),
+    );
+  }
+
+  schedule(workflow: string, timer: DueTimer): Promise<void> {
+    return this.group.submit({ workflow, schedule: timer });
+  }
+
+  drop(outputId: string): Promise<void> {
+    return this.group.submit({ drop: outputId });
+  }
 }
 
 export async function scheduleTimer(db: SqlExecutor, workflow: string, timer: DueTimer): Promise<void> {

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
+import { forEachConcurrently } from '@ledger/kernel';
 import {
   type Checkpoint,
   ProcessorWorker,
@@ -12,12 +13,14 @@ import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow'
 import { WorkflowEventTypes } from '../domain/workflow-events';
 import type { WorkflowRecord } from '../domain/workflow-record';
 import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
-import { deleteTimer, dueTimers } from './workflow-timers';
+import { dueTimers } from './workflow-timers';
 
 /** Workflows are not rebuilt: their checkpoint has one version. */
 const WORKFLOW_VERSION = 1;
 /** Streams whose settled version is remembered, so the runtime's own appends coming back through the log cost nothing. */
 const SETTLED_CACHE_SIZE = 10_000;
+/** Instances of one batch advanced at once. */
+const ADVANCE_CONCURRENCY = 32;
 
 export const workflowKey = (name: string): string => `workflow:${name}`;
 
@@ -37,7 +40,7 @@ export class WorkflowWorker extends ProcessorWorker {
   constructor(
     readonly workflow: Workflow<unknown>,
     settings: WorkerSettings,
-    private readonly ports: Omit<AdvanceContext, 'db' | 'signal' | 'clock'>,
+    private readonly ports: Omit<AdvanceContext, 'signal' | 'clock'>,
   ) {
     const types = [...new Set([...workflow.routes.flatMap((route) => route.types), WorkflowEventTypes.inputRecorded])];
     super({ key: workflowKey(workflow.name), version: WORKFLOW_VERSION, filter: { types } }, settings);
@@ -65,17 +68,24 @@ export class WorkflowWorker extends ProcessorWorker {
     for (const timer of await dueTimers(this.settings.db, this.workflow.name, now)) {
       const input = { kind: 'timer' as const, id: timer.outputId, at: new Date(timer.dueAt).toISOString(), key: timer.key };
       await this.advance(timer.stream, { input, starts: false });
-      await deleteTimer(this.settings.db, timer.outputId);
+      await this.ports.timers.drop(timer.outputId);
     }
     return true;
   }
 
+  /**
+   * Instances are independent: the batch's arrivals are grouped by instance,
+   * each instance's advanced in log order, and up to ADVANCE_CONCURRENCY
+   * instances at once, so their appends share the store's group commits
+   * instead of paying one write each. The checkpoint moves once all are done.
+   */
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
+    // Per instance, in log order: a routed input, or the version of an input recorded on its stream.
+    const byStream = new Map<string, (Arrival | number)[]>();
+    const arrive = (stream: string, arrival: Arrival | number) => byStream.set(stream, [...(byStream.get(stream) ?? []), arrival]);
     for (const event of events) {
       if (event.type === WorkflowEventTypes.inputRecorded) {
-        if (workflowIdOf(this.workflow.name, event.stream) !== undefined && (this.settled.get(event.stream) ?? 0) < event.version) {
-          await this.advance(event.stream);
-        }
+        if (workflowIdOf(this.workflow.name, event.stream) !== undefined) arrive(event.stream, event.version);
         continue;
       }
       for (const route of this.workflow.routes) {
@@ -83,9 +93,16 @@ export class WorkflowWorker extends ProcessorWorker {
         const id = route.workflowId(event);
         if (id === undefined) continue;
         const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
-        await this.advance(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false });
+        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false });
       }
     }
+    await forEachConcurrently([...byStream], ADVANCE_CONCURRENCY, async ([stream, arrivals]) => {
+      for (const arrival of arrivals) {
+        if (typeof arrival !== 'number') await this.advance(stream, arrival);
+        // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
+        else if ((this.settled.get(stream) ?? 0) < arrival) await this.advance(stream);
+      }
+    });
     await this.commit(from, to);
     return true;
   }
@@ -106,7 +123,7 @@ export class WorkflowWorker extends ProcessorWorker {
     const before = this.inFlight.get(stream);
     const run = (async () => {
       await before?.catch(() => undefined);
-      const context = { ...this.ports, db: this.settings.db, signal, clock: this.settings.clock };
+      const context = { ...this.ports, signal, clock: this.settings.clock };
       const record = await advanceWorkflow(context, this.workflow, stream, arrival);
       this.settled.delete(stream);
       this.settled.set(stream, record.version);

@@ -85,6 +85,19 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     expect(commands.received[0]).toMatchObject({ id: 'workflow-demo-o1/reserve/do/1', workflow: 'demo', workflowId: 'o1', payload: { type: 'demo.Reserve' } });
   });
 
+  it('advances the instances of one batch side by side, each in its own order, and leaves no timer behind', async () => {
+    const orders = Array.from({ length: 60 }, (_, n) => `o${n}`);
+    for (const orderId of orders) await place(orderId);
+    await start();
+    await eventually(async () => (await Promise.all(orders.map(record))).every((done) => done.status === 'completed' && done.unsent.length === 0));
+    for (const orderId of orders) {
+      const sent = [...commands.received, ...agent.received].filter((dispatch) => dispatch.workflowId === orderId).map((dispatch) => dispatch.key);
+      expect(sent.sort()).toEqual(['bind/do/1', 'program/do/1', 'reserve/do/1']);
+      expect(commands.received.filter((dispatch) => dispatch.workflowId === orderId).map((dispatch) => dispatch.key)).toEqual(HAPPY_COMMANDS);
+    }
+    expect(await db.all('SELECT output_id FROM workflow_timers')).toEqual([]);
+  });
+
   describe('a step that fails on every attempt is given up and the steps done are undone in reverse order', () => {
     it.each([
       ['reserve', [], []],

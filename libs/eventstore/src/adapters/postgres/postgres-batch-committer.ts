@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { InvalidAppendError } from '../../errors/invalid-append.error';
 import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.error';
 import type { AppendResult } from '../../event-store.port';
-import type { CommitOutcome } from '../shared/group-commit';
+import type { CommitOutcome } from '@ledger/kernel';
 import type { PreparedAppend } from '../shared/prepared-append';
 
 /** What `ledger_append` says about one append (see ledger-append.sql). */

@@ -11,7 +11,7 @@ import type {
   Subscription,
 } from '../../event-store.port';
 import { AppendSignal } from './append-signal';
-import { type BatchCommitter, GroupCommit, type GroupCommitStats } from './group-commit';
+import { type BatchCommitter, GroupCommit, type GroupCommitStats } from '@ledger/kernel';
 import { prepareAppend } from './prepare-append';
 import type { PreparedAppend } from './prepared-append';
 import { SubscriptionRegistry } from './subscription-registry';

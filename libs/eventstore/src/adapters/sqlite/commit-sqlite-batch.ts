@@ -4,7 +4,7 @@ import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.e
 import type { AppendResult } from '../../event-store.port';
 import { satisfiesExpected } from '../../expected-version';
 import { chainHash, GENESIS_HASH } from '../../hash-chain/hash-chain';
-import type { CommitOutcome } from '../shared/group-commit';
+import type { CommitOutcome } from '@ledger/kernel';
 import type { PreparedAppend } from '../shared/prepared-append';
 import type { SqliteStatements } from './sqlite-statements';
 
