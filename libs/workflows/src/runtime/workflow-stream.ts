@@ -4,10 +4,21 @@ import type { Workflow } from '../domain/workflow';
 import type { WorkflowEvent } from '../domain/workflow-events';
 import { emptyRecord, evolveRecord, type WorkflowRecord } from '../domain/workflow-record';
 
-/** Reads a workflow's stream and folds it. */
-export async function loadWorkflow<State>(store: Pick<EventStore, 'readStream'>, workflow: Workflow<State>, stream: string): Promise<WorkflowRecord<State>> {
-  let record = emptyRecord(workflow, stream);
-  for (const event of await store.readStream(stream)) record = evolveRecord(workflow, record, event as unknown as WorkflowEvent, event.version);
+/**
+ * Reads a workflow's stream and folds it; from `known` (a record of the
+ * same stream folded earlier) only the events after it are read: a stream
+ * only grows, so whatever was appended since, by anyone, is among them.
+ */
+export async function loadWorkflow<State>(
+  store: Pick<EventStore, 'readStream'>,
+  workflow: Workflow<State>,
+  stream: string,
+  known?: WorkflowRecord<State>,
+): Promise<WorkflowRecord<State>> {
+  let record = known ?? emptyRecord(workflow, stream);
+  for (const event of await store.readStream(stream, { fromVersion: record.version + 1 })) {
+    record = evolveRecord(workflow, record, event as unknown as WorkflowEvent, event.version);
+  }
   return record;
 }
 

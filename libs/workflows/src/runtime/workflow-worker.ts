@@ -17,10 +17,14 @@ import { dueTimers } from './workflow-timers';
 
 /** Workflows are not rebuilt: their checkpoint has one version. */
 const WORKFLOW_VERSION = 1;
-/** Streams whose settled version is remembered, so the runtime's own appends coming back through the log cost nothing. */
-const SETTLED_CACHE_SIZE = 10_000;
-/** Instances of one batch advanced at once. */
-const ADVANCE_CONCURRENCY = 32;
+/**
+ * Instances whose record is remembered as last advanced: the runtime's own
+ * appends coming back through the log cost nothing, and the next advance
+ * reads only what was appended since.
+ */
+const RECORD_CACHE_SIZE = 10_000;
+/** Instances of one batch advanced at once: as many as a batch (100 events) can name. */
+const ADVANCE_CONCURRENCY = 100;
 
 export const workflowKey = (name: string): string => `workflow:${name}`;
 
@@ -33,7 +37,7 @@ export const workflowKey = (name: string): string => `workflow:${name}`;
  * a crash anywhere is resumed. Before each read it fires the due timers.
  */
 export class WorkflowWorker extends ProcessorWorker {
-  private readonly settled = new Map<string, number>();
+  private readonly records = new Map<string, WorkflowRecord<unknown>>();
   /** The advance running per stream: the next one waits for it. */
   private readonly inFlight = new Map<string, Promise<WorkflowRecord<unknown>>>();
 
@@ -100,7 +104,7 @@ export class WorkflowWorker extends ProcessorWorker {
       for (const arrival of arrivals) {
         if (typeof arrival !== 'number') await this.advance(stream, arrival);
         // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
-        else if ((this.settled.get(stream) ?? 0) < arrival) await this.advance(stream);
+        else if ((this.records.get(stream)?.version ?? 0) < arrival) await this.advance(stream);
       }
     });
     await this.commit(from, to);
@@ -111,7 +115,7 @@ export class WorkflowWorker extends ProcessorWorker {
    * Advances an instance now, in the caller's request (an HTTP handler
    * starting a bind), instead of when the log brings the input round: the
    * caller gets the outcome without waiting a loop. Serialised with this
-   * worker's own advances of the same stream, and remembered as settled so
+   * worker's own advances of the same stream, and its record remembered so
    * the log's echo of it costs nothing. Any process may do it (another
    * replica's worker only meets a version conflict and reloads); it needs no lease.
    */
@@ -124,10 +128,10 @@ export class WorkflowWorker extends ProcessorWorker {
     const run = (async () => {
       await before?.catch(() => undefined);
       const context = { ...this.ports, signal, clock: this.settings.clock };
-      const record = await advanceWorkflow(context, this.workflow, stream, arrival);
-      this.settled.delete(stream);
-      this.settled.set(stream, record.version);
-      if (this.settled.size > SETTLED_CACHE_SIZE) this.settled.delete(this.settled.keys().next().value!);
+      const record = await advanceWorkflow(context, this.workflow, stream, arrival, this.records.get(stream));
+      this.records.delete(stream);
+      this.records.set(stream, record);
+      if (this.records.size > RECORD_CACHE_SIZE) this.records.delete(this.records.keys().next().value!);
       return record;
     })();
     this.inFlight.set(stream, run);

@@ -95,7 +95,8 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
       expect(sent.sort()).toEqual(['bind/do/1', 'program/do/1', 'reserve/do/1']);
       expect(commands.received.filter((dispatch) => dispatch.workflowId === orderId).map((dispatch) => dispatch.key)).toEqual(HAPPY_COMMANDS);
     }
-    expect(await db.all('SELECT output_id FROM workflow_timers')).toEqual([]);
+    // The last step's timer is dropped right after the append that completes its instance.
+    await eventually(async () => (await db.all('SELECT output_id FROM workflow_timers')).length === 0);
   });
 
   describe('a step that fails on every attempt is given up and the steps done are undone in reverse order', () => {
