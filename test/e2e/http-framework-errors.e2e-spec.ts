@@ -1,4 +1,5 @@
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
+import { nodeClientRequest, writeAllThenRead } from '../support/raw-http';
 
 type Shape = 'native' | 'v2';
 
@@ -70,6 +71,13 @@ const CASES: Case[] = [
     code: 'REQUEST.URL_TOO_LONG',
     send: { native: (l) => l.request('GET', `/api/v1/devices/${'d'.repeat(9000)}`), v2: (l) => l.request('GET', `/v2/device_profiles/${'n'.repeat(9000)}`) },
   },
+  {
+    // Node's HTTP parser refuses it before Fastify sees a request: the ledger answers on the socket itself.
+    name: 'a request line and headers over 16 KiB',
+    status: 431,
+    code: 'REQUEST.HEAD_TOO_LARGE',
+    send: { native: (l) => l.request('GET', `/api/v1/devices?q=${'q'.repeat(17_000)}`), v2: (l) => l.request('GET', `/v2/devices?q=${'q'.repeat(17_000)}`) },
+  },
 ];
 
 describe("Fastify's own errors, in the ledger's shapes", () => {
@@ -99,6 +107,20 @@ describe("Fastify's own errors, in the ledger's shapes", () => {
       expect(response.body).toEqual({ error_message: expect.any(String), message: response.body.error_message });
       expect(response.headers.get('allow')).toBe(allow ?? null);
     });
+  });
+
+  it("answers a header over 16 KiB to Node's own keep-alive client, request after request, while it is still sending", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const answer = await nodeClientRequest(`${ledger.url}/api/v1/hosts/h1`, 'GET', { 'x-correlation-id': 'x'.repeat(40_000) }, Buffer.alloc(0));
+      expect(answer).toMatchObject({ status: 431, headers: { 'x-error-code': 'REQUEST.HEAD_TOO_LARGE' } });
+    }
+  });
+
+  it('answers bytes that are not HTTP with problem details and closes the connection', async () => {
+    const [answer, ...more] = await writeAllThenRead(ledger.url, [Buffer.from('GET /api/v1/devices HTTP/1.1\r\nhost ledger\r\n\r\n', 'latin1')]);
+    expect(more).toEqual([]);
+    expect(answer).toMatchObject({ status: 400, headers: { 'x-error-code': 'REQUEST.MALFORMED_HTTP', connection: 'close' } });
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'REQUEST.MALFORMED_HTTP', status: 400, instance: '/api/v1/devices' });
   });
 
   it('lists every method a path serves in Allow', async () => {

@@ -1,11 +1,12 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { answerClientError } from './client-error';
 import { sendError } from './send-error';
 import { answerUnmatchedRoute } from './unmatched-route';
 
 /**
  * Nest's Fastify adapter, with Fastify's own errors answered by the ledger:
- * a malformed URL (`frameworkErrors`), body-parser errors (the error
+ * what Node's HTTP parser refuses (`clientErrorHandler`), a malformed URL (`frameworkErrors`), body-parser errors (the error
  * handler: Nest's would turn them into bare HttpExceptions, losing Fastify's
  * error code) and unmatched routes (404, or 405 with `Allow`). Errors of
  * Nest's handlers still go through ProblemDetailsFilter; both answer with
@@ -13,8 +14,8 @@ import { answerUnmatchedRoute } from './unmatched-route';
  * it offers are replaced by these.
  */
 export class LedgerFastifyAdapter extends FastifyAdapter {
-  constructor(options: Omit<FastifyServerOptions, 'frameworkErrors'>) {
-    super({ ...options, frameworkErrors: sendError });
+  constructor(options: Omit<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>) {
+    super({ ...options, frameworkErrors: sendError, clientErrorHandler: answerClientError });
   }
 
   override setErrorHandler(): FastifyInstance {
