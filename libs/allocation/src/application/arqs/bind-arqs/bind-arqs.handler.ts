@@ -4,6 +4,7 @@ import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
+import type { BindProgram } from '../../../domain/bind-program';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
 import type { BindRequest } from '../../../domain/arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
@@ -11,6 +12,7 @@ import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescriptio
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';
 import { capacityConsumer, capacityResources } from '../capacity-quota';
 import { BindArqsCommand } from './bind-arqs.command';
+import { bindProgramOf } from './bind-program.resolver';
 import { BIND_WORKFLOW, type BindStart } from './bind-workflow';
 import { BIND_WAIT_MS, BIND_WORKFLOWS, type BindWorkflows } from './bind-workflow.port';
 
@@ -21,6 +23,7 @@ interface PlannedBind {
   readonly arq: LiveArq;
   readonly start: StartBind;
   readonly provider: ProviderDescription;
+  readonly program: BindProgram | null;
 }
 
 @CommandHandler(BindArqsCommand)
@@ -49,7 +52,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     return outcomes;
   }
 
-  /** Everything checked before anything is recorded: visibility, state, provider, resource class and traits. */
+  /** Everything checked before anything is recorded: visibility, state, provider, resource class and traits, the bitstream to load. */
   private async plan(bind: BindRequest, visibility: BindArqsCommand['input']['visibility']): Promise<PlannedBind> {
     const arq = await this.arqs.loadVisible(bind.uuid, visibility);
     if (bind.projectId !== undefined && bind.projectId !== arq.projectId) {
@@ -72,7 +75,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       at: new Date().toISOString(),
     };
     assertAccepted(arq, start);
-    return { arq, start, provider };
+    return { arq, start, provider, program: await bindProgramOf(this.directory, arq, provider) };
   }
 
   /**
@@ -119,7 +122,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
    * bind timeout; Nova hears the outcome either way). The same bind again
    * waits for the one already running instead of starting another.
    */
-  private async bindOne({ arq, start, provider }: PlannedBind): Promise<LiveArq> {
+  private async bindOne({ arq, start, provider, program }: PlannedBind): Promise<LiveArq> {
     if (arq.state === 'BindStarted' || arq.state === 'Bound') {
       if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
       return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
@@ -133,7 +136,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       bindId,
       binding: { hostname: start.hostname, deviceRpUuid: start.deviceRpUuid, instanceUuid: start.instanceUuid, deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid },
       capacity: capacityResources(provider.capacity),
-      program: null,
+      program,
     };
     const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data }, NEVER_ABORTED);
     if (status === 'running') await this.waitForBind(bindId);
