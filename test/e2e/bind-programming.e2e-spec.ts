@@ -154,24 +154,26 @@ describe('a bind programs the region its profile names (real simulated agents)',
 
   /**
    * What a failed bind must leave as it found it, read once the fact of its
-   * last program job (`lastProgram`) is in: no attach handle claimed, the
-   * project's quota holding each live request's unit and nothing more, the
-   * region holding what it held, Placement's desired state as it was.
+   * last program job (`last.program`, when it sent one) is in: no attach
+   * handle claimed but those of the requests still bound, the project's
+   * quota holding each live request's unit and nothing more, the region
+   * holding what it held, Placement's desired state as it was.
    */
   async function expectNothingLeaked(
     hostname: string,
-    last: { arq: string; program: string; fact: string },
+    last: { arq: string; program?: string; fact?: string },
     region: { bitstreamId: string | null; functionId: string | null },
     placementBefore: unknown,
   ): Promise<void> {
-    const fact = await programFactOf(hostname, last.arq, last.program);
-    expect(fact.type).toBe(last.fact);
+    if (last.program) expect((await programFactOf(hostname, last.arq, last.program)).type).toBe(last.fact);
     const position = await store.headPosition();
     const shown = await deployable(hostname, position);
-    expect(shown.attachHandles.filter((handle: { claimedBy: string | null }) => handle.claimedBy !== null)).toEqual([]);
+    const arqs = (await ledger.request('GET', '/v2/accelerator_requests', { token: nova() })).body.arqs as { uuid: string; state: string; hostname: string | null }[];
+    const boundHere = arqs.filter((arq) => arq.state === 'Bound' && arq.hostname === hostname).map((arq) => arq.uuid);
+    const claimedBy = shown.attachHandles.map((handle: { claimedBy: string | null }) => handle.claimedBy).filter((uuid: string | null) => uuid !== null);
+    expect(claimedBy.sort()).toEqual(boundHere.sort());
     expect({ bitstreamId: shown.bitstreamId, functionId: shown.functionId }).toEqual(region);
-    const live = (await ledger.request('GET', '/v2/accelerator_requests', { token: nova() })).body.arqs.length;
-    expect((await admin('GET', `/api/v1/quotas/${PROJECT}`)).body.usage).toEqual({ FPGA: live });
+    expect((await admin('GET', `/api/v1/quotas/${PROJECT}`)).body.usage).toEqual({ FPGA: arqs.length });
     expect(await placementOf(hostname, position)).toEqual(placementBefore);
   }
 
@@ -189,6 +191,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     images.mislabelled = await register('mislabelled', () => 'ee'.repeat(16));
     images.retired = await register('retired');
     expect((await admin('POST', `/api/v1/bitstreams/${images.retired.bitstreamId}/retire`, { reason: 'superseded' })).status).toBe(200);
+    await profile('bp-plain', {});
     await profile('bp-target', { 'accel:bitstream_id': images.target.bitstreamId });
     await profile('bp-function', { 'accel:function_id': images.byFunction.readBack });
     await profile('bp-mislabelled', { 'accel:function_id': 'ee'.repeat(16) });
@@ -276,6 +279,16 @@ describe('a bind programs the region its profile names (real simulated agents)',
     ]);
     const lastLoad = { arq, program: 'program-region/do/2', fact: 'inventory.RegionProgramFailed' };
     await expectNothingLeaked(HOSTS.programFails, lastLoad, { bitstreamId: null, functionId: null }, placementBefore);
+  }, 120_000);
+
+  it('fails claim-handle when every handle is taken: nothing is programmed, nothing held', async () => {
+    const holders = [await createArq('bp-plain'), await createArq('bp-plain')];
+    for (const holder of holders) expect((await bind(holder, HOSTS.probeFails)).status).toBe(202);
+    const { arq, workflow, placementBefore } = await failingBind(HOSTS.probeFails, 'bp-target');
+    expect(workflow.reason).toMatch(/^INVENTORY\.NO_FREE_ATTACH_HANDLE: /);
+    expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'start-bind/compensate: compensated']);
+    await expectNothingLeaked(HOSTS.probeFails, { arq }, { bitstreamId: images.old.bitstreamId, functionId: images.old.readBack }, placementBefore);
+    expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[...holders, arq].join(',')}`, { token: nova() })).status).toBe(204);
   }, 120_000);
 
   it('picks a bitstream by accel:function_id, and undoes a load whose function read back is not the one asked for', async () => {
