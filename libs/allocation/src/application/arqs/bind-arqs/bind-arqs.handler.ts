@@ -75,7 +75,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       at: new Date().toISOString(),
     };
     assertAccepted(arq, start);
-    return { arq, start, provider, program: await bindProgramOf(this.directory, arq, provider) };
+    // A repeat of a bind that started waits for it: what it loads was chosen then, and a bitstream retired since does not refuse the repeat.
+    const program = isBindRunOrDone(arq) ? null : await bindProgramOf(this.directory, arq, provider);
+    return { arq, start, provider, program };
   }
 
   /**
@@ -123,7 +125,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
    * waits for the one already running instead of starting another.
    */
   private async bindOne({ arq, start, provider, program }: PlannedBind): Promise<LiveArq> {
-    if (arq.state === 'BindStarted' || arq.state === 'Bound') {
+    if (isBindRunOrDone(arq)) {
       if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
       return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
     }
@@ -155,6 +157,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     }
   }
 }
+
+const isBindRunOrDone = (arq: LiveArq): boolean => arq.state === 'BindStarted' || arq.state === 'Bound';
 
 /**
  * A failed device or a lost agent refuses the whole patch before anything
