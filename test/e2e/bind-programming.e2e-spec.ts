@@ -48,8 +48,10 @@ describe('a bind programs the region its profile names (real simulated agents)',
   let stateDir: string;
   const agents: AgentProcess[] = [];
   const regions: Record<string, FpgaRegion> = {};
-  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired', Registered> = {} as never;
+  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired' | 'revokedKey', Registered> = {} as never;
   const signer = generateKeyPairSync('ed25519');
+  // Signs one image, then is revoked: that image is no longer vouched for.
+  const formerSigner = generateKeyPairSync('ed25519');
   // Nova calls with the tenant's token, and deletes bound requests with its service role.
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
@@ -74,11 +76,11 @@ describe('a bind programs the region its profile names (real simulated agents)',
     return agent;
   }
 
-  async function register(label: string, functionId?: (sha256: string) => string): Promise<Registered> {
+  async function register(label: string, functionId?: (sha256: string) => string, by = signer): Promise<Registered> {
     const content = Buffer.from(`${label} ${randomUUID()} `.repeat(32));
     const sha256 = createHash('sha256').update(content).digest('hex');
     const readBack = simulatedFunctionId(sha256);
-    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, signer.privateKey, { name: label, functionId: (functionId ?? (() => readBack))(sha256) }));
+    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, by.privateKey, { name: label, functionId: (functionId ?? (() => readBack))(sha256) }));
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256, readBack };
   }
@@ -182,6 +184,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     store = ledger.app.get<EventStore>(EVENT_STORE);
     stateDir = mkdtempSync(join(tmpdir(), 'bind-programming-e2e-'));
     expect((await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(signer.publicKey), label: 'release' })).status).toBe(200);
+    const formerKey = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(formerSigner.publicKey), label: 'former' })).body.keyId;
     await Promise.all(Object.values(HOSTS).map(startAgent));
     for (const hostname of Object.values(HOSTS)) regions[hostname] = await fpgaRegionOf(hostname);
     images.old = await register('old');
@@ -191,6 +194,8 @@ describe('a bind programs the region its profile names (real simulated agents)',
     images.mislabelled = await register('mislabelled', () => 'ee'.repeat(16));
     images.retired = await register('retired');
     expect((await admin('POST', `/api/v1/bitstreams/${images.retired.bitstreamId}/retire`, { reason: 'superseded' })).status).toBe(200);
+    images.revokedKey = await register('revoked-key', undefined, formerSigner);
+    expect((await admin('POST', `/api/v1/signing-keys/${formerKey}/revoke`)).status).toBe(200);
     await profile('bp-plain', {});
     await profile('bp-target', { 'accel:bitstream_id': images.target.bitstreamId });
     await profile('bp-function', { 'accel:function_id': images.byFunction.readBack });
@@ -198,6 +203,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     await profile('bp-unknown', { 'accel:bitstream_id': randomUUID() });
     await profile('bp-retired', { 'accel:bitstream_id': images.retired.bitstreamId });
     await profile('bp-no-function', { 'accel:function_id': 'dd'.repeat(16) });
+    await profile('bp-revoked-key', { 'accel:bitstream_id': images.revokedKey.bitstreamId });
   }, 120_000);
 
   afterAll(async () => {
@@ -210,6 +216,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
   it.each([
     ['an unknown bitstream', 'bp-unknown', 'ARQ.BITSTREAM_UNKNOWN'],
     ['a retired bitstream', 'bp-retired', 'ARQ.BITSTREAM_RETIRED'],
+    ['a bitstream signed by a key revoked since', 'bp-revoked-key', 'ARQ.BITSTREAM_UNTRUSTED'],
     ['a function no registered bitstream has', 'bp-no-function', 'ARQ.NO_BITSTREAM_FOR_FUNCTION'],
   ])('refuses a bind whose profile names %s with 409 and records nothing', async (_what, profileName, code) => {
     const arq = await createArq(profileName);
