@@ -88,6 +88,8 @@ export interface DeployableBindingView {
   readonly count: number;
   readonly traits: string[];
   readonly driverName: string | null;
+  /** The registered bitstream the region was last loaded with; null when none is known. */
+  readonly bitstreamId: string | null;
   readonly deviceStatus: 'enabled' | 'maintaining';
   readonly deviceHealth: DeviceView['health'];
   readonly deviceHealthReason: string | null;

@@ -1,23 +1,9 @@
-import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { IMAGE_FUNCTION_ID as FUNCTION_ID, imageBody, pemOf } from '../support/bitstreams';
 import { hostname, hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
-
-const pemOf = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
-const FUNCTION_ID = '9f'.repeat(16);
-
-/** A registration body: the image's bytes and (unless `signature` is null) a detached Ed25519 signature by `signer`. */
-function imageBody(content: Buffer, signer: KeyObject | null, extra: Record<string, unknown> = {}) {
-  return {
-    content: content.toString('base64'),
-    ...(signer ? { signature: sign(null, content, signer).toString('base64') } : {}),
-    functionId: FUNCTION_ID,
-    interfaceId: 'b7a6f1d0c5e44c3b8e3f2a1b0c9d8e7f',
-    vendor: 'intel',
-    ...extra,
-  };
-}
 
 describe('bitstreams over HTTP (embedded SQLite)', () => {
   let ledger: TestLedger;

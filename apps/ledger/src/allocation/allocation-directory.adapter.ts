@@ -1,26 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AllocationDirectory, InventoryAttachHandle, ProviderDescription } from '@ledger/allocation';
+import type { AllocationDirectory, BindableBitstream, InventoryAttachHandle, ProviderDescription } from '@ledger/allocation';
 import type { SqlDatabase } from '@ledger/processing';
+import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
 import { ArqQueries } from '@ledger/projections/arqs';
+import { BitstreamQueries, type BitstreamView } from '@ledger/projections/bitstreams';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 
-/** The allocation commands' view of the read models: profiles, providers and their handles, an instance's requests. */
+/** The allocation commands' view of the read models: profiles, providers and their handles, an instance's requests, bitstreams. */
 @Injectable()
 export class ReadModelAllocationDirectory implements AllocationDirectory {
   private readonly inventory: InventoryQueries;
   private readonly profiles: DeviceProfileQueries;
   private readonly arqs: ArqQueries;
+  private readonly bitstreams: BitstreamQueries;
 
   constructor(
     @Inject(READ_MODEL_DB) db: SqlDatabase,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(PROGRAMMING_SETTINGS) private readonly programming: ProgrammingSettings,
   ) {
     this.inventory = new InventoryQueries(db);
     this.profiles = new DeviceProfileQueries(db);
     this.arqs = new ArqQueries(db);
+    this.bitstreams = new BitstreamQueries(db);
   }
 
   catchUp(): Promise<void> {
@@ -34,8 +39,10 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
 
   async providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined> {
     const deployable = await this.inventory.findDeployableByRpUuid(rpUuid);
+    const device = deployable && (await this.inventory.getDevice(deployable.deviceUuid));
     return (
-      deployable && {
+      deployable &&
+      device && {
         deployableUuid: deployable.uuid,
         deviceUuid: deployable.deviceUuid,
         hostname: deployable.hostname,
@@ -45,6 +52,9 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
         deviceHealthReason: deployable.deviceHealthReason,
         agentLost: deployable.agentLost,
         capacity: deployable.deviceCapacity ?? {},
+        pciAddress: device.pciAddress,
+        interfaceId: device.shellInterfaceId,
+        regionBitstreamId: deployable.bitstreamId,
       }
     );
   }
@@ -66,4 +76,30 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     return (await this.arqs.list('all-projects', { instanceUuid })).map((arq) => ({ uuid: arq.uuid, projectId: arq.projectId, state: arq.state }));
   }
 
+  async bitstream(bitstreamId: string): Promise<BindableBitstream | undefined> {
+    const bitstream = await this.bitstreams.getBitstream(bitstreamId);
+    return bitstream && (await this.bindable([bitstream]))[0];
+  }
+
+  async bitstreamsOfFunction(functionId: string): Promise<BindableBitstream[]> {
+    return this.bindable(await this.bitstreams.listBitstreams({ functionId }));
+  }
+
+  /**
+   * Trusted now, not only when registered: a key revoked since no longer
+   * vouches for its images, and an unsigned image is loaded only while
+   * LEDGER_BITSTREAM_ALLOW_UNSIGNED still allows it.
+   */
+  private async bindable(bitstreams: readonly BitstreamView[]): Promise<BindableBitstream[]> {
+    const trustedKeys = new Set((await this.bitstreams.listSigningKeys()).filter((key) => key.state === 'trusted').map((key) => key.keyId));
+    return bitstreams.map((bitstream) => ({
+      bitstreamId: bitstream.bitstreamId,
+      sha256: bitstream.sha256,
+      functionId: bitstream.functionId,
+      interfaceId: bitstream.interfaceId,
+      retired: bitstream.state === 'retired',
+      trusted:
+        bitstream.signature.verdict === 'valid' ? trustedKeys.has(bitstream.signature.keyId) : bitstream.signature.verdict === 'unsigned' && this.programming.allowUnsigned,
+    }));
+  }
 }

@@ -21,6 +21,16 @@ export const ArqErrorCodes = {
   SERVICE_ROLE_REQUIRED: 'ARQ.SERVICE_ROLE_REQUIRED',
   /** `?instance=&bind_state=resolved` while some of the instance's requests are still binding (Cyborg's 423). */
   NOT_RESOLVED: 'ARQ.NOT_RESOLVED',
+  /** The profile's `accel:bitstream_id` names no registered bitstream. */
+  BITSTREAM_UNKNOWN: 'ARQ.BITSTREAM_UNKNOWN',
+  /** The profile's `accel:bitstream_id` names a retired bitstream. */
+  BITSTREAM_RETIRED: 'ARQ.BITSTREAM_RETIRED',
+  /** The profile's bitstream is not verified by a trusted key (unsigned while unsigned images are refused, or its key revoked). */
+  BITSTREAM_UNTRUSTED: 'ARQ.BITSTREAM_UNTRUSTED',
+  /** The profile's bitstream is built for another shell interface than the device reports. */
+  BITSTREAM_INCOMPATIBLE: 'ARQ.BITSTREAM_INCOMPATIBLE',
+  /** No live, trusted bitstream that fits the device has the profile's `accel:function_id`. */
+  NO_BITSTREAM_FOR_FUNCTION: 'ARQ.NO_BITSTREAM_FOR_FUNCTION',
 } as const;
 
 export class ArqInvalidError extends ValidationError {
@@ -45,5 +55,16 @@ export class ArqBadStateError extends ConflictError {
 export class ArqServiceRoleRequiredError extends ForbiddenError {
   constructor(uuid: string) {
     super(ArqErrorCodes.SERVICE_ROLE_REQUIRED, `Accelerator request ${uuid} is bound: deleting it needs the service role`, { uuid });
+  }
+}
+
+/** The bitstream a bind's profile asks for cannot be loaded; refused before anything is recorded. */
+export class BindBitstreamError extends ConflictError {
+  constructor(
+    code: 'BITSTREAM_UNKNOWN' | 'BITSTREAM_RETIRED' | 'BITSTREAM_UNTRUSTED' | 'BITSTREAM_INCOMPATIBLE' | 'NO_BITSTREAM_FOR_FUNCTION',
+    message: string,
+    facts: Record<string, unknown>,
+  ) {
+    super(ArqErrorCodes[code], message, facts);
   }
 }

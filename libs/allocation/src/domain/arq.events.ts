@@ -22,6 +22,8 @@ export type ArqCreated = DomainEvent<
     /** The group's trait rules, snapshotted: a later profile change cannot change what this request asked for. */
     readonly requiredTraits: readonly string[];
     readonly forbiddenTraits: readonly string[];
+    /** The group's `accel:*` keys (what a bind programs), snapshotted like the traits; absent when it has none. */
+    readonly accel?: Readonly<Record<string, string>>;
     readonly createdAt: string;
   }
 >;

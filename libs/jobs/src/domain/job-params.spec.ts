@@ -88,4 +88,12 @@ describe('validateJobParams', () => {
     expectInvalid('program', { ...program({ imageUuid: OTHER }), region: 'pr\n0' }, 'params.region');
     expectInvalid('program', { ...program({ imageUuid: OTHER }), region: 'r'.repeat(201) }, 'params.region');
   });
+
+  it("takes a registered bitstream's content on the ledger by path (the agent fetches it there), and no other path", () => {
+    const program = (url: string) => ({ deviceUuid: DEVICE, deployableUuid: OTHER, pciAddress: '0000:5e:00.0', image: { url, sha256: SHA } });
+    const content = `/api/v1/bitstreams/${OTHER}/content`;
+    expect(validateJobParams('program', program(content))).toMatchObject({ image: { url: content, sha256: SHA.toLowerCase() } });
+    expectInvalid('program', program('/api/v1/hosts/h1/report'), 'params.image.url');
+    expectInvalid('program', program(`/api/v1/bitstreams/${OTHER}/content/../../x`), 'params.image.url');
+  });
 });

@@ -4,6 +4,7 @@ import type { JobKind } from './job-kinds';
 
 /** An image the agent downloads and checks itself. */
 export interface ImageByUrl {
+  /** An http(s) URL, or the ledger's own `/api/v1/bitstreams/{id}/content`, which the agent fetches from its ledger with its credential. */
   readonly url: string;
   /** 64 lower-case hex digits. */
   readonly sha256: string;
@@ -238,12 +239,16 @@ function imageAt(value: unknown): ImageByUrl | ImageByUuid {
   return { url: urlAt(image.url), sha256: sha256At(image.sha256) };
 }
 
+/** A registered image's bytes on the ledger (the programming API), by path: each agent reaches its ledger at its own address. */
+const LEDGER_CONTENT_PATH = /^\/api\/v1\/bitstreams\/[0-9a-f-]{36}\/content$/;
+
 function urlAt(value: unknown): string {
+  if (typeof value === 'string' && LEDGER_CONTENT_PATH.test(value)) return value;
   if (typeof value === 'string' && value.length <= MAX_URL_LENGTH && URL.canParse(value)) {
     const { protocol, hostname } = new URL(value);
     if ((protocol === 'http:' || protocol === 'https:') && hostname !== '') return value;
   }
-  throw new JobInvalidError('params.image.url', `must be an http(s) URL of at most ${MAX_URL_LENGTH} characters`, value);
+  throw new JobInvalidError('params.image.url', `must be an http(s) URL of at most ${MAX_URL_LENGTH} characters, or a ledger path /api/v1/bitstreams/{id}/content`, value);
 }
 
 function sha256At(value: unknown): string {

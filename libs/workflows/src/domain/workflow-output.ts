@@ -46,6 +46,8 @@ export interface StepNote {
   readonly attempt: number;
   /** On `failed`: true when no attempt is left (the step is given up). */
   readonly final?: boolean;
+  /** On `failed`: the attempt changed something all the same, so the step is compensated too once the workflow stops. */
+  readonly tookEffect?: boolean;
   readonly evidence?: unknown;
   readonly reason?: string;
 }

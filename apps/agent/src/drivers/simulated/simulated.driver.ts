@@ -31,6 +31,9 @@ export interface SimulatedDriver extends AcceleratorDriver {
   devices(): { readonly key: string; readonly pciAddress: string }[];
 }
 
+/** The function id a simulated region reads back once loaded with an image: derived from its bytes, so tests can register a bitstream that declares it. */
+export const simulatedFunctionId = (sha256: string): string => createHash('sha256').update(`function|${sha256}`).digest('hex').slice(0, 32);
+
 /**
  * A host without hardware: FPGAs with PR regions and VFs, GPUs (PGPU or
  * vGPU), NICs with VFs — the same for the same seed. What tests, demos and
@@ -150,7 +153,7 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
         });
       }
       // The function a simulated image loads is named by its content, so one image always loads one function.
-      const functionId = createHash('sha256').update(`function|${image.sha256}`).digest('hex').slice(0, 32);
+      const functionId = simulatedFunctionId(image.sha256);
       device.regions[region].functionId = functionId;
       changed();
       return { functionId, sha256: image.sha256, previousFunctionId, region };

@@ -10,6 +10,8 @@ import { JOB_FAILURE_CODES, JobFailure } from './job-failure';
 
 export interface ImageSourceOptions {
   readonly stateDir: string;
+  /** The agent's ledger and credential: an image named by a ledger path (a registered bitstream's content) is fetched there. */
+  readonly ledger?: { readonly url: string; readonly token: string };
   /** A Glance-style image service, to resolve `imageUuid`. */
   readonly imageServiceUrl?: string;
   readonly imageServiceToken?: string;
@@ -30,6 +32,7 @@ interface ExpectedImage {
 }
 
 const HEX = { sha256: /^[0-9a-f]{64}$/, sha512: /^[0-9a-f]{128}$/ } as const;
+const LEDGER_CONTENT_PATH = /^\/api\/v1\/bitstreams\/[0-9a-f-]{36}\/content$/;
 /** Bitstreams and shells run to hundreds of MiB; past this a download is refused rather than filling the disk. */
 export const MAX_IMAGE_BYTES = 4 * 1024 ** 3;
 
@@ -86,8 +89,9 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
   if (typeof image !== 'object' || image === null) throw invalid('a program job needs params.image: {url, sha256} or {imageUuid}');
   if (image.imageUuid === undefined) {
     const hash = typeof image.sha256 === 'string' ? image.sha256.toLowerCase() : '';
-    if (typeof image.url !== 'string' || !/^https?:\/\//.test(image.url)) throw invalid('params.image.url must be an http(s) URL');
     if (!HEX.sha256.test(hash)) throw invalid('params.image.sha256 must be 64 hex digits');
+    if (typeof image.url === 'string' && LEDGER_CONTENT_PATH.test(image.url)) return { ...onLedger(image.url, options), algorithm: 'sha256', hash };
+    if (typeof image.url !== 'string' || !/^https?:\/\//.test(image.url)) throw invalid('params.image.url must be an http(s) URL or a ledger path /api/v1/bitstreams/{id}/content');
     return { url: image.url, headers: {}, algorithm: 'sha256', hash };
   }
   const imageUuid = image.imageUuid;
@@ -109,6 +113,12 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
     throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${imageUuid} has no sha256 or sha512 hash to verify it against`, { deviceState: 'unchanged' });
   }
   return { url: `${base}/file`, headers, algorithm, hash };
+}
+
+/** A registered bitstream's bytes on the agent's own ledger, fetched with the agent's credential (the ledger serves them to agents only). */
+function onLedger(path: string, options: ImageSourceOptions): Pick<ExpectedImage, 'url' | 'headers'> {
+  if (!options.ledger) throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${path} is on the ledger, and this agent has no ledger to fetch it from`, { deviceState: 'unchanged' });
+  return { url: `${options.ledger.url}${path}`, headers: { 'x-auth-token': options.ledger.token } };
 }
 
 async function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {

@@ -1,3 +1,4 @@
+import type { BindableBitstream } from '../../domain/bind-program';
 import type { InventoryAttachHandle } from '../../domain/attach-handle-info';
 import type { ArqStateName } from '../../domain/arq.state';
 
@@ -15,6 +16,12 @@ export interface ProviderDescription {
   readonly agentLost: boolean;
   /** What the device measures (`{ memoryGiB: 80 }`): charged to capacity quota while bound. */
   readonly capacity: Readonly<Record<string, number>>;
+  /** The device's PCI address: a program job names the region by it. */
+  readonly pciAddress: string;
+  /** The shell interface id the device last read back (null: none known). */
+  readonly interfaceId: string | null;
+  /** The registered bitstream the region was last loaded with (null: none known). */
+  readonly regionBitstreamId: string | null;
 }
 
 /**
@@ -30,7 +37,10 @@ export interface AllocationDirectory {
   /** The deployable's attach handles, free ones (per the read model) first. */
   attachHandlesOf(deployableUuid: string): Promise<InventoryAttachHandle[]>;
   arqsOfInstance(instanceUuid: string): Promise<{ uuid: string; projectId: string; state: ArqStateName }[]>;
-
+  /** A registered bitstream (retired ones too), with whether its signature is trusted now. */
+  bitstream(bitstreamId: string): Promise<BindableBitstream | undefined>;
+  /** The registered bitstreams of a function (32 lower-case hex digits), oldest first, retired ones too. */
+  bitstreamsOfFunction(functionId: string): Promise<BindableBitstream[]>;
 }
 
 export const ALLOCATION_DIRECTORY = Symbol('ALLOCATION_DIRECTORY');

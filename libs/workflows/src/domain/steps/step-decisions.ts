@@ -76,7 +76,7 @@ class Decision<Data> {
       return this.proceed();
     }
     const retry = current.attempt < current.lastAttempt && !(current.phase === 'do' && this.state.cancel);
-    this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry });
+    this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry, ...(verdict.tookEffect ? { tookEffect: true } : {}) });
     this.emit(unschedule);
     if (retry) return this.begin(step, current.phase, current.attempt + 1);
     this.proceed();

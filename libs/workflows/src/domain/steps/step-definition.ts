@@ -15,7 +15,10 @@ export interface StepContext<Data> {
 }
 
 /** An input's verdict on the action in flight: done (with evidence) or failed (with the reason). */
-export type StepVerdict = { readonly done: true; readonly evidence?: unknown } | { readonly done: false; readonly reason: string; readonly evidence?: unknown };
+export type StepVerdict =
+  | { readonly done: true; readonly evidence?: unknown }
+  /** `tookEffect`: the action changed something though it failed (a region loaded with the wrong function): the step is undone with those done. */
+  | { readonly done: false; readonly reason: string; readonly evidence?: unknown; readonly tookEffect?: boolean };
 
 export interface StepDefinition<Data> {
   /** Unique within the workflow; part of every key (`<name>/do/<attempt>`). */

@@ -18,6 +18,8 @@ export interface StepWorkflowState<Data> {
   readonly done: readonly string[];
   /** Steps that did not apply: done without anything to undo. */
   readonly skipped: readonly string[];
+  /** Steps not done whose failed attempt took effect all the same: undone with those done. */
+  readonly affected: readonly string[];
   readonly evidence: Readonly<Record<string, unknown>>;
   /** Why compensation began (a step given up, an operator's cancel). */
   readonly failure: { readonly step: string; readonly reason: string } | undefined;
@@ -37,6 +39,7 @@ export const initialStepState = <Data>(): StepWorkflowState<Data> => ({
   current: undefined,
   done: [],
   skipped: [],
+  affected: [],
   evidence: {},
   failure: undefined,
   toUndo: [],
@@ -45,10 +48,11 @@ export const initialStepState = <Data>(): StepWorkflowState<Data> => ({
   attempts: {},
 });
 
-/** The steps to compensate once the workflow stops: those done that have a compensation, newest first. */
-export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, state: Pick<StepWorkflowState<Data>, 'done' | 'skipped'>): string[] {
+/** The steps to compensate once the workflow stops: those done (or affected by a failed attempt) that have a compensation, newest first. */
+export function stepsToUndo<Data>(definition: StepWorkflowDefinition<Data>, state: Pick<StepWorkflowState<Data>, 'done' | 'skipped' | 'affected'>): string[] {
   const undoable = new Set(definition.steps.filter((step) => step.compensate).map((step) => step.name));
-  return state.done.filter((name) => undoable.has(name) && !state.skipped.includes(name)).reverse();
+  const touched = [...state.done, ...state.affected.filter((name) => !state.done.includes(name))];
+  return touched.filter((name) => undoable.has(name) && !state.skipped.includes(name)).reverse();
 }
 
 /**
@@ -90,17 +94,19 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
       if (!state.cancel) return { ...state, current: undefined, done, evidence };
       // A cancel waited for this step to end: now it is done, it is undone with the others.
       const failure = { step: output.step, reason: `cancelled by ${state.cancel.by}: ${state.cancel.reason}` };
-      return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, { done, skipped: state.skipped }) };
+      return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, { ...state, done }) };
     }
-    case 'failed':
-      if (!output.final) return state;
+    case 'failed': {
+      const affected = output.tookEffect && output.phase === 'do' && !state.affected.includes(output.step) ? [...state.affected, output.step] : state.affected;
+      if (!output.final) return { ...state, affected };
       if (output.phase === 'do') {
         return {
           ...state,
           phase: 'compensating',
           current: undefined,
+          affected,
           failure: { step: output.step, reason: output.reason ?? 'failed' },
-          toUndo: stepsToUndo(definition, state),
+          toUndo: stepsToUndo(definition, { ...state, affected }),
         };
       }
       return {
@@ -109,5 +115,6 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
         toUndo: state.toUndo.filter((name) => name !== output.step),
         unresolved: [...state.unresolved, { step: output.step, reason: output.reason ?? 'failed' }],
       };
+    }
   }
 }

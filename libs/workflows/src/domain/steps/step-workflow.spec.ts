@@ -136,6 +136,37 @@ describe('the step machine (demo workflow)', () => {
     expect(sent(skip.given([{ ...start, data: { program: true } }]).when(accepted('claim/do/1')).outputs)).toEqual(['program/do/1']);
   });
 
+  it('undoes a step whose failed attempt took effect, with those done, newest first (only a do-attempt counts)', () => {
+    const checked = defineStepWorkflow<Record<string, never>>({
+      name: 'checked',
+      routes: [],
+      start: (input) => (input.kind === 'start' ? {} : undefined),
+      steps: ['claim', 'load'].map((name) => ({
+        name,
+        do: () => ({ kind: 'command' as const, command: { type: `demo.${name}`, data: {} } }),
+        // The load's reply says what was loaded: a wrong one failed, but is loaded all the same.
+        doneWhen:
+          name === 'load'
+            ? (input: WorkflowInput) =>
+                input.kind === 'event' && input.type === 'demo.Loaded' ? { done: false as const, reason: 'DEMO.WRONG: wrong function', tookEffect: true } : undefined
+            : undefined,
+        compensate: () => ({ kind: 'command' as const, command: { type: `demo.un${name}`, data: {} } }),
+        timeoutMs: 1000,
+        retry: { maxAttempts: name === 'load' ? 2 : 1 },
+      })),
+    });
+    const check = workflowSpec(checked);
+    const loaded = (id: string): WorkflowInput => ({ kind: 'event', id, at: T0, type: 'demo.Loaded', stream: 'loads', data: {} });
+    const given = [{ kind: 'start', id: 'req-1', at: T0, data: {} } as WorkflowInput, accepted('claim/do/1'), accepted('load/do/1')];
+    const wrongOnce = check.given(given).when(loaded('l1'));
+    expect(wrongOnce.outputs[0]).toMatchObject({ step: 'load', outcome: 'failed', final: false, tookEffect: true });
+    expect(sent(wrongOnce.outputs)).toEqual(['load/do/2']);
+    // The last attempt only timed out, but the first one loaded: the load is undone all the same.
+    const givenUp = check.given([...given, loaded('l1')]).when(timer('load/do/2', 1000));
+    expect(sent(givenUp.outputs)).toEqual(['load/compensate/1']);
+    expect(givenUp.state).toMatchObject({ done: ['claim'], affected: ['load'], toUndo: ['load', 'claim'] });
+  });
+
   describe('a job step', () => {
     const reserved = [placed, accepted('reserve/do/1')];
 

@@ -4,6 +4,7 @@ import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
+import type { BindProgram } from '../../../domain/bind-program';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
 import type { BindRequest } from '../../../domain/arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
@@ -11,6 +12,7 @@ import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescriptio
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';
 import { capacityConsumer, capacityResources } from '../capacity-quota';
 import { BindArqsCommand } from './bind-arqs.command';
+import { bindProgramOf } from './bind-program.resolver';
 import { BIND_WORKFLOW, type BindStart } from './bind-workflow';
 import { BIND_WAIT_MS, BIND_WORKFLOWS, type BindWorkflows } from './bind-workflow.port';
 
@@ -21,6 +23,7 @@ interface PlannedBind {
   readonly arq: LiveArq;
   readonly start: StartBind;
   readonly provider: ProviderDescription;
+  readonly program: BindProgram | null;
 }
 
 @CommandHandler(BindArqsCommand)
@@ -49,7 +52,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     return outcomes;
   }
 
-  /** Everything checked before anything is recorded: visibility, state, provider, resource class and traits. */
+  /** Everything checked before anything is recorded: visibility, state, provider, resource class and traits, the bitstream to load. */
   private async plan(bind: BindRequest, visibility: BindArqsCommand['input']['visibility']): Promise<PlannedBind> {
     const arq = await this.arqs.loadVisible(bind.uuid, visibility);
     if (bind.projectId !== undefined && bind.projectId !== arq.projectId) {
@@ -72,7 +75,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       at: new Date().toISOString(),
     };
     assertAccepted(arq, start);
-    return { arq, start, provider };
+    // A repeat of a bind that started waits for it: what it loads was chosen then, and a bitstream retired since does not refuse the repeat.
+    const program = isBindRunOrDone(arq) ? null : await bindProgramOf(this.directory, arq, provider);
+    return { arq, start, provider, program };
   }
 
   /**
@@ -119,8 +124,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
    * bind timeout; Nova hears the outcome either way). The same bind again
    * waits for the one already running instead of starting another.
    */
-  private async bindOne({ arq, start, provider }: PlannedBind): Promise<LiveArq> {
-    if (arq.state === 'BindStarted' || arq.state === 'Bound') {
+  private async bindOne({ arq, start, provider, program }: PlannedBind): Promise<LiveArq> {
+    if (isBindRunOrDone(arq)) {
       if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
       return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
     }
@@ -133,7 +138,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       bindId,
       binding: { hostname: start.hostname, deviceRpUuid: start.deviceRpUuid, instanceUuid: start.instanceUuid, deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid },
       capacity: capacityResources(provider.capacity),
-      program: null,
+      program,
     };
     const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data }, NEVER_ABORTED);
     if (status === 'running') await this.waitForBind(bindId);
@@ -152,6 +157,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     }
   }
 }
+
+const isBindRunOrDone = (arq: LiveArq): boolean => arq.state === 'BindStarted' || arq.state === 'Bound';
 
 /**
  * A failed device or a lost agent refuses the whole patch before anything

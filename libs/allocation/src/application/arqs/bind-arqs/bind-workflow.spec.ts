@@ -63,10 +63,75 @@ describe('the bind workflow', () => {
     ]);
   });
 
-  it('programs the region and has the agent verify it before marking bound, when the profile names a bitstream', () => {
-    const program = { bitstreamId: 'bs1', sha256: 'a'.repeat(64), url: 'http://ledger/api/v1/bitstreams/bs1/content', functionId: 'f1', pciAddress: '0000:3b:00.0', previous: null };
-    const claimed = spec.given([start({ program }), accepted('start-bind/do/1')]).when(accepted('claim-handle/do/1', { attachHandle: handle }));
-    const job = claimed.outputs.find((output) => output.kind === 'job');
-    expect(job).toMatchObject({ key: 'program-region/do/1', job: { hostname: 'compute-1', kind: 'program', params: { bitstreamId: 'bs1', image: { sha256: 'a'.repeat(64) } } } });
+  describe('when the profile names a bitstream', () => {
+    const F1 = 'f1'.repeat(16);
+    const previous = { bitstreamId: 'bs0', sha256: '0'.repeat(64), url: '/api/v1/bitstreams/bs0/content' };
+    const program = { bitstreamId: 'bs1', sha256: 'a'.repeat(64), url: '/api/v1/bitstreams/bs1/content', functionId: F1, pciAddress: '0000:3b:00.0', expectedFunctionId: null, previous };
+    const claimedWith = (overrides: Partial<BindStart['program'] & object> = {}) => [
+      start({ program: { ...program, ...overrides } }),
+      accepted('start-bind/do/1'),
+      accepted('claim-handle/do/1', { attachHandle: handle }),
+    ];
+    const jobs = (outputs: readonly WorkflowOutput[]) => outputs.flatMap((output) => (output.kind === 'job' ? [{ key: output.key, kind: output.job.kind, params: output.job.params }] : []));
+    const jobResult = (key: string, type: 'jobs.JobCompleted' | 'jobs.JobFailed', data: Record<string, unknown>): WorkflowInput => ({
+      kind: 'event',
+      id: `result:${key}`,
+      at: T0,
+      type,
+      stream: `job-${key}`,
+      data: { jobId: `job:${key}`, origin: { workflow: 'bind', workflowId: 'b1', key }, ...data },
+    });
+    const programmed = (key: string, functionId = F1) => jobResult(key, 'jobs.JobCompleted', { evidence: { functionId, sha256: 'a'.repeat(64), previousFunctionId: null } });
+
+    it('programs the region with the image from the ledger, then has the agent probe the function before marking bound', () => {
+      expect(jobs(spec.given(claimedWith().slice(0, -1)).when(claimedWith().at(-1)!).outputs)).toEqual([
+        {
+          key: 'program-region/do/1',
+          kind: 'program',
+          params: { deviceUuid: 'd1', deployableUuid: 'dep1', pciAddress: '0000:3b:00.0', image: { url: '/api/v1/bitstreams/bs1/content', sha256: 'a'.repeat(64) }, bitstreamId: 'bs1' },
+        },
+      ]);
+      const verified = spec.given(claimedWith()).when(programmed('program-region/do/1'));
+      expect(verified.outputs).toContainEqual(expect.objectContaining({ kind: 'step', step: 'program-region', outcome: 'done', evidence: expect.objectContaining({ functionId: F1 }) }));
+      expect(jobs(verified.outputs)).toEqual([{ key: 'verify-access/do/1', kind: 'probe', params: { deviceUuid: 'd1', pciAddress: '0000:3b:00.0', instanceUuid: 'i1' } }]);
+      const bound = spec.given([...claimedWith(), programmed('program-region/do/1')]).when(jobResult('verify-access/do/1', 'jobs.JobCompleted', { evidence: {} }));
+      expect(commands(bound.outputs).map((command) => command.key)).toEqual(['mark-bound/do/1']);
+    });
+
+    it('loads back what the region held when the probe fails, then releases the handle and fails the bind', () => {
+      const given = [...claimedWith(), programmed('program-region/do/1'), jobResult('verify-access/do/1', 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'no answer' })];
+      const failed = spec.given(given).when(jobResult('verify-access/do/2', 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'no answer' }));
+      expect(jobs(failed.outputs)).toEqual([
+        { key: 'program-region/compensate/1', kind: 'program', params: expect.objectContaining({ image: { url: previous.url, sha256: previous.sha256 }, bitstreamId: 'bs0' }) },
+      ]);
+      const restored = spec.given([...given, jobResult('verify-access/do/2', 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'no answer' })]).when(programmed('program-region/compensate/1', '0'.repeat(32)));
+      expect(commands(restored.outputs).map((command) => command.type)).toEqual(['inventory.ReleaseAttachHandle']);
+    });
+
+    it('leaves a region that held nothing known as it is (nothing to load back)', () => {
+      const given = [...claimedWith({ previous: null }), programmed('program-region/do/1'), jobResult('verify-access/do/1', 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'x' })];
+      const failed = spec.given(given).when(jobResult('verify-access/do/2', 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'x' }));
+      expect(failed.outputs).toContainEqual({ kind: 'step', step: 'program-region', phase: 'compensate', outcome: 'done', attempt: 1, evidence: { nothingToUndo: true } });
+      expect(commands(failed.outputs).map((command) => command.type)).toEqual(['inventory.ReleaseAttachHandle']);
+    });
+
+    it('fails the step when the agent reads back another function than the profile asked for, and undoes the load', () => {
+      const given = claimedWith({ expectedFunctionId: F1 });
+      const wrong = spec.given(given).when(programmed('program-region/do/1', 'ee'.repeat(16)));
+      expect(wrong.outputs).toContainEqual(expect.objectContaining({ step: 'program-region', outcome: 'failed', final: false, tookEffect: true, reason: expect.stringMatching(/^ARQ\.FUNCTION_MISMATCH: /) }));
+      expect(jobs(wrong.outputs).map((job) => job.key)).toEqual(['program-region/do/2']);
+      const givenUp = spec.given([...given, programmed('program-region/do/1', 'ee'.repeat(16))]).when(programmed('program-region/do/2', 'ee'.repeat(16)));
+      expect(jobs(givenUp.outputs)).toEqual([expect.objectContaining({ key: 'program-region/compensate/1', params: expect.objectContaining({ bitstreamId: 'bs0' }) })]);
+      // The function asked for, read back with dashes and in capitals, is the same function.
+      const dashed = `${F1.slice(0, 8)}-${F1.slice(8)}`.toUpperCase();
+      expect(jobs(spec.given(given).when(programmed('program-region/do/1', dashed)).outputs).map((job) => job.key)).toEqual(['verify-access/do/1']);
+    });
+
+    it('compensates nothing of a load that failed on the agent (the driver put the region back)', () => {
+      const given = [...claimedWith(), jobResult('program-region/do/1', 'jobs.JobFailed', { code: 'DRIVER.INJECTED_FAILURE', reason: 'x' })];
+      const failed = spec.given(given).when(jobResult('program-region/do/2', 'jobs.JobFailed', { code: 'DRIVER.INJECTED_FAILURE', reason: 'x' }));
+      expect(jobs(failed.outputs)).toEqual([]);
+      expect(commands(failed.outputs).map((command) => command.type)).toEqual(['inventory.ReleaseAttachHandle']);
+    });
   });
 });

@@ -1,20 +1,11 @@
-import { defineStepWorkflow, type StepAction, type StepContext } from '@ledger/workflows';
+import { defineStepWorkflow, jobResultRoute, type StepAction, type StepContext } from '@ledger/workflows';
 import type { BoundAttachHandle } from '../../../domain/arq.events';
 import type { ArqBinding } from '../../../domain/arq.state';
+import type { BindProgram, ProgramImage } from '../../../domain/bind-program';
 import { capacityConsumer } from '../capacity-quota';
+import { programmedVerdict } from './program-region.verdict';
 
 export const BIND_WORKFLOW = 'bind';
-
-/** The bitstream a profile's group names, resolved when the bind was planned, and the region it goes to. */
-export interface BindProgram {
-  readonly bitstreamId: string;
-  readonly sha256: string;
-  readonly url: string;
-  readonly functionId: string | null;
-  readonly pciAddress: string;
-  /** What the region held when the bind was planned: the undo loads it back (null: nothing known to restore). */
-  readonly previous: { readonly bitstreamId: string; readonly sha256: string; readonly url: string } | null;
-}
 
 /** What a bind starts with: everything checked before it started (visibility, provider, traits, quota). */
 export interface BindStart {
@@ -53,7 +44,7 @@ export function failureOf(context: StepContext<BindStart>): { code: string; reas
  */
 export const bindWorkflow = defineStepWorkflow<BindStart>({
   name: BIND_WORKFLOW,
-  routes: [],
+  routes: [jobResultRoute(BIND_WORKFLOW)],
   start: (input) => (input.kind === 'start' ? (input.data as BindStart) : undefined),
   steps: [
     {
@@ -89,8 +80,9 @@ export const bindWorkflow = defineStepWorkflow<BindStart>({
       name: 'program-region',
       skip: ({ data }) => data.program === null,
       do: ({ data }) => programJob(data, data.program!),
+      doneWhen: (input, context) => programmedVerdict(BIND_WORKFLOW, input, context.attempt, context.data.program!.expectedFunctionId),
       // The region goes back to what it held; when nothing is known to restore, the function stays loaded, unclaimed.
-      compensate: ({ data }) => (data.program!.previous ? programJob(data, { ...data.program!, ...data.program!.previous }) : undefined),
+      compensate: ({ data }) => (data.program!.previous ? programJob(data, data.program!.previous) : undefined),
       timeoutMs: 600_000,
       retry: { maxAttempts: 2 },
     },
@@ -114,7 +106,7 @@ export const bindWorkflow = defineStepWorkflow<BindStart>({
   ],
 });
 
-function programJob(data: BindStart, image: Pick<BindProgram, 'bitstreamId' | 'sha256' | 'url' | 'pciAddress'>): StepAction {
+function programJob(data: BindStart, image: ProgramImage): StepAction {
   return {
     kind: 'job',
     job: {
@@ -123,7 +115,7 @@ function programJob(data: BindStart, image: Pick<BindProgram, 'bitstreamId' | 's
       params: {
         deviceUuid: data.binding.deviceUuid,
         deployableUuid: data.binding.deployableUuid,
-        pciAddress: image.pciAddress,
+        pciAddress: data.program!.pciAddress,
         image: { url: image.url, sha256: image.sha256 },
         bitstreamId: image.bitstreamId,
       },

@@ -37,6 +37,7 @@ export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
           resourceClass,
           requiredTraits: group.requiredTraits,
           forbiddenTraits: group.forbiddenTraits,
+          ...(Object.keys(group.accel).length > 0 ? { accel: group.accel } : {}),
           at,
         })),
       ),

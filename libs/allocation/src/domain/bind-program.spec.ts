@@ -1,0 +1,94 @@
+import { isLedgerError } from '@ledger/kernel';
+import { type BindableBitstream, programRequestOf, type ProgrammableRegion, type ProgramRequest, resolveBindProgram } from './bind-program';
+
+const SHELL = 'b7a6f1d0c5e44c3b8e3f2a1b0c9d8e7f';
+const FUNCTION = '9f'.repeat(16);
+const bitstream = (id: string, overrides: Partial<BindableBitstream> = {}): BindableBitstream => ({
+  bitstreamId: id,
+  sha256: id.slice(-1).repeat(64),
+  functionId: FUNCTION,
+  interfaceId: SHELL,
+  retired: false,
+  trusted: true,
+  ...overrides,
+});
+const OLD = bitstream('00000000-0000-5000-8000-00000000000a', { functionId: 'aa'.repeat(16) });
+const region = (overrides: Partial<ProgrammableRegion> = {}): ProgrammableRegion => ({ pciAddress: '0000:3b:00.0', interfaceId: null, holds: null, ...overrides });
+const byId = (bitstreamId: string): ProgramRequest => ({ by: 'bitstream', bitstreamId });
+const byFunction: ProgramRequest = { by: 'function', functionId: FUNCTION };
+
+/** The stable code a refusal carries (undefined when it resolves). */
+function refusal(resolve: () => unknown): string | undefined {
+  try {
+    resolve();
+    return undefined;
+  } catch (error) {
+    if (!isLedgerError(error)) throw error;
+    expect(error.status).toBe(409);
+    return error.code;
+  }
+}
+
+describe('what a bind programs (resolving the profile group’s accel:* keys)', () => {
+  it('reads the request from an FPGA group, normalising a function id as agents read it back; other classes program nothing', () => {
+    expect(programRequestOf('FPGA', { 'accel:bitstream_id': 'ABC' })).toEqual({ by: 'bitstream', bitstreamId: 'abc' });
+    expect(programRequestOf('FPGA', { 'accel:function_id': '9F9F9F9F-9F9F-9F9F-9F9F-9F9F9F9F9F9F' })).toEqual(byFunction);
+    expect(programRequestOf('FPGA', { 'accel:other': 'x' })).toBeNull();
+    expect(programRequestOf('FPGA', undefined)).toBeNull();
+    expect(programRequestOf('PGPU', { 'accel:bitstream_id': 'abc' })).toBeNull();
+  });
+
+  it('loads the named bitstream from the ledger, and keeps what the region held for the undo', () => {
+    const wanted = bitstream('00000000-0000-5000-8000-00000000000b');
+    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region({ holds: OLD }))).toEqual({
+      bitstreamId: wanted.bitstreamId,
+      sha256: wanted.sha256,
+      url: `/api/v1/bitstreams/${wanted.bitstreamId}/content`,
+      functionId: FUNCTION,
+      pciAddress: '0000:3b:00.0',
+      expectedFunctionId: null,
+      previous: { bitstreamId: OLD.bitstreamId, sha256: OLD.sha256, url: `/api/v1/bitstreams/${OLD.bitstreamId}/content` },
+    });
+    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region()).previous).toBeNull();
+  });
+
+  it.each<[string, BindableBitstream[], ProgrammableRegion, string]>([
+    ['an unknown bitstream', [], region(), 'ARQ.BITSTREAM_UNKNOWN'],
+    ['a retired one', [bitstream('00000000-0000-5000-8000-00000000000b', { retired: true })], region(), 'ARQ.BITSTREAM_RETIRED'],
+    ['one no trusted key vouches for', [bitstream('00000000-0000-5000-8000-00000000000b', { trusted: false })], region(), 'ARQ.BITSTREAM_UNTRUSTED'],
+    ['one built for another shell', [bitstream('00000000-0000-5000-8000-00000000000b')], region({ interfaceId: 'c'.repeat(32) }), 'ARQ.BITSTREAM_INCOMPATIBLE'],
+  ])('refuses %s by id', (_what, candidates, where, code) => {
+    expect(refusal(() => resolveBindProgram(byId('00000000-0000-5000-8000-00000000000b'), candidates, where))).toBe(code);
+  });
+
+  it('accepts a bitstream by id built for the shell the device reports, dashes and case aside', () => {
+    const wanted = bitstream('00000000-0000-5000-8000-00000000000b');
+    const shell = `${SHELL.slice(0, 8)}-${SHELL.slice(8)}`.toUpperCase();
+    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region({ interfaceId: shell })).bitstreamId).toBe(wanted.bitstreamId);
+  });
+
+  it('picks the newest live, trusted bitstream of the function that fits the shell, and asks for that function back', () => {
+    const candidates = [
+      bitstream('00000000-0000-5000-8000-000000000001'),
+      bitstream('00000000-0000-5000-8000-000000000002', { interfaceId: 'c'.repeat(32) }),
+      bitstream('00000000-0000-5000-8000-000000000003'),
+      bitstream('00000000-0000-5000-8000-000000000004', { retired: true }),
+      bitstream('00000000-0000-5000-8000-000000000005', { trusted: false }),
+      bitstream('00000000-0000-5000-8000-000000000006', { functionId: 'bb'.repeat(16) }),
+    ];
+    expect(resolveBindProgram(byFunction, candidates, region({ interfaceId: SHELL }))).toMatchObject({
+      bitstreamId: '00000000-0000-5000-8000-000000000003',
+      expectedFunctionId: FUNCTION,
+    });
+    // No shell known: any image of the function fits.
+    expect(resolveBindProgram(byFunction, candidates.slice(0, 2), region()).bitstreamId).toBe('00000000-0000-5000-8000-000000000002');
+  });
+
+  it('refuses a function no usable bitstream has', () => {
+    const unusable = [bitstream('00000000-0000-5000-8000-000000000004', { retired: true }), bitstream('00000000-0000-5000-8000-000000000005', { trusted: false })];
+    expect(refusal(() => resolveBindProgram(byFunction, unusable, region()))).toBe('ARQ.NO_BITSTREAM_FOR_FUNCTION');
+    expect(refusal(() => resolveBindProgram(byFunction, [bitstream('00000000-0000-5000-8000-000000000001')], region({ interfaceId: 'c'.repeat(32) })))).toBe(
+      'ARQ.NO_BITSTREAM_FOR_FUNCTION',
+    );
+  });
+});
