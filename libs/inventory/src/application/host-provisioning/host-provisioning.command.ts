@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import type { HostProvisioningCommand as Decided } from '../../domain/host-provisioning.decider';
+import type { HostProvisioningCommand } from '../../domain/host-provisioning.decider';
 import type { InventoryCommandResult } from '../inventory-command.result';
 
 /**
@@ -8,9 +8,9 @@ import type { InventoryCommandResult } from '../inventory-command.result';
  * workflow sends these): INVENTORY.HOST_NOT_FOUND (404) for a host that
  * never reported, INVENTORY.HOST_PROVISIONING (409) while another runs.
  */
-export class HostProvisioningCommand extends Command<InventoryCommandResult> {
+export class RunHostProvisioningCommand extends Command<InventoryCommandResult> {
   constructor(
-    readonly command: Decided,
+    readonly command: HostProvisioningCommand,
     readonly context: CommandContext,
   ) {
     super();

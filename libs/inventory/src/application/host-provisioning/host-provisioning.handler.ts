@@ -8,13 +8,13 @@ import { InventoryErrorCodes } from '../../domain/inventory.errors';
 import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { HostProvisioningCommand } from './host-provisioning.command';
+import { RunHostProvisioningCommand } from './host-provisioning.command';
 
-@CommandHandler(HostProvisioningCommand)
-export class HostProvisioningHandler implements ICommandHandler<HostProvisioningCommand> {
+@CommandHandler(RunHostProvisioningCommand)
+export class HostProvisioningHandler implements ICommandHandler<RunHostProvisioningCommand> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async execute({ command, context }: HostProvisioningCommand): Promise<InventoryCommandResult> {
+  async execute({ command, context }: RunHostProvisioningCommand): Promise<InventoryCommandResult> {
     // The stream name comes from the hostname, so it is checked before anything is read.
     const problem = hostnameProblem(command.hostname);
     if (problem) throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, `hostname ${problem}`, { path: 'hostname' });
