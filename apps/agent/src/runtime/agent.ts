@@ -72,7 +72,12 @@ export class Agent {
     const runner = new JobRunner({
       discovery: this.discovery,
       ansible: dependencies.ansible ?? new AnsibleRunner({ executable: settings.ansiblePlaybook, stateDir: settings.stateDir }),
-      images: { stateDir: settings.stateDir, imageServiceUrl: settings.imageServiceUrl, imageServiceToken: settings.imageServiceToken },
+      images: {
+        stateDir: settings.stateDir,
+        imageServiceUrl: settings.imageServiceUrl,
+        imageServiceToken: settings.imageServiceToken,
+        ledger: { url: settings.ledgerUrl, token: settings.token },
+      },
       playbookDir: settings.playbookDir,
       sandboxRoot: settings.sandboxRoot,
       reportNow: () => this.reports.reportNow(),

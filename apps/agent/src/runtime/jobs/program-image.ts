@@ -13,6 +13,8 @@ export interface ImageSourceOptions {
   /** A Glance-style image service, to resolve `imageUuid`. */
   readonly imageServiceUrl?: string;
   readonly imageServiceToken?: string;
+  /** The ledger this agent reports to and its credential: an image served by the ledger (`/api/v1/bitstreams/{id}/content`) needs it. */
+  readonly ledger?: { readonly url: string; readonly token: string };
 }
 
 /** A program job's image on local disk, verified. The caller removes it when the job is done. */
@@ -88,7 +90,7 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
     const hash = typeof image.sha256 === 'string' ? image.sha256.toLowerCase() : '';
     if (typeof image.url !== 'string' || !/^https?:\/\//.test(image.url)) throw invalid('params.image.url must be an http(s) URL');
     if (!HEX.sha256.test(hash)) throw invalid('params.image.sha256 must be 64 hex digits');
-    return { url: image.url, headers: {}, algorithm: 'sha256', hash };
+    return { url: image.url, headers: ledgerHeaders(image.url, options.ledger), algorithm: 'sha256', hash };
   }
   const imageUuid = image.imageUuid;
   if (!isUuid(imageUuid)) throw invalid('params.image.imageUuid must be a uuid');
@@ -124,3 +126,9 @@ async function get(url: string, headers: Record<string, string>, signal: AbortSi
 const shown = (url: string): string => url.split('?')[0];
 
 const invalid = (reason: string) => new JobFailure(JOB_FAILURE_CODES.paramsInvalid, reason, { deviceState: 'unchanged' });
+
+/** The agent's credential, for an image on its own ledger only: no other server ever sees it. */
+function ledgerHeaders(url: string, ledger: ImageSourceOptions['ledger']): Record<string, string> {
+  if (!ledger || new URL(url).origin !== new URL(ledger.url).origin) return {};
+  return { 'x-auth-token': ledger.token };
+}

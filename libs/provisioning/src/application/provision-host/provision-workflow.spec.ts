@@ -34,8 +34,9 @@ const jobFailed = (key: string, code: string, reason: string): WorkflowInput => 
   data: { jobId: `j:${key}`, origin: { workflow: 'provision', workflowId: 'p1', key }, code, reason },
 });
 /** Each command or job sent: its key, and what it asks. */
-const sent = (outputs: readonly WorkflowOutput[]) =>
-  outputs.flatMap((output) => {
+type Sent = { key: string; command?: string; data?: unknown; job?: string; params?: unknown };
+const sent = (outputs: readonly WorkflowOutput[]): Sent[] =>
+  outputs.flatMap((output): Sent[] => {
     if (output.kind === 'command') return [{ key: output.key, command: output.command.type, data: output.command.data }];
     if (output.kind === 'job') return [{ key: output.key, job: output.job.kind, params: output.job.params }];
     return [];
