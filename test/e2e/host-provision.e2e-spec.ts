@@ -3,6 +3,7 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { type SimulatedAgent, startSimulatedAgent } from '../support/agent-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { ledgerctl } from '../support/ledgerctl-process';
 
 /** The interface id a simulated shell image offers once loaded (apps/agent/src/drivers/simulated/simulated.driver.ts): named by its content. */
 const simulatedInterfaceId = (sha256: string) => createHash('sha256').update(`interface|${sha256}`).digest('hex').slice(0, 32);
@@ -158,4 +159,19 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     const provisionings = (await store.readStream(`host-${hostname}`)).filter((event) => event.type.startsWith('inventory.HostProvision')).map((event) => event.type);
     expect(provisionings).toEqual(['inventory.HostProvisioningStarted', 'inventory.HostProvisioned', 'inventory.HostProvisioningStarted', 'inventory.HostProvisionFailed']);
   }, 180_000);
+
+  it('ledgerctl host provision --wait follows the workflow to its end, a progress line per step', async () => {
+    const hostname = 'provision-ledgerctl';
+    await hostWithAgent(hostname);
+    const shell = await registerShell();
+    const env = { LEDGER_URL: ledger.url, LEDGER_TOKEN: ledger.adminToken };
+    const run = await ledgerctl(env, 'host', 'provision', hostname, '--shell', shell.bitstreamId, '--vfs', '3', '--wait');
+    expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/^provision [0-9a-f-]+: running, step [a-z-]+ \(do\)$/m)]);
+    expect(run.stderr).toMatch(/^provision [0-9a-f-]+: completed$/m);
+    expect(run.stdout).toMatch(/^workflow provision [0-9a-f-]+: completed\n/);
+    expect(run.stdout).toMatch(/^mark-provisioned +do +done/m);
+    const invalid = await ledgerctl(env, 'host', 'provision', 'nowhere', '--shell', shell.bitstreamId, '--vfs', 'many');
+    expect([invalid.code, invalid.stderr]).toEqual([expect.any(Number), expect.stringContaining('--vfs: "many" is not a whole number of VFs')]);
+    expect(invalid.code).not.toBe(0);
+  }, 120_000);
 });

@@ -7,6 +7,8 @@ export interface ProvisionStarted {
   readonly workflow: 'provision';
   readonly workflowId: string;
   readonly status: WorkflowStatus;
+  /** The log's head once the request returned: read the instance with X-Ledger-Min-Position set to it. */
+  readonly position: number;
 }
 
 /**

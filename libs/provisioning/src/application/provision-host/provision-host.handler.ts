@@ -22,6 +22,6 @@ export class ProvisionHostHandler implements ICommandHandler<ProvisionHostComman
     const provisionId = uuidV7();
     const data = await planProvisioning(this.store, input, provisionId);
     const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data }, NEVER_ABORTED);
-    return { workflow: PROVISION_WORKFLOW, workflowId: provisionId, status };
+    return { workflow: PROVISION_WORKFLOW, workflowId: provisionId, status, position: await this.store.headPosition() };
   }
 }
