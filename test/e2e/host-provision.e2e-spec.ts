@@ -88,6 +88,10 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     expect(await eventsOf(`device-${fpga}`, 'inventory.VfsConfigured')).toEqual([expect.objectContaining({ numVfs: 2, previousNumVfs: 4 })]);
     await eventually(async () => (await device(fpga)).configuredVfs === 2);
     expect(await device(fpga)).toMatchObject({ shellInterfaceId: shell.interfaceId, configuredVfs: 2 });
+    // The agent's next report carries the VFs: the FPGA's deployable offers them as its attach handles.
+    const deployable = (await admin('GET', `/api/v1/deployables?device=${fpga}`)).body.items[0].uuid;
+    const vfHandles = async () => (await admin('GET', `/api/v1/deployables/${deployable}`)).body.attachHandles.filter((handle: { kind: string }) => handle.kind === 'VF');
+    await eventually(async () => (await vfHandles()).length === 2);
     const host = await store.readStream(`host-${hostname}`);
     expect(host.filter((event) => event.type.startsWith('inventory.HostProvision')).map((event) => event.type)).toEqual(['inventory.HostProvisioningStarted', 'inventory.HostProvisioned']);
   }, 120_000);
