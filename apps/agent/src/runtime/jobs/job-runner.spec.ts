@@ -27,10 +27,14 @@ describe('JobRunner', () => {
   let reportsAsked: number;
   let imageServiceUrl: string;
   let seenImageOnProgram: string | undefined;
+  let imageTokens: (string | undefined)[];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
-      if (request.url === '/bitstream.gbs') return response.writeHead(200).end(IMAGE);
+      if (request.url === '/bitstream.gbs') {
+        imageTokens.push(request.headers['x-auth-token'] as string | undefined);
+        return response.writeHead(200).end(IMAGE);
+      }
       if (request.url === `/glance/v2/images/${IMAGE_UUID}`) {
         return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: IMAGE_UUID, os_hash_algo: 'sha512', os_hash_value: IMAGE_SHA512 }));
       }
@@ -51,6 +55,7 @@ describe('JobRunner', () => {
     playbookOutcome = { exitCode: 0, recap: { ok: 3, changed: 1, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 } };
     reportsAsked = 0;
     seenImageOnProgram = undefined;
+    imageTokens = [];
     fpga = new FakeDriver('intel-fpga', [fakeFpga('0000:5e:00.0')], {
       program: async (params: JobParams) => {
         const image = params.image as { url: string; sha256: string };
@@ -62,7 +67,7 @@ describe('JobRunner', () => {
   });
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks')) => {
+  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks'), ledger?: { url: string; token: string }) => {
     const discovery = new HostDiscovery('compute-1', drivers, collectingLogger());
     await discovery.discover();
     return new JobRunner({
@@ -73,7 +78,7 @@ describe('JobRunner', () => {
           return { exitCode: 0, timedOut: false, recap: null, outputTail: '', durationMs: 1, ...playbookOutcome };
         },
       },
-      images: { stateDir, imageServiceUrl },
+      images: { stateDir, imageServiceUrl, ledger },
       playbookDir,
       sandboxRoot: '/tmp/sandbox',
       reportNow: () => reportsAsked++,
@@ -99,6 +104,14 @@ describe('JobRunner', () => {
     expect(result).toEqual({ outcome: 'completed', evidence: { functionId: 'f-new', sha256: IMAGE_SHA256, previousFunctionId: 'f-old' } });
     expect(seenImageOnProgram).toBe('bitstream-bytes');
     expect(readdirSync(join(stateDir, 'images'))).toEqual([]);
+  });
+
+  it("sends its ledger credential for an image on its own ledger's origin (a registered bitstream's content), and to no other server", async () => {
+    const program = job('program', { pciAddress: '0000:5e:00.0', image: { url: imageUrl, sha256: IMAGE_SHA256 } });
+    const own = { url: new URL(imageUrl).origin, token: 'agent-token' };
+    expect((await (await runner(undefined, undefined, own)).run(program)).outcome).toBe('completed');
+    expect((await (await runner(undefined, undefined, { url: 'http://127.0.0.1:1', token: 'agent-token' })).run(program)).outcome).toBe('completed');
+    expect(imageTokens).toEqual(['agent-token', undefined]);
   });
 
   it('resolves image.imageUuid through the image service and checks its sha512', async () => {
