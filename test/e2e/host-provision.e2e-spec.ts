@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
+import { workflowJobId } from '@ledger/workflows';
 import { type SimulatedAgent, startSimulatedAgent } from '../support/agent-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
@@ -79,6 +80,8 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
       ['configure-vfs', 'do', 'done'],
       ['mark-provisioned', 'do', 'done'],
     ]);
+    const probe = (await admin('GET', `/api/v1/jobs/${workflowJobId(`workflow-provision-${view.id}/agent-ready/do/1`)}`)).body;
+    expect(probe).toMatchObject({ kind: 'probe', state: 'completed', timeoutSeconds: 600 });
     expect(view.steps[3].evidence).toEqual({ placement: expect.stringContaining('not configured') });
     expect(view.steps[5].evidence).toEqual({ sha256: shell.sha256, interfaceId: shell.interfaceId });
     await eventually(async () => (await eventsOf(`device-${fpga}`, 'inventory.VfsConfigured')).length === 1);

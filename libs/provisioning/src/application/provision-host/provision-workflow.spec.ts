@@ -64,7 +64,9 @@ describe('the provision workflow', () => {
 
   it('records the provisioning on the host, then has the agent probe, discover and wait for Placement', () => {
     expect(next([], start())).toEqual([{ key: 'register-host/do/1', command: 'inventory.StartHostProvisioning', data: { hostname: 'compute-1', provisionId: 'p1' } }]);
-    expect(next([start()], accepted('register-host/do/1'))).toEqual([{ key: 'agent-ready/do/1', job: 'probe', params: { deviceUuid: 'd1', pciAddress: '0000:3b:00.0' } }]);
+    const probe = spec.given([start()]).when(accepted('register-host/do/1')).outputs.find((output) => output.kind === 'job');
+    // The probe waits in the host's queue while the host boots: its job times out after minutes, not the probe's default seconds.
+    expect(probe).toEqual({ kind: 'job', key: 'agent-ready/do/1', job: { hostname: 'compute-1', kind: 'probe', params: { deviceUuid: 'd1', pciAddress: '0000:3b:00.0' }, timeoutSeconds: 600 } });
     // The port accepting the job proves nothing ran: the step waits for its result.
     expect(next(throughShell.slice(0, 2), accepted('agent-ready/do/1'))).toEqual([]);
     expect(next(throughShell.slice(0, 3), throughShell[3])).toEqual([{ key: 'report-devices/do/1', job: 'discover', params: {} }]);

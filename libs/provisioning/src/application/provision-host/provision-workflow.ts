@@ -23,7 +23,13 @@ export interface ProvisionStart {
 }
 
 const command = (type: string, data: unknown): StepAction => ({ kind: 'command', command: { type, data } });
-const job = (data: ProvisionStart, kind: string, params: Readonly<Record<string, unknown>>): StepAction => ({ kind: 'job', job: { hostname: data.hostname, kind, params } });
+const job = (data: ProvisionStart, kind: string, params: Readonly<Record<string, unknown>>, timeoutSeconds?: number): StepAction => ({
+  kind: 'job',
+  job: { hostname: data.hostname, kind, params, ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) },
+});
+
+/** How long the agent-ready probe waits in the host's queue for its agent: a host that reboots into service comes up in minutes. */
+const BOOT_SECONDS = 600;
 const onDevice = (data: ProvisionStart) => ({ deviceUuid: data.device.uuid, pciAddress: data.device.pciAddress });
 
 const shellJob = (data: ProvisionStart, image: ShellImage): StepAction =>
@@ -55,8 +61,9 @@ export const provisionWorkflow = defineStepWorkflow<ProvisionStart>({
     {
       // A job waits in the host's queue while the agent boots; a host whose agent never sent a heartbeat is refused (JOB.AGENT_UNAVAILABLE).
       name: 'agent-ready',
-      do: ({ data }) => job(data, 'probe', onDevice(data)),
-      timeoutMs: 600_000,
+      do: ({ data }) => job(data, 'probe', onDevice(data), BOOT_SECONDS),
+      // The job's own timeout (JOB.TIMED_OUT) ends an attempt; this one only covers a result that never comes back.
+      timeoutMs: (BOOT_SECONDS + 30) * 1000,
       retry: { maxAttempts: 3 },
     },
     {
