@@ -95,6 +95,7 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     const deployable = (await admin('GET', `/api/v1/deployables?device=${fpga}`)).body.items[0].uuid;
     const vfHandles = async () => (await admin('GET', `/api/v1/deployables/${deployable}`)).body.attachHandles.filter((handle: { kind: string }) => handle.kind === 'VF');
     await eventually(async () => (await vfHandles()).length === 2);
+    await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body.status === 'provisioned');
     const host = await store.readStream(`host-${hostname}`);
     expect(host.filter((event) => event.type.startsWith('inventory.HostProvision')).map((event) => event.type)).toEqual(['inventory.HostProvisioningStarted', 'inventory.HostProvisioned']);
   }, 120_000);
@@ -141,6 +142,7 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     expect(await eventsOf(`device-${fpga}`, 'inventory.VfsConfigured')).toEqual([]);
     expect(await device(fpga)).toMatchObject({ shellInterfaceId: before.shellInterfaceId, configuredVfs: before.configuredVfs });
     expect(await eventsOf(`host-${hostname}`, 'inventory.HostProvisionFailed')).toEqual([expect.objectContaining({ provisionId: view.id, code: 'DRIVER.INJECTED_FAILURE' })]);
+    await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body.status === 'provision-failed');
   }, 120_000);
 
   it('VFs that cannot be configured end compensated: the previous shell is loaded back and the VF count stays', async () => {
