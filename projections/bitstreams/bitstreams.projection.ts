@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import { type JobCompleted, type JobRequested, JobEventTypes, type ProgramParams } from '@ledger/jobs';
+import { isShellProgram, type JobCompleted, type JobParams, type JobRequested, JobEventTypes, type ProgramParams } from '@ledger/jobs';
 import type { Projection, SqlExecutor } from '@ledger/processing';
 import { BITSTREAM_STREAM_CATEGORY, PROGRAMMING_EVENT_TYPES, type ProgrammingEvent, SIGNING_KEYS_STREAM_CATEGORY } from '@ledger/programming';
 import { createBitstreamSchema, emptyBitstreamTables } from './bitstreams.schema';
@@ -73,7 +73,8 @@ async function applyEvent(event: RecordedEvent & (ProgrammingEvent | JobRequeste
       ]);
       return;
     case 'jobs.JobRequested': {
-      if (event.data.kind !== 'program') return;
+      // Provenance is of regions (the functions they held); a shell load names no region, and the device stream records it (ShellProgrammed).
+      if (event.data.kind !== 'program' || isShellProgram(event.data.params as JobParams)) return;
       const params = event.data.params as ProgramParams;
       const { actor, correlationId } = event.metadata;
       await tx.run(

@@ -145,6 +145,28 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     expect(await queries.getHost('nowhere')).toBeUndefined();
   });
 
+  it("follows a host's provisioning in its status, once per event however often it arrives", async () => {
+    const hostEvents = events.filter((event) => event.stream === 'host-compute-2');
+    const last = hostEvents.at(-1)!;
+    const next = (offset: number, type: string, data: Record<string, unknown>): RecordedEvent => ({
+      ...last,
+      id: `0196b3c2-0000-7000-8000-00000000f00${offset}`,
+      type,
+      version: last.version + offset,
+      position: events.at(-1)!.position + offset,
+      data: { hostname: 'compute-2', provisionId: 'p1', ...data },
+    });
+    const started = next(1, 'inventory.HostProvisioningStarted', { startedAt: last.recordedAt });
+    const failed = next(2, 'inventory.HostProvisionFailed', { code: 'JOB.TIMED_OUT', reason: 'no agent', failedAt: last.recordedAt });
+    const status = async () => (await new InventoryQueries(db).getHost('compute-2'))!.status;
+    await applyAll([...events, started]);
+    expect(await status()).toBe('provisioning');
+    await applyAll([started, failed, failed]);
+    expect(await status()).toBe('provision-failed');
+    await applyAll([started]);
+    expect(await status()).toBe('provision-failed');
+  });
+
   it('refuses bad limits and cursors with INVENTORY.QUERY_INVALID', async () => {
     const queries = new InventoryQueries(db);
     await expect(queries.listDevices({ limit: 1001 })).rejects.toMatchObject({ code: 'INVENTORY.QUERY_INVALID', status: 400 });

@@ -7,6 +7,7 @@ export interface HostView {
   /** When a report last changed something (unchanged reports append nothing). */
   readonly lastReportAt: string;
   readonly deviceCount: number;
+  /** `registered`, then `provisioning`, `provisioned` or `provision-failed` once a provision workflow ran (inventory.HostProvisioning*). */
   readonly status: string;
   /** `lost` after AgentLost until AgentBack, `up` once seen, `unknown` before (see live-view/). */
   readonly agentStatus: AgentStatus;

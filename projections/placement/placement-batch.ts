@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { DeployableDescription, DeviceEvent, HostInventoryEvent, HostLivenessEvent } from '@ledger/inventory';
-import type { JobEvent, ProgramParams } from '@ledger/jobs';
+import { isShellProgram, type JobEvent, type JobParams, type ProgramParams } from '@ledger/jobs';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
 
@@ -86,7 +86,8 @@ export class PlacementBatch {
   }
 
   private applyProgramRequested(data: { jobId: string; hostname: string; kind: string; params: unknown }): void {
-    if (data.kind !== 'program' || this.jobs.has(data.jobId)) return;
+    // A shell load names the device, not a region: it reserves no deployable here (the provision workflow loads shells on hosts out of service).
+    if (data.kind !== 'program' || this.jobs.has(data.jobId) || isShellProgram(data.params as JobParams)) return;
     const { deployableUuid } = data.params as ProgramParams;
     this.jobs.set(data.jobId, { job_id: data.jobId, hostname: data.hostname, deployable_uuid: deployableUuid, state: 'running', function_id: null, finished_position: null });
     this.changedJobs.add(data.jobId);

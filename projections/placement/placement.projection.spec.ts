@@ -41,6 +41,7 @@ describe('placementProjection (SQLite :memory:)', () => {
     await project(events);
     expect(await queries.hostsOf({ deviceUuids: [devices.gpu1, devices.gpu2, id(404)], jobIds: [id(1), id(3)] })).toEqual(['compute-1', 'compute-2']);
     expect(await queries.hostsOf({ deviceUuids: [], jobIds: [id(3)] })).toEqual([]); // configure-vfs: not a program job
+    expect(await queries.hostsOf({ deviceUuids: [], jobIds: [id(4)] })).toEqual([]); // a shell load: no region to reserve
   });
 
   it('builds one child provider per deployable, named and uuid’d as Cyborg does, each reserved with its reasons', async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,36 +9,14 @@ import type { SimulatedDriver } from '../../apps/agent/src/drivers/simulated/sim
 import { Agent } from '../../apps/agent/src/runtime/agent';
 import type { AgentLogger } from '../../apps/agent/src/runtime/agent-logger';
 import { type LedgerProcess, startLedgerProcess } from '../support/ledger-process';
+import { ledgerctl } from '../support/ledgerctl-process';
 import { ansiblePlaybookPath, ansibleUnavailable, describeWithService } from '../support/services';
 
-const ROOT = join(__dirname, '..', '..');
 const HOST = 'ledgerctl-drivers-1';
 const INSTANCE = '11111111-2222-4333-8444-555555555555';
 /** How often the spec re-checks a condition while waiting for the agent or the ledger to get there. */
 const POLL_MS = 50;
 const UUID_LINE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The compiled CLI (npm test builds first), asynchronously: the agent answering its jobs runs in this process. */
-function ledgerctl(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledgerctl', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LEDGER_URL: '', LEDGER_TOKEN: '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -150,6 +150,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
 
   ['GET /api/v1/hosts/{host}/drivers',                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/hosts/{host}/jobs',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/hosts/{host}/provision',                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
   ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['POST /api/v1/jobs/{jobId}/result',                    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
@@ -419,6 +420,13 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     expect(waiting.status).toBe(200);
     for (const { jobId } of waiting.body.items) await settleJob(jobId);
     return host;
+  }
+
+  /** Cancels a provisioning of the agent's host and fails the job it waits for, so it ends compensated before the next cell. */
+  async function stopProvisioning(workflowId: string): Promise<void> {
+    expect((await asAdmin('POST', `/api/v1/workflows/provision/${workflowId}/cancel`, { reason: 'policy matrix' })).status).toBe(202);
+    await withoutWaitingJobs(AGENT_HOST);
+    await eventually(async () => (await asAdmin('GET', `/api/v1/workflows/provision/${workflowId}`)).body.status === 'compensated');
   }
 
   /** A bind or unbind of one request: allowed changes its state, hidden leaves it as it was. */
@@ -735,6 +743,15 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         expect(await jobEventsOf(jobId)).toEqual([{ type: 'jobs.JobRequested', data: expect.objectContaining({ jobId, hostname: AGENT_HOST, kind: 'discover' }) }]);
       },
     }),
+    // A provisioning of the agent's host; undone after the cell (cancelled, its waiting probe failed), so it ends compensated.
+    'POST /api/v1/hosts/{host}/provision': () => ({
+      path: `/api/v1/hosts/${AGENT_HOST}/provision`,
+      body: { shell: standingBitstream, vfs: 1 },
+      allowed: async (r) => {
+        expect([r.status, r.headers.get('location')]).toEqual([202, `/api/v1/workflows/provision/${r.body.workflowId}`]);
+        cleanups.push(() => stopProvisioning(r.body.workflowId));
+      },
+    }),
     // No job waits for the host, so the poll answers at once with none and dispatches (appends) nothing.
     'GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0': async ({ scope }) => {
       const host = await withoutWaitingJobs(await hostOf(scope));
@@ -785,7 +802,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     }),
     'GET /api/v1/workflows/runtime': () => ({
       path: '/api/v1/workflows/runtime',
-      allowed: (r) => expect(r.body.items.map((item: { name: string }) => item.name).sort()).toEqual(['workflow:bind', 'workflow:policy_fail', 'workflow:policy_hold']),
+      allowed: (r) => expect(r.body.items.map((item: { name: string }) => item.name).sort()).toEqual(['workflow:bind', 'workflow:policy_fail', 'workflow:policy_hold', 'workflow:provision']),
     }),
     'GET /api/v1/workflows/{name}/{id}': () => ({
       path: '/api/v1/workflows/policy_hold/standing',

@@ -1,29 +1,6 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { freePort } from '../support/ledger-process';
-
-const ROOT = join(__dirname, '..', '..');
-
-/**
- * Runs the compiled CLI (npm test builds first) against the test ledger.
- * Asynchronous, unlike the audit tests' spawnSync: the ledger answering the
- * CLI runs in this process, so the event loop must stay free.
- */
-function ledgerctl(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledgerctl', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LEDGER_URL: '', LEDGER_TOKEN: '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { ledgerctl } from '../support/ledgerctl-process';
 
 describe('ledgerctl quota against a live ledger', () => {
   let ledger: TestLedger;

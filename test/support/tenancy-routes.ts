@@ -98,6 +98,7 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/hosts/{hostname}/placement': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/placement`) },
   'GET /api/v1/hosts/{hostname}/drivers': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/drivers`) },
   'POST /api/v1/hosts/{hostname}/jobs': { kind: 'call', call: at('POST', (f) => `/api/v1/hosts/${f.host}/jobs`, { kind: 'discover', params: {} }) },
+  'POST /api/v1/hosts/{hostname}/provision': { kind: 'call', call: (f) => ({ method: 'POST', path: `/api/v1/hosts/${f.host}/provision`, body: { shell: f.bitstream, vfs: 1 } }) },
   'GET /api/v1/hosts/{hostname}/jobs/next': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/jobs/next?waitSeconds=0`) },
   'GET /api/v1/devices': { kind: 'call', call: get('/api/v1/devices') },
   'GET /api/v1/devices/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}`) },

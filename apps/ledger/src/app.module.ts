@@ -19,6 +19,8 @@ import { WorkflowRuntimeModule } from './infrastructure/workflow-runtime.module'
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
+import { ProvisioningConductorModule } from './provisioning/provisioning-conductor.module';
+import { ProvisioningHttpModule } from './provisioning/provisioning-http.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
 import { WorkflowsHttpModule } from './workflows/workflows-http.module';
@@ -38,9 +40,10 @@ export class AppModule {
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
+    if (config.roles.includes('conductor')) imports.push(ProvisioningConductorModule.forRoot(config));
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
-    if (config.roles.includes('api')) imports.push(ProgrammingHttpModule);
+    if (config.roles.includes('api')) imports.push(ProgrammingHttpModule, ProvisioningHttpModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
     const providers: Provider[] = [ReadinessService];

@@ -83,6 +83,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['host', "hosts: bring one into service (the provision workflow; a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/host-provision.command')).registerHostCommands(program);
+    },
+  },
+  {
     commands: [['bitstream', "FPGA images: register with a detached signature, list, show, retire; trust signing keys (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/bitstream.command')).registerBitstreamCommands(program);

@@ -42,3 +42,6 @@ export * from './application/agent-liveness/record-agent-seen.command';
 export * from './application/agent-liveness/record-agent-seen.handler';
 export * from './application/record-heartbeat/record-heartbeat.command';
 export * from './application/record-heartbeat/record-heartbeat.handler';
+export * from './domain/host-provisioning.decider';
+export * from './application/host-provisioning/host-provisioning.command';
+export * from './application/host-provisioning/host-provisioning.handler';

@@ -9,3 +9,4 @@ export * from './decider/decider';
 export * from './async/for-each-concurrently';
 export * from './paging/page-cursor';
 export * from './async/group-commit';
+export * from './jobs/bitstream-content-path';

@@ -6,6 +6,7 @@ export * from './domain/workflow-record';
 export * from './domain/steps/step-definition';
 export type { StepWorkflowState } from './domain/steps/step-state';
 export * from './domain/steps/step-workflow';
+export * from './domain/steps/step-failure';
 export * from './domain/job-results';
 export * from './runtime/workflow-ports';
 export * from './runtime/workflow-job-id';

@@ -23,7 +23,7 @@ export const BITSTREAM_B = bitstreamIdOf(SHA_B);
 export const DEVICE = '17107e20-ed18-50ad-92a6-e82078f0e0f2';
 export const REGION_0 = id(700);
 export const REGION_1 = id(701);
-export const JOB = { byId: id(1), byUrl: id(2), pending: id(3), other: id(4), failed: id(5) } as const;
+export const JOB = { byId: id(1), byUrl: id(2), pending: id(3), other: id(4), failed: id(5), shell: id(6) } as const;
 
 type Step = { stream: 'keys'; command: SigningKeyCommand } | { stream: 'bitstream'; command: BitstreamCommand } | { stream: 'job'; command: JobCommand };
 
@@ -63,7 +63,8 @@ const complete = (jobId: string, evidence: object, seconds: number): Step => ({ 
  * Keys trusted, revoked and trusted again; an image registered signed and
  * retired, one unsigned; program jobs that load an image named by id, one
  * loaded by url whose bytes are registered, one still waiting, one that
- * failed, and a job of another kind.
+ * failed, a shell load (it names the device, no region: no provenance row),
+ * and a job of another kind.
  */
 export const bitstreamsScenario: Step[] = [
   { stream: 'keys', command: { type: 'TrustSigningKey', keyId: KEY, algorithm: 'ed25519', publicKeyPem: 'PEM', label: 'release', trustedAt: at(0) } },
@@ -82,6 +83,19 @@ export const bitstreamsScenario: Step[] = [
   { stream: 'job', command: { type: 'RequestJob', jobId: JOB.other, hostname: 'compute-1', kind: 'configure-vfs', params: { deviceUuid: DEVICE, pciAddress: '0000:5e:00.0', numVfs: 2 }, requestedAt: at(12) } },
   dispatch(JOB.other, 13),
   complete(JOB.other, { numVfs: 2 }, 13),
+  {
+    stream: 'job',
+    command: {
+      type: 'RequestJob',
+      jobId: JOB.shell,
+      hostname: 'compute-1',
+      kind: 'program',
+      params: { deviceUuid: DEVICE, pciAddress: '0000:5e:00.0', target: 'shell', image: { url: 'https://ledger.example/a', sha256: SHA_A }, bitstreamId: BITSTREAM_A },
+      requestedAt: at(13),
+    },
+  },
+  dispatch(JOB.shell, 13),
+  complete(JOB.shell, { target: 'shell', interfaceId: 'b7a6f1d0c5e44c3b8e3f2a1b0c9d8e7f', sha256: SHA_A, previousInterfaceId: null }, 13),
   { stream: 'bitstream', command: { type: 'RetireBitstream', bitstreamId: BITSTREAM_A, reason: 'superseded', retiredAt: at(14) } },
   { stream: 'keys', command: { type: 'RevokeSigningKey', keyId: KEY, revokedAt: at(15) } },
   { stream: 'keys', command: { type: 'TrustSigningKey', keyId: 'cd'.repeat(32), algorithm: 'ed25519', publicKeyPem: 'PEM2', label: null, trustedAt: at(16) } },

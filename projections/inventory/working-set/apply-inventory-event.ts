@@ -97,6 +97,15 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
     case 'inventory.AgentBack':
       setAgentLost(set, event.data.hostname, null, recorded);
       return;
+    case 'inventory.HostProvisioningStarted':
+      setHostStatus(set, event.data.hostname, 'provisioning', recorded);
+      return;
+    case 'inventory.HostProvisioned':
+      setHostStatus(set, event.data.hostname, 'provisioned', recorded);
+      return;
+    case 'inventory.HostProvisionFailed':
+      setHostStatus(set, event.data.hostname, 'provision-failed', recorded);
+      return;
     case 'inventory.AttachHandleClaimed':
       claimHandle(set, event.data, recorded);
       return;
@@ -119,6 +128,13 @@ function setAgentLost(set: InventoryWorkingSet, hostname: string, lostAt: string
   const host = set.hosts.get(hostname);
   if (host === undefined || host.stream_version >= event.version) return;
   set.hosts.put({ ...host, stream_version: event.version, agent_lost_at: lostAt });
+}
+
+/** Where the host stands with provisioning (docs/workflows.md, "The provision workflow"); a host never provisioned stays `registered`. Says nothing of reports either. */
+function setHostStatus(set: InventoryWorkingSet, hostname: string, status: 'provisioning' | 'provisioned' | 'provision-failed', event: RecordedEvent): void {
+  const host = set.hosts.get(hostname);
+  if (host === undefined || host.stream_version >= event.version) return;
+  set.hosts.put({ ...host, stream_version: event.version, status });
 }
 
 /** True when the host-stream event is new for this read model (and records it on the host), false when seen before. */

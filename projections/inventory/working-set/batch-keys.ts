@@ -82,6 +82,9 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
         break;
       case 'inventory.AgentLost':
       case 'inventory.AgentBack':
+      case 'inventory.HostProvisioningStarted':
+      case 'inventory.HostProvisioned':
+      case 'inventory.HostProvisionFailed':
         hostnames.add(event.data.hostname);
         break;
       case 'inventory.AttachHandleClaimed':

@@ -27,7 +27,8 @@ const program = (n: number, seconds: number): PlacementStep => ({
  * Three hosts: compute-1 with a GPU disabled for maintenance, an FPGA
  * programmed twice (one job failing) and a NIC that fails and then leaves
  * the report; compute-2 with a degraded GPU and its agent lost; compute-3
- * with no accelerators. A configure-vfs job passes by unnoticed.
+ * with no accelerators. A configure-vfs job and a shell load (it names the
+ * device, no region) pass by unnoticed.
  */
 export const placementScenario: PlacementStep[] = [
   { hostname: 'compute-1', report: [a100('0000:3b:00.0'), arria10('0000:5e:00.0', 2), x710('0000:af:00.0')] },
@@ -44,5 +45,14 @@ export const placementScenario: PlacementStep[] = [
   { type: 'FailJob', jobId: id(1), code: 'DRIVER.TOOL_FAILED', reason: 'fpgaconf exited 1', evidence: {}, failedAt: at(65) },
   { type: 'RequestJob', jobId: id(3), hostname: 'compute-1', kind: 'configure-vfs', params: { deviceUuid: devices.fpga1, pciAddress: '0000:5e:00.0', numVfs: 2 }, requestedAt: at(66) },
   { type: 'CompleteJob', jobId: id(3), evidence: { numVfs: 2 }, completedAt: at(67) },
+  {
+    type: 'RequestJob',
+    jobId: id(4),
+    hostname: 'compute-1',
+    kind: 'program',
+    params: { deviceUuid: devices.fpga1, pciAddress: '0000:5e:00.0', target: 'shell', image: { imageUuid: id(97) } },
+    requestedAt: at(67),
+  },
+  { type: 'CompleteJob', jobId: id(4), evidence: { target: 'shell', interfaceId: 'c'.repeat(32), sha256: 'cd'.repeat(32), previousInterfaceId: null }, completedAt: at(67) },
   { hostname: 'compute-1', report: [a100('0000:3b:00.0'), arria10('0000:5e:00.0', 2)] },
 ];

@@ -1,5 +1,6 @@
 import type { ModuleRef } from '@nestjs/core';
 import { BindWorkflowCommands, bindWorkflow } from '@ledger/allocation';
+import { ProvisionWorkflowCommands, provisionWorkflow } from '@ledger/provisioning';
 import { mergeCommandHandlers, type Workflow, type WorkflowCommandHandlers } from '@ledger/workflows';
 
 /** The workflows a ledger runs and the commands they may send. */
@@ -12,8 +13,9 @@ export interface LedgerWorkflows {
 
 /** Every workflow the ledger runs, in one list, with the command handlers they need (from the conductor's contexts). */
 export const ledgerWorkflows = (): LedgerWorkflows => ({
-  workflows: [bindWorkflow],
-  commands: (moduleRef) => mergeCommandHandlers(moduleRef.get(BindWorkflowCommands, { strict: false }).handlers()),
+  workflows: [bindWorkflow, provisionWorkflow],
+  commands: (moduleRef) =>
+    mergeCommandHandlers(moduleRef.get(BindWorkflowCommands, { strict: false }).handlers(), moduleRef.get(ProvisionWorkflowCommands, { strict: false }).handlers()),
 });
 
 /** The ledger's workflows plus a test's own. */

@@ -5,6 +5,7 @@ import { BIND_WAIT_MS, BIND_WORKFLOWS } from '@ledger/allocation';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { RequestJobCommand } from '@ledger/jobs';
+import { PROVISION_WORKFLOWS } from '@ledger/provisioning';
 import type { SqlDatabase } from '@ledger/processing';
 import { JobRequestPort, RegistryCommandPort, type WorkflowCommandPort, WorkflowRuntime } from '@ledger/workflows';
 import { type LedgerWorkflows, ledgerWorkflows, withWorkflows } from './ledger-workflows';
@@ -43,8 +44,9 @@ export class WorkflowRuntimeModule {
         },
         { provide: BIND_WORKFLOWS, useExisting: WORKFLOW_RUNTIME },
         { provide: BIND_WAIT_MS, useValue: config.bindTimeoutMs },
+        { provide: PROVISION_WORKFLOWS, useExisting: WORKFLOW_RUNTIME },
       ],
-      exports: [WORKFLOW_RUNTIME, BIND_WORKFLOWS, BIND_WAIT_MS],
+      exports: [WORKFLOW_RUNTIME, BIND_WORKFLOWS, BIND_WAIT_MS, PROVISION_WORKFLOWS],
     };
   }
 }

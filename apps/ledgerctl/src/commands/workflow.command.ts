@@ -8,10 +8,10 @@ import { cell, formatTable } from '../support/text-table';
 export const WORKFLOW_NOT_COMPLETED_EXIT_CODE = 3;
 const POLL_MS = 500;
 
-type WorkflowDetail = WorkflowView & { steps: WorkflowStepView[] };
-type Options = LedgerApiOptions & { readonly json?: boolean; readonly wait?: boolean; readonly status?: string; readonly reason?: string };
+export type WorkflowDetail = WorkflowView & { steps: WorkflowStepView[] };
+export type WorkflowReportOptions = LedgerApiOptions & { readonly json?: boolean; readonly wait?: boolean; readonly status?: string; readonly reason?: string };
 
-const instancePath = (name: string, id: string) => `/api/v1/workflows/${encodeURIComponent(name)}/${encodeURIComponent(id)}`;
+export const instancePath = (name: string, id: string) => `/api/v1/workflows/${encodeURIComponent(name)}/${encodeURIComponent(id)}`;
 
 /**
  * `workflow list|show|cancel|retry` through the running ledger's API
@@ -23,7 +23,7 @@ export function registerWorkflowCommands(program: Command): void {
 
   withLedgerApiOptions(
     workflow.command('list').description('instances, newest first').argument('[name]', 'only this workflow').option('--status <status>', 'running, completed, compensated or failed').option('--json', 'print JSON'),
-  ).action(async (name: string | undefined, options: Options) => {
+  ).action(async (name: string | undefined, options: WorkflowReportOptions) => {
     const query = new URLSearchParams({ ...(name ? { name } : {}), ...(options.status ? { status: options.status } : {}) });
     const page = await Client.fromOptions(options).request<WorkflowPage>('GET', `/api/v1/workflows?${query}`);
     process.stdout.write(options.json ? `${JSON.stringify(page.items)}\n` : formatWorkflowTable(page.items));
@@ -31,9 +31,9 @@ export function registerWorkflowCommands(program: Command): void {
 
   withLedgerApiOptions(
     workflow.command('show').description('one instance: each step and compensation').argument('<name>').argument('<id>').option('--wait', 'follow it until it ends; exit 3 unless completed').option('--json', 'print JSON'),
-  ).action(async (name: string, id: string, options: Options) => {
+  ).action(async (name: string, id: string, options: WorkflowReportOptions) => {
     const client = Client.fromOptions(options);
-    await report(client, name, id, options, await client.request<WorkflowDetail>('GET', instancePath(name, id)));
+    await reportWorkflow(client, name, id, options, await client.request<WorkflowDetail>('GET', instancePath(name, id)));
   });
 
   for (const [verb, description] of [
@@ -42,17 +42,18 @@ export function registerWorkflowCommands(program: Command): void {
   ] as const) {
     const command = workflow.command(verb).description(description).argument('<name>').argument('<id>').option('--wait', 'follow it until it ends; exit 3 unless completed').option('--json', 'print JSON');
     if (verb === 'cancel') command.option('--reason <text>', 'recorded with the cancel');
-    withLedgerApiOptions(command).action(async (name: string, id: string, options: Options) => {
+    withLedgerApiOptions(command).action(async (name: string, id: string, options: WorkflowReportOptions) => {
       const client = Client.fromOptions(options);
       const body = verb === 'cancel' ? { ...(options.reason ? { reason: options.reason } : {}) } : undefined;
       const { position } = await client.request<{ position: number }>('POST', `${instancePath(name, id)}/${verb}`, body);
       const headers = { 'x-ledger-min-position': String(position) };
-      await report(client, name, id, options, await client.request<WorkflowDetail>('GET', instancePath(name, id), undefined, { headers }));
+      await reportWorkflow(client, name, id, options, await client.request<WorkflowDetail>('GET', instancePath(name, id), undefined, { headers }));
     });
   }
 }
 
-async function report(client: Pick<LedgerApiClient, 'request'>, name: string, id: string, options: Options, first: WorkflowDetail): Promise<void> {
+/** Prints an instance (after following it to its end with `--wait`); exit 3 when it waited and the instance did not complete. */
+export async function reportWorkflow(client: Pick<LedgerApiClient, 'request'>, name: string, id: string, options: WorkflowReportOptions, first: WorkflowDetail): Promise<void> {
   const view = options.wait ? await followWorkflow(client, name, id, first) : first;
   process.stdout.write(options.json ? `${JSON.stringify(view)}\n` : formatWorkflow(view));
   if (options.wait && view.status !== 'completed') throw new CliError(`workflow ${name} ${id} ended ${view.status}${view.reason ? `: ${view.reason}` : ''}`, WORKFLOW_NOT_COMPLETED_EXIT_CODE);

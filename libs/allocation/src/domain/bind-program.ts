@@ -1,3 +1,4 @@
+import { bitstreamContentPath } from '@ledger/kernel';
 import { BindBitstreamError } from './arq.errors';
 
 /** What a profile group asks to be loaded into the region a bind gets (CYBORG-V2.md §4.3: Cyborg's bind path). */
@@ -39,9 +40,6 @@ export interface BindProgram extends ProgramImage {
   /** What the region held when the bind was planned: the undo loads it back (null: nothing known to restore). */
   readonly previous: ProgramImage | null;
 }
-
-/** Where the ledger serves a registered image's bytes (`GET`, admin or agent token). */
-export const bitstreamContentPath = (bitstreamId: string): string => `/api/v1/bitstreams/${bitstreamId}/content`;
 
 /** Function and interface ids compare as the agent reads them back: hex digits, no dashes, lower case. */
 export const normalizeHexId = (id: string): string => id.replace(/-/g, '').toLowerCase();

@@ -12,6 +12,7 @@ import { CreateAttributeHandler, DeleteAttributeHandler } from './attributes/att
 import { HostLivenessRunner } from './agent-liveness/host-liveness.runner';
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
+import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
 
 /**
  * The inventory command side. Expects the app to import
@@ -33,6 +34,7 @@ import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.hand
     HostLivenessRunner,
     RecordHeartbeatHandler,
     RecordAgentSeenHandler,
+    HostProvisioningHandler,
   ],
   exports: [HOST_INVENTORY_CACHE],
 })

@@ -24,6 +24,10 @@ export const InventoryErrorCodes = {
   NO_FREE_ATTACH_HANDLE: 'INVENTORY.NO_FREE_ATTACH_HANDLE',
   /** A job already made another fact on the device (a job ends one way): its outcome cannot be recorded twice differently (409). */
   JOB_FACT_CONFLICT: 'INVENTORY.JOB_FACT_CONFLICT',
+  /** The host is being provisioned by another provision workflow (409). */
+  HOST_PROVISIONING: 'INVENTORY.HOST_PROVISIONING',
+  /** A provisioning that is not the host's running one cannot be ended (409). */
+  PROVISIONING_NOT_RUNNING: 'INVENTORY.PROVISIONING_NOT_RUNNING',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;

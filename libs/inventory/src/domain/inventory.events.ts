@@ -26,6 +26,9 @@ export const InventoryEventTypes = {
   DriverInstalled: 'inventory.DriverInstalled',
   DriverUninstalled: 'inventory.DriverUninstalled',
   DriverFailed: 'inventory.DriverFailed',
+  HostProvisioningStarted: 'inventory.HostProvisioningStarted',
+  HostProvisioned: 'inventory.HostProvisioned',
+  HostProvisionFailed: 'inventory.HostProvisionFailed',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -54,6 +57,9 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.DriverInstalled': 1,
   'inventory.DriverUninstalled': 1,
   'inventory.DriverFailed': 1,
+  'inventory.HostProvisioningStarted': 1,
+  'inventory.HostProvisioned': 1,
+  'inventory.HostProvisionFailed': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -305,6 +311,25 @@ export type DriverFailed = DomainEvent<
 
 export type HostDriverEvent = DriverInstalled | DriverUninstalled | DriverFailed;
 
+// ---- host stream `host-<hostname>`: an operator brings the host into service (the provision workflow) ----
+
+/** A provision workflow (`provisionId` is its id) began bringing the host into service; until it ends the host is not in service. */
+export type HostProvisioningStarted = DomainEvent<
+  'inventory.HostProvisioningStarted',
+  { readonly hostname: string; readonly provisionId: string; readonly startedAt: string }
+>;
+
+/** Every step of the provisioning was done: the host is in service. */
+export type HostProvisioned = DomainEvent<'inventory.HostProvisioned', { readonly hostname: string; readonly provisionId: string; readonly provisionedAt: string }>;
+
+/** The provisioning stopped (a step was given up, or an operator cancelled it): the host stays out of service; `code` and `reason` say why. */
+export type HostProvisionFailed = DomainEvent<
+  'inventory.HostProvisionFailed',
+  { readonly hostname: string; readonly provisionId: string; readonly code: string; readonly reason: string; readonly failedAt: string }
+>;
+
+export type HostProvisioningEvent = HostProvisioningStarted | HostProvisioned | HostProvisionFailed;
+
 // ---- attribute stream `attribute-<uuid>`: attributes an operator sets on a deployable ----
 
 /** An operator set `key` = `value` on a deployable (Cyborg's POST /v2/attributes). */
@@ -317,7 +342,7 @@ export type AttributeDeleted = DomainEvent<'inventory.AttributeDeleted', { reado
 
 export type AttributeEvent = AttributeCreated | AttributeDeleted;
 
-export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent | HostLivenessEvent | HostDriverEvent;
+export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent | HostLivenessEvent | HostDriverEvent | HostProvisioningEvent;
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

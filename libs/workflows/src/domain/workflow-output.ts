@@ -20,7 +20,13 @@ export interface CommandOutput extends KeyedOutput {
 /** A job for a host's agent, requested through the app's `WorkflowJobPort`. */
 export interface JobOutput extends KeyedOutput {
   readonly kind: 'job';
-  readonly job: { readonly hostname: string; readonly kind: string; readonly params: Readonly<Record<string, unknown>> };
+  readonly job: {
+    readonly hostname: string;
+    readonly kind: string;
+    readonly params: Readonly<Record<string, unknown>>;
+    /** How long the jobs context waits for the agent's result (JOB.TIMED_OUT after); absent: the kind's default. */
+    readonly timeoutSeconds?: number;
+  };
 }
 
 /** A timer: at `dueAt` the runtime records a `timer` input with this key. */

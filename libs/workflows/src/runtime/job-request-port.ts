@@ -12,6 +12,7 @@ export interface WorkflowJobRequest {
   readonly hostname: string;
   readonly kind: string;
   readonly params: Readonly<Record<string, unknown>>;
+  readonly timeoutSeconds?: number;
   readonly origin: JobOrigin;
 }
 
@@ -32,7 +33,8 @@ export class JobRequestPort implements WorkflowJobPort {
   request(job: WorkflowDispatch<JobOutput['job']>): Promise<PortAnswer> {
     const jobId = workflowJobId(job.id);
     const origin = { workflow: job.workflow, workflowId: job.workflowId, key: job.key };
-    const request = { jobId, hostname: job.payload.hostname, kind: job.payload.kind, params: job.payload.params, origin };
+    const { hostname, kind, params, timeoutSeconds } = job.payload;
+    const request = { jobId, hostname, kind, params, ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }), origin };
     return answerOf(async () => {
       await this.requestJob(request, workflowCommandContext(job));
       return { jobId };

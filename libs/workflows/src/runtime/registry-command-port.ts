@@ -17,6 +17,12 @@ export type WorkflowCommandHandler = (data: unknown, dispatch: WorkflowCommandDi
 /** Command type (`inventory.ClaimAttachHandle`) → its handler; each context contributes its own. */
 export type WorkflowCommandHandlers = Readonly<Record<string, WorkflowCommandHandler>>;
 
+/** A handler for data a workflow itself decided (its shape is the workflow's, not a caller's), so it is taken as typed. */
+export const typedCommandHandler =
+  <Data>(handle: (data: Data, context: CommandContext) => Promise<unknown>): WorkflowCommandHandler =>
+  (data, _dispatch, context) =>
+    handle(data as Data, context);
+
 /**
  * The command port from a registry of handlers keyed by command type. Each
  * runs with the workflow as the actor and its stream as the correlation id.

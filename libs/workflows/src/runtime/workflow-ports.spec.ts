@@ -63,6 +63,17 @@ describe('JobRequestPort', () => {
     expect(requests[0]).toMatchObject({ hostname: 'compute-1', kind: 'program', origin: { workflow: 'demo', workflowId: 'o1', key: 'program/do/1' } });
   });
 
+  it("passes the job's timeout when the workflow names one, and leaves the kind's default otherwise", async () => {
+    const requests: WorkflowJobRequest[] = [];
+    const port = new JobRequestPort(async (request) => {
+      requests.push(request);
+    });
+    await port.request(dispatch('probe/do/1', { hostname: 'compute-1', kind: 'probe', params: {}, timeoutSeconds: 600 }));
+    await port.request(job);
+    expect(requests.map((request) => request.timeoutSeconds)).toEqual([600, undefined]);
+    expect('timeoutSeconds' in requests[1]).toBe(false);
+  });
+
   it('answers a refused job (no agent, bad params) as rejected', async () => {
     const port = new JobRequestPort(() => Promise.reject(new ValidationError('JOB.INVALID', 'bad params')));
     expect(await port.request(job)).toEqual({ outcome: 'rejected', error: { code: 'JOB.INVALID', message: 'bad params' } });

@@ -17,6 +17,9 @@ const IMAGE_SHA256 = createHash('sha256').update(IMAGE).digest('hex');
 const IMAGE_SHA512 = createHash('sha512').update(IMAGE).digest('hex');
 const IMAGE_UUID = '6f1d2f9e-35a8-4b8e-9c39-0d7a1b0b2a10';
 
+/** Where the ledger serves a registered bitstream's bytes to agents. */
+const LEDGER_IMAGE_PATH = '/api/v1/bitstreams/0195a1b2-0000-7000-8000-000000000001/content';
+
 describe('JobRunner', () => {
   let stateDir: string;
   let server: Server;
@@ -27,10 +30,14 @@ describe('JobRunner', () => {
   let reportsAsked: number;
   let imageServiceUrl: string;
   let seenImageOnProgram: string | undefined;
+  let imageTokens: (string | undefined)[];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
-      if (request.url === '/bitstream.gbs') return response.writeHead(200).end(IMAGE);
+      if (request.url === '/bitstream.gbs' || request.url === LEDGER_IMAGE_PATH) {
+        imageTokens.push(request.headers['x-auth-token'] as string | undefined);
+        return response.writeHead(200).end(IMAGE);
+      }
       if (request.url === `/glance/v2/images/${IMAGE_UUID}`) {
         return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: IMAGE_UUID, os_hash_algo: 'sha512', os_hash_value: IMAGE_SHA512 }));
       }
@@ -51,6 +58,7 @@ describe('JobRunner', () => {
     playbookOutcome = { exitCode: 0, recap: { ok: 3, changed: 1, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 } };
     reportsAsked = 0;
     seenImageOnProgram = undefined;
+    imageTokens = [];
     fpga = new FakeDriver('intel-fpga', [fakeFpga('0000:5e:00.0')], {
       program: async (params: JobParams) => {
         const image = params.image as { url: string; sha256: string };
@@ -62,7 +70,7 @@ describe('JobRunner', () => {
   });
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks')) => {
+  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks'), ledger?: { url: string; token: string }) => {
     const discovery = new HostDiscovery('compute-1', drivers, collectingLogger());
     await discovery.discover();
     return new JobRunner({
@@ -73,7 +81,7 @@ describe('JobRunner', () => {
           return { exitCode: 0, timedOut: false, recap: null, outputTail: '', durationMs: 1, ...playbookOutcome };
         },
       },
-      images: { stateDir, imageServiceUrl },
+      images: { stateDir, imageServiceUrl, ledger },
       playbookDir,
       sandboxRoot: '/tmp/sandbox',
       reportNow: () => reportsAsked++,
@@ -99,6 +107,15 @@ describe('JobRunner', () => {
     expect(result).toEqual({ outcome: 'completed', evidence: { functionId: 'f-new', sha256: IMAGE_SHA256, previousFunctionId: 'f-old' } });
     expect(seenImageOnProgram).toBe('bitstream-bytes');
     expect(readdirSync(join(stateDir, 'images'))).toEqual([]);
+  });
+
+  it("fetches a registered bitstream's ledger path from its own ledger with its credential, and sends the credential to no other server", async () => {
+    const own = { url: new URL(imageUrl).origin, token: 'agent-token' };
+    const onLedger = job('program', { pciAddress: '0000:5e:00.0', image: { url: LEDGER_IMAGE_PATH, sha256: IMAGE_SHA256 } });
+    expect((await (await runner(undefined, undefined, own)).run(onLedger)).outcome).toBe('completed');
+    const elsewhere = job('program', { pciAddress: '0000:5e:00.0', image: { url: imageUrl, sha256: IMAGE_SHA256 } });
+    expect((await (await runner(undefined, undefined, { url: 'http://127.0.0.1:1', token: 'agent-token' })).run(elsewhere)).outcome).toBe('completed');
+    expect(imageTokens).toEqual(['agent-token', undefined]);
   });
 
   it('resolves image.imageUuid through the image service and checks its sha512', async () => {

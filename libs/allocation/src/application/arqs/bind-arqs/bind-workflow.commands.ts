@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import type { WorkflowCommandHandler, WorkflowCommandHandlers } from '@ledger/workflows';
+import { typedCommandHandler as typed, type WorkflowCommandHandlers } from '@ledger/workflows';
 import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from '@ledger/inventory';
 import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
 import type { ArqBinding } from '../../../domain/arq.state';
@@ -64,8 +64,3 @@ interface ClaimInput {
 
 const nothing = (): undefined => undefined;
 
-/** A handler for data this workflow itself decided (its shape is the workflow's, not a caller's). */
-const typed =
-  <Data>(handle: (data: Data, context: CommandContext) => Promise<unknown>): WorkflowCommandHandler =>
-  (data, _dispatch, context) =>
-    handle(data as Data, context);

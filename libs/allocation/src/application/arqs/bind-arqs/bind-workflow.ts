@@ -1,4 +1,4 @@
-import { defineStepWorkflow, jobResultRoute, type StepAction, type StepContext } from '@ledger/workflows';
+import { codedFailure, defineStepWorkflow, jobResultRoute, type StepAction, type StepContext } from '@ledger/workflows';
 import type { BoundAttachHandle } from '../../../domain/arq.events';
 import type { ArqBinding } from '../../../domain/arq.state';
 import type { BindProgram, ProgramImage } from '../../../domain/bind-program';
@@ -26,11 +26,7 @@ export interface ClaimEvidence {
 const command = (type: string, data: unknown): StepAction => ({ kind: 'command', command: { type, data } });
 
 /** The code and message of a failure reason recorded as `CODE: message` (a port's refusal). */
-export function failureOf(context: StepContext<BindStart>): { code: string; reason: string } {
-  const reason = context.failure?.reason ?? 'the bind stopped';
-  const coded = /^([A-Z][A-Z0-9_]*\.[A-Z0-9_.]+): (.*)$/s.exec(reason);
-  return coded ? { code: coded[1], reason: coded[2] } : { code: 'ARQ.BIND_FAILED', reason };
-}
+export const failureOf = (context: StepContext<BindStart>): { code: string; reason: string } => codedFailure(context, 'ARQ.BIND_FAILED', 'the bind stopped');
 
 /**
  * Steps 6–10 of the ten-step workflow (docs/workflows.md), for one

@@ -1,0 +1,69 @@
+import { type EventStore, foldEvents } from '@ledger/eventstore';
+import {
+  deviceStream,
+  evolveHostInventory,
+  HostProvisioningError,
+  hostProvisioningDecider,
+  hostStream,
+  initialHostInventoryState,
+  InventoryErrorCodes,
+  type HostInventoryEvent,
+  type ShellProgrammed,
+} from '@ledger/inventory';
+import { bitstreamContentPath, NotFoundError } from '@ledger/kernel';
+import { BitstreamNotFoundError, type BitstreamEvent, bitstreamDecider, bitstreamStream } from '@ledger/programming';
+import { DeviceRequiredError, NoFpgaError, ProvisionDeviceNotFoundError, ShellBitstreamRetiredError } from '../../domain/provisioning.errors';
+import type { ProvisionStart, ShellImage } from './provision-workflow';
+
+/**
+ * Everything a provisioning checks before it starts, read from the streams
+ * that decide it (not the read models, which may lag): the shell bitstream,
+ * the host (reported, not being provisioned), its FPGA, and the registered
+ * shell the FPGA last held, which the undo loads back.
+ */
+export async function planProvisioning(
+  store: EventStore,
+  request: { readonly hostname: string; readonly shell: string; readonly vfs: number; readonly device?: string },
+  provisionId: string,
+): Promise<ProvisionStart> {
+  const bitstream = foldEvents(bitstreamDecider, bitstreamDecider.initialState(), (await store.readStream(bitstreamStream(request.shell))) as unknown as BitstreamEvent[]);
+  if (bitstream.status === 'none') throw new BitstreamNotFoundError(request.shell);
+  if (bitstream.status === 'retired') throw new ShellBitstreamRetiredError(request.shell);
+  const hostEvents = (await store.readStream(hostStream(request.hostname))) as unknown as HostInventoryEvent[];
+  const host = foldEvents({ evolve: evolveHostInventory }, initialHostInventoryState(), hostEvents);
+  if (host.hostname === null) {
+    throw new NotFoundError(InventoryErrorCodes.HOST_NOT_FOUND, `host ${request.hostname} has never reported: start its agent first`, { hostname: request.hostname });
+  }
+  const provisioning = foldEvents(hostProvisioningDecider, hostProvisioningDecider.initialState(), hostEvents);
+  if (provisioning.running !== null) throw new HostProvisioningError(request.hostname, provisioning.running);
+  const fpgas = [...host.devices.values()].map((known) => known.snapshot).filter((device) => device.type === 'FPGA');
+  const device = pickFpga(request.hostname, fpgas, request.device?.toLowerCase());
+  const { bitstreamId, sha256, interfaceId } = bitstream.bitstream;
+  return {
+    provisionId,
+    hostname: host.hostname,
+    device: { uuid: device.uuid, pciAddress: device.pciAddress },
+    shell: { bitstreamId, sha256, interfaceId, url: bitstreamContentPath(bitstreamId) },
+    previousShell: await lastShell(store, device.uuid),
+    vfs: request.vfs,
+  };
+}
+
+function pickFpga<Device extends { readonly uuid: string }>(hostname: string, fpgas: readonly Device[], named: string | undefined): Device {
+  if (named !== undefined) {
+    const found = fpgas.find((device) => device.uuid === named);
+    if (!found) throw new ProvisionDeviceNotFoundError(hostname, named);
+    return found;
+  }
+  if (fpgas.length === 0) throw new NoFpgaError(hostname);
+  if (fpgas.length > 1) throw new DeviceRequiredError(hostname, fpgas.map((device) => device.uuid));
+  return fpgas[0];
+}
+
+/** The registered shell of the device's last recorded shell load; null when none is known (never loaded by the ledger, or an image it has no record of). */
+async function lastShell(store: EventStore, deviceUuid: string): Promise<ShellImage | null> {
+  const loads = (await store.readStream(deviceStream(deviceUuid))).filter((event) => event.type === 'inventory.ShellProgrammed');
+  const last = loads.at(-1)?.data as ShellProgrammed['data'] | undefined;
+  if (!last?.bitstreamId || !last.sha256) return null;
+  return { bitstreamId: last.bitstreamId, sha256: last.sha256, url: bitstreamContentPath(last.bitstreamId) };
+}
