@@ -2,12 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
+import { simulatedInterfaceId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
 import { type SimulatedAgent, startSimulatedAgent } from '../support/agent-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
 
-/** The interface id a simulated shell image offers once loaded (apps/agent/src/drivers/simulated/simulated.driver.ts): named by its content. */
-const simulatedInterfaceId = (sha256: string) => createHash('sha256').update(`interface|${sha256}`).digest('hex').slice(0, 32);
 
 interface StepRow {
   readonly step: string;

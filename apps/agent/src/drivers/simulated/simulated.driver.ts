@@ -33,6 +33,8 @@ export interface SimulatedDriver extends AcceleratorDriver {
 
 /** The function id a simulated region reads back once loaded with an image: derived from its bytes, so tests can register a bitstream that declares it. */
 export const simulatedFunctionId = (sha256: string): string => createHash('sha256').update(`function|${sha256}`).digest('hex').slice(0, 32);
+/** The interface id a simulated shell offers once loaded with an image: named by its content, as a real shell's is by its build. */
+export const simulatedInterfaceId = (sha256: string): string => createHash('sha256').update(`interface|${sha256}`).digest('hex').slice(0, 32);
 
 /**
  * A host without hardware: FPGAs with PR regions and VFs, GPUs (PGPU or
@@ -115,7 +117,7 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     const previousInterfaceId = shell.interfaceId;
     if (await begin('program')) throw injected('shell program', `previous shell ${previousInterfaceId} still loaded`, { interfaceId: previousInterfaceId, previousInterfaceId });
     // Like function ids, the interface id a simulated shell image offers is named by its content.
-    const interfaceId = createHash('sha256').update(`interface|${sha256}`).digest('hex').slice(0, 32);
+    const interfaceId = simulatedInterfaceId(sha256);
     device.shell = { interfaceId, sha256 };
     device.regions.forEach((region, index) => Object.assign(region, { interfaceId: regionInterfaceId(interfaceId, index), functionId: null }));
     changed();
