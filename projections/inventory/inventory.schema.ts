@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { createVersionedTables, type SqlExecutor } from '@ledger/processing';
 import { createLiveViewTables } from './live-view/live-view.schema';
 
 /**
@@ -136,22 +136,12 @@ export const INVENTORY_TABLES = [
 const SCHEMA_VERSION = 4;
 
 /**
- * Creates the tables. `CREATE TABLE IF NOT EXISTS` cannot add a column to a
- * table an older build created, so tables of another schema version are
- * dropped first; the projection's version bump rebuilds their content.
- * The agents' live view, which host reads join, is created here too but
- * never dropped: events cannot rebuild it.
+ * Creates the tables (dropping those of another schema version first,
+ * `createVersionedTables`). The agents' live view, which host reads join,
+ * is created here too but never dropped: events cannot rebuild it.
  */
 export async function createInventorySchema(tx: SqlExecutor): Promise<void> {
-  await tx.run('CREATE TABLE IF NOT EXISTS inv_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)');
-  const stored = await tx.get<{ version: number }>('SELECT version FROM inv_schema WHERE id = 1');
-  if (stored?.version !== SCHEMA_VERSION) {
-    for (const table of INVENTORY_TABLES) await tx.run(`DROP TABLE IF EXISTS ${table}`);
-    await tx.run('INSERT INTO inv_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version', [
-      SCHEMA_VERSION,
-    ]);
-  }
-  for (const statement of STATEMENTS) await tx.run(statement);
+  await createVersionedTables(tx, { versionTable: 'inv_schema', version: SCHEMA_VERSION, tables: INVENTORY_TABLES, statements: STATEMENTS });
   await createLiveViewTables(tx);
 }
 

@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeployableDescription, DeviceEvent, HostInventoryEvent, HostLivenessEvent } from '@ledger/inventory';
+import type { DeployableDescription, DeviceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
 import { isShellProgram, type JobEvent, type JobParams, type ProgramParams } from '@ledger/jobs';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
 
-export type PlacementEvent = HostInventoryEvent | HostLivenessEvent | DeviceEvent | JobEvent;
+export type PlacementEvent = HostInventoryEvent | HostLivenessEvent | HostProvisioningEvent | DeviceEvent | JobEvent;
 
 /**
  * One batch applied in memory to the rows it touches, then written back
@@ -38,7 +38,16 @@ export class PlacementBatch {
         return;
       case 'inventory.AgentLost':
       case 'inventory.AgentBack':
-        return this.applyLiveness(event);
+        return this.onHost(event.data.hostname, event.position, (row) => {
+          row.agent_lost = event.type === 'inventory.AgentLost' ? 1 : 0;
+        });
+      case 'inventory.HostProvisioningStarted':
+      case 'inventory.HostProvisioned':
+      case 'inventory.HostProvisionFailed':
+        // Out of service from the start of a provisioning (its providers appear as it runs) until it ends well.
+        return this.onHost(event.data.hostname, event.position, (row) => {
+          row.out_of_service = event.type === 'inventory.HostProvisioned' ? 0 : 1;
+        });
       case 'inventory.DeviceDiscovered': {
         const { hostname, device } = event.data;
         this.hostRow(hostname);
@@ -78,11 +87,13 @@ export class PlacementBatch {
     }
   }
 
-  private applyLiveness(event: RecordedEvent & HostLivenessEvent): void {
-    const row = this.hostRow(event.data.hostname);
-    if (event.position <= row.position) return;
-    Object.assign(row, { agent_lost: event.type === 'inventory.AgentLost' ? 1 : 0, position: event.position });
-    this.changedHosts.add(row.hostname);
+  /** Applies `change` to the host's row unless the event was applied before. */
+  private onHost(hostname: string, position: number, change: (row: HostRow) => void): void {
+    const row = this.hostRow(hostname);
+    if (position <= row.position) return;
+    change(row);
+    row.position = position;
+    this.changedHosts.add(hostname);
   }
 
   private applyProgramRequested(data: { jobId: string; hostname: string; kind: string; params: unknown }): void {
@@ -152,7 +163,7 @@ export class PlacementBatch {
   private hostRow(hostname: string): HostRow {
     let row = this.hosts.get(hostname);
     if (!row) {
-      row = { hostname, agent_lost: 0, position: 0 };
+      row = { hostname, agent_lost: 0, out_of_service: 0, position: 0 };
       this.hosts.set(hostname, row);
       this.changedHosts.add(hostname);
     }

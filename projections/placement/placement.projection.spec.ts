@@ -32,7 +32,7 @@ describe('placementProjection (SQLite :memory:)', () => {
   }
 
   it('reads the host, device and job streams, and only the events the desired state follows from', () => {
-    expect(placementProjection).toMatchObject({ name: 'placement', version: 1, filter: { categories: ['host', 'device', 'job'] } });
+    expect(placementProjection).toMatchObject({ name: 'placement', version: 2, filter: { categories: ['host', 'device', 'job'] } });
     expect(placementProjection.handles).not.toContain('jobs.JobDispatched');
     expect(placementProjection.handles).not.toContain('inventory.AttachHandleClaimed');
   });
@@ -88,6 +88,34 @@ describe('placementProjection (SQLite :memory:)', () => {
     expect(await queries.host('compute-3')).toEqual({ hostname: 'compute-3', providers: [], position: events.at(-1)!.position });
     expect(await queries.hostnames()).toEqual(['compute-1', 'compute-2', 'compute-3']);
     expect(await queries.host('compute-9')).toBeUndefined();
+  });
+
+  it('reserves a host’s providers from the start of a provisioning until one ends well (out of service), and not a host never provisioned', async () => {
+    const provisioning = await recordPlacementHistory([
+      { hostname: 'compute-4', report: [arria10('0000:5e:00.0', 2)] },
+      { type: 'StartHostProvisioning', hostname: 'compute-4', provisionId: id(10), at: at(1) },
+      { type: 'FailHostProvisioning', hostname: 'compute-4', provisionId: id(10), code: 'DRIVER.INJECTED_FAILURE', reason: 'shell', at: at(2) },
+      { type: 'StartHostProvisioning', hostname: 'compute-4', provisionId: id(11), at: at(3) },
+      { type: 'CompleteHostProvisioning', hostname: 'compute-4', provisionId: id(11), at: at(4) },
+    ]);
+    const provisioningFacts = provisioning.filter((event) => event.type.startsWith('inventory.HostProvision'));
+    /** The providers' reservations once the log up to the nth provisioning fact (0: only the report) is applied. */
+    const reservedAfter = async (facts: number) => {
+      const last = facts === 0 ? provisioningFacts[0].position - 1 : provisioningFacts[facts - 1].position;
+      await project(provisioning.filter((event) => event.position <= last));
+      return (await queries.host('compute-4'))!.providers.map((provider) => [provider.reserved, provider.reservedBecause]);
+    };
+    expect(provisioningFacts.map((event) => event.type)).toEqual([
+      'inventory.HostProvisioningStarted',
+      'inventory.HostProvisionFailed',
+      'inventory.HostProvisioningStarted',
+      'inventory.HostProvisioned',
+    ]);
+    expect(await reservedAfter(0)).toEqual([[0, []]]);
+    expect(await reservedAfter(1)).toEqual([[2, ['out-of-service']]]);
+    expect(await reservedAfter(2)).toEqual([[2, ['out-of-service']]]);
+    expect(await reservedAfter(3)).toEqual([[2, ['out-of-service']]]);
+    expect(await reservedAfter(4)).toEqual([[0, []]]);
   });
 
   it('reserves the FPGA while any program job on it is in flight, with the programmed function once one completed', async () => {

@@ -18,6 +18,9 @@ export const PLACEMENT_EVENT_TYPES = [
   InventoryEventTypes.DeviceHealthChanged,
   InventoryEventTypes.AgentLost,
   InventoryEventTypes.AgentBack,
+  InventoryEventTypes.HostProvisioningStarted,
+  InventoryEventTypes.HostProvisioned,
+  InventoryEventTypes.HostProvisionFailed,
   JobEventTypes.JobRequested,
   JobEventTypes.JobCompleted,
   JobEventTypes.JobFailed,
@@ -26,14 +29,16 @@ export const PLACEMENT_EVENT_TYPES = [
 /**
  * The desired Placement state (docs/placement.md, "Desired state"): per
  * host, the facts its providers follow from — deployables as reported,
- * each device's maintenance and health, the agent's liveness, program jobs
+ * each device's maintenance and health, the agent's liveness, whether the
+ * host is in service (its provisioning), program jobs
  * in flight and the function they loaded. A batch loads the rows it
  * touches with a few IN lists, applies its events in memory and writes the
  * rows back with multi-row upserts.
  */
 export const placementProjection: Projection = {
   name: 'placement',
-  version: 1,
+  // 2: hosts out of service while provisioned or after a provisioning failed.
+  version: 2,
   handles: PLACEMENT_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'job'] },
   setup: createPlacementSchema,

@@ -38,14 +38,20 @@ export class PlacementQueries implements DesiredPlacementSource {
       this.db.all<Row>("SELECT * FROM pl_program_jobs WHERE hostname = $1 AND (state = 'running' OR function_id IS NOT NULL)", [hostname]),
     ]);
     const devicesByUuid = new Map(devices.map(deviceRowFrom).map((row) => [row.device_uuid, row]));
-    const agentLost = hostRowFrom(host).agent_lost === 1;
+    const hostRow = hostRowFrom(host);
+    const hostFacts = { agentLost: hostRow.agent_lost === 1, hostOutOfService: hostRow.out_of_service === 1 };
     const programJobs = jobs.map(programJobRowFrom);
-    const facts = deployables.map(deployableRowFrom).map((row) => providerFacts(row, devicesByUuid.get(row.device_uuid), agentLost, programJobs));
+    const facts = deployables.map(deployableRowFrom).map((row) => providerFacts(row, devicesByUuid.get(row.device_uuid), hostFacts, programJobs));
     return desiredHostPlacement(hostname, facts, position);
   }
 }
 
-function providerFacts(row: DeployableRow, device: DeviceRow | undefined, agentLost: boolean, jobs: readonly ProgramJobRow[]): ProviderFacts {
+function providerFacts(
+  row: DeployableRow,
+  device: DeviceRow | undefined,
+  host: Pick<ProviderFacts, 'agentLost' | 'hostOutOfService'>,
+  jobs: readonly ProgramJobRow[],
+): ProviderFacts {
   const own = jobs.filter((job) => job.deployable_uuid === row.deployable_uuid);
   const lastProgrammed = own
     .filter((job) => job.function_id !== null && job.finished_position! > row.traits_position)
@@ -61,7 +67,7 @@ function providerFacts(row: DeployableRow, device: DeviceRow | undefined, agentL
     driverName: row.driver_name,
     deviceDisabled: device?.disabled === 1,
     deviceHealth: device?.health ?? 'ok',
-    agentLost,
+    ...host,
     programInFlight: own.some((job) => job.state === 'running'),
     programmedFunctionId: lastProgrammed?.function_id ?? null,
   };

@@ -7,6 +7,8 @@
 export interface HostRow {
   hostname: string;
   agent_lost: number;
+  /** 1 while a provisioning runs and after one failed (inventory.HostProvision*): the host is not in service. */
+  out_of_service: number;
   position: number;
 }
 
@@ -48,7 +50,7 @@ export interface ProgramJobRow {
   finished_position: number | null;
 }
 
-export const HOST_COLUMNS = ['hostname', 'agent_lost', 'position'] as const satisfies readonly (keyof HostRow)[];
+export const HOST_COLUMNS = ['hostname', 'agent_lost', 'out_of_service', 'position'] as const satisfies readonly (keyof HostRow)[];
 export const DEVICE_COLUMNS = ['device_uuid', 'hostname', 'removed', 'disabled', 'health', 'position'] as const satisfies readonly (keyof DeviceRow)[];
 export const DEPLOYABLE_COLUMNS = [
   'deployable_uuid',
@@ -75,7 +77,7 @@ export const PROGRAM_JOB_COLUMNS = [
 const numbers = <Row>(row: Record<string, unknown>, columns: readonly string[]): Row =>
   Object.fromEntries(Object.entries(row).map(([column, value]) => [column, columns.includes(column) && value !== null ? Number(value) : value])) as Row;
 
-export const hostRowFrom = (row: Record<string, unknown>): HostRow => numbers(row, ['agent_lost', 'position']);
+export const hostRowFrom = (row: Record<string, unknown>): HostRow => numbers(row, ['agent_lost', 'out_of_service', 'position']);
 export const deviceRowFrom = (row: Record<string, unknown>): DeviceRow => numbers(row, ['removed', 'disabled', 'position']);
 export const deployableRowFrom = (row: Record<string, unknown>): DeployableRow => numbers(row, ['count', 'traits_position']);
 export const programJobRowFrom = (row: Record<string, unknown>): ProgramJobRow => numbers(row, ['finished_position']);

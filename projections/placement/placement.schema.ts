@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { createVersionedTables, type SqlExecutor } from '@ledger/processing';
 
 /**
  * The facts the desired Placement state follows from, per host, device,
@@ -11,6 +11,7 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS pl_hosts (
     hostname TEXT PRIMARY KEY,
     agent_lost INTEGER NOT NULL,
+    out_of_service INTEGER NOT NULL,
     position BIGINT NOT NULL
   )`,
   `CREATE TABLE IF NOT EXISTS pl_devices (
@@ -50,8 +51,11 @@ const STATEMENTS = [
 /** Every table of the read model (the order `reset` empties them in). */
 export const PLACEMENT_TABLES = ['pl_program_jobs', 'pl_deployables', 'pl_devices', 'pl_hosts'] as const;
 
+/** Bump with any change to the tables above (together with the projection's version). 2: pl_hosts.out_of_service. */
+const SCHEMA_VERSION = 2;
+
 export async function createPlacementSchema(tx: SqlExecutor): Promise<void> {
-  for (const statement of STATEMENTS) await tx.run(statement);
+  await createVersionedTables(tx, { versionTable: 'pl_schema', version: SCHEMA_VERSION, tables: PLACEMENT_TABLES, statements: STATEMENTS });
 }
 
 export async function emptyPlacementTables(tx: SqlExecutor): Promise<void> {

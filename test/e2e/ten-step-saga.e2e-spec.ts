@@ -33,6 +33,11 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const typesOf = async (stream: string) => (await store.readStream(stream)).map((event) => event.type);
   const stepsOf = (view: WorkflowView) => view.steps.map((step) => `${step.step}/${step.phase}: ${step.status}`);
+  /** Why each of the host's providers is reserved in the desired Placement state, once the read model has the log up to now. */
+  const reservedBecause = async (hostname: string): Promise<string[][]> => {
+    const fresh = { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(await store.headPosition()) } };
+    return (await ledger.request('GET', `/api/v1/hosts/${hostname}/placement`, fresh)).body.providers.map((provider: { reservedBecause: string[] }) => provider.reservedBecause);
+  };
 
   beforeAll(async () => {
     ledger = await startTestLedger({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'true' });
@@ -100,6 +105,7 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
       'inventory.HostProvisioningStarted',
       'inventory.HostProvisioned',
     ]);
+    expect(await reservedBecause(hostname)).toEqual([[]]);
     // The agent's next report offers the two VFs as the FPGA's attach handles: what the bind claims.
     const deployable = (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=FPGA`)).body.items[0];
     await eventually(async () => (await admin('GET', `/api/v1/deployables/${deployable.uuid}`)).body.attachHandles.filter((handle: { kind: string }) => handle.kind === 'VF').length === 2);
@@ -155,7 +161,7 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
     await eventually(async () => (await admin('GET', `/v2/deployables/${deployable.uuid}`)).body?.bitstream_id === accelerator.bitstreamId);
   }, 180_000);
 
-  it('a host whose agent never answers (step 2) ends compensated: marked failed, nothing loaded', async () => {
+  it('a host whose agent never answers (step 2) ends compensated: marked failed, nothing loaded, its providers reserved', async () => {
     const hostname = 'saga-agent-silent';
     const fpga = await hostWithAgent(hostname, { probe: 3 });
     const shell = await register('shell');
@@ -170,5 +176,7 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
     ]);
     expect((await typesOf(`device-${fpga}`)).filter((type) => type === 'inventory.ShellProgrammed' || type === 'inventory.VfsConfigured')).toEqual([]);
     await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body.status === 'provision-failed');
+    // Out of service: Nova is offered none of its providers.
+    expect(await reservedBecause(hostname)).toEqual([['out-of-service']]);
   }, 120_000);
 });

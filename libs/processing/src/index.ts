@@ -2,6 +2,7 @@ export * from './sql/sql-database.port';
 export * from './sql/sqlite-sql-database';
 export * from './sql/postgres-sql-database';
 export * from './sql/multi-row-sql';
+export * from './sql/versioned-tables';
 export * from './processors/processor';
 export * from './processors/processor-status';
 export * from './processors/processor-logger';

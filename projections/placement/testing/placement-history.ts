@@ -4,7 +4,9 @@ import {
   deviceDecider,
   deviceStream,
   type HostLivenessCommand,
+  type HostProvisioningCommand,
   hostInventoryDecider,
+  hostProvisioningDecider,
   hostLivenessDecider,
   hostStream,
   type ReportedDevice,
@@ -13,11 +15,12 @@ import { type JobCommand, jobDecider, jobStream } from '@ledger/jobs';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 
-/** A host's report (the devices it lists), a device command, a liveness command or a job command. */
+/** A host's report (the devices it lists), a device command, a liveness or provisioning command, or a job command. */
 export type PlacementStep =
   | { readonly hostname: string; readonly report: readonly ReportedDevice[] }
   | DeviceCommand
   | HostLivenessCommand
+  | HostProvisioningCommand
   | (JobCommand & { readonly jobId: string });
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'placement-history' };
@@ -35,6 +38,8 @@ export async function recordPlacementHistory(steps: readonly PlacementStep[]): P
       await handleCommand(store, hostStream(step.hostname), hostInventoryDecider, command, context);
     } else if (step.type === 'RecordAgentSeen' || step.type === 'MarkAgentLost') {
       await handleCommand(store, hostStream(step.hostname), hostLivenessDecider, step, context);
+    } else if (step.type === 'StartHostProvisioning' || step.type === 'CompleteHostProvisioning' || step.type === 'FailHostProvisioning') {
+      await handleCommand(store, hostStream(step.hostname), hostProvisioningDecider, step, context);
     } else if ('jobId' in step) {
       await handleCommand(store, jobStream(step.jobId), jobDecider, step, context);
     } else {

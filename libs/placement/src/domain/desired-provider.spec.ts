@@ -12,6 +12,7 @@ const gpu: ProviderFacts = {
   deviceDisabled: false,
   deviceHealth: 'ok',
   agentLost: false,
+  hostOutOfService: false,
   programInFlight: false,
   programmedFunctionId: null,
 };
@@ -45,8 +46,12 @@ describe('desiredProviderOf', () => {
     [{ deviceDisabled: true }, ['disabled']],
     [{ deviceHealth: 'failed' }, ['unhealthy']],
     [{ agentLost: true }, ['agent-lost']],
+    [{ hostOutOfService: true }, ['out-of-service']],
     [{ programInFlight: true }, ['reprogramming']],
-    [{ deviceDisabled: true, deviceHealth: 'failed', agentLost: true, programInFlight: true }, ['disabled', 'unhealthy', 'agent-lost', 'reprogramming']],
+    [
+      { deviceDisabled: true, deviceHealth: 'failed', agentLost: true, hostOutOfService: true, programInFlight: true },
+      ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'reprogramming'],
+    ],
   ] as const)('reserves the whole inventory while %j, and says why', (facts, reasons) => {
     const provider = desiredProviderOf({ ...fpga, ...facts });
     expect([provider.reserved, provider.total, provider.maxUnit, provider.reservedBecause]).toEqual([4, 4, 4, reasons]);

@@ -20,6 +20,8 @@ export interface ProviderFacts {
   /** The device's recorded health level (`ok`, `degraded`, `failed`). */
   readonly deviceHealth: string;
   readonly agentLost: boolean;
+  /** The host is being provisioned, or its provisioning failed: it is not in service. */
+  readonly hostOutOfService: boolean;
   /** A program job on this deployable is requested or dispatched, not yet finished. */
   readonly programInFlight: boolean;
   /** The function id the last completed program job read back, when it finished after the report last changed the traits. */
@@ -32,6 +34,7 @@ export function reservationReasonsOf(facts: ProviderFacts): ReservationReason[] 
     [facts.deviceDisabled, 'disabled'],
     [UNUSABLE_HEALTH.includes(facts.deviceHealth), 'unhealthy'],
     [facts.agentLost, 'agent-lost'],
+    [facts.hostOutOfService, 'out-of-service'],
     [facts.programInFlight, 'reprogramming'],
   ];
   return reasons.filter(([holds]) => holds).map(([, reason]) => reason);
