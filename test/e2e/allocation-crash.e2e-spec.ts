@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TokenCodec } from '@ledger/auth';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
+import { bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
 import { hostReportBody, hostname } from '../support/fleet';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 
@@ -99,57 +100,12 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
         ledger = await startLedgerProcess(env());
         // The workflow runtime resumes interrupted binds from the log once its lease is free; wait for the outcome.
         await waitUntilConsistent(`cycle ${cycle} (${binds - before} binds answered before the kill)`);
-        await deleteEveryRequest();
+        await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
+        await waitUntilConsistent('after deleting every request');
       }
     },
     60_000 + CYCLES * 45_000,
   );
 
-  async function waitUntilConsistent(what: string): Promise<void> {
-    const deadline = Date.now() + CONVERGE_MS;
-    for (;;) {
-      const problems = await inconsistencies();
-      if (problems.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`${what}: still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${ledger!.output()}`);
-      await delay(200);
-    }
-  }
-
-  /** The bound requests the odd clients kept would use up the handles over many cycles: each cycle starts from none. */
-  async function deleteEveryRequest(): Promise<void> {
-    const { arqs } = await getJson('/v2/accelerator_requests');
-    const uuids = arqs.map((arq: { uuid: string }) => arq.uuid);
-    for (let i = 0; i < uuids.length; i += 50) {
-      expect((await call('DELETE', `/v2/accelerator_requests?arqs=${uuids.slice(i, i + 50).join(',')}`, nova)).status).toBe(204);
-    }
-    await waitUntilConsistent('after deleting every request');
-  }
-
-  /** What a crash may have left half done, as the v2 and native APIs show it; empty once everything is finished. */
-  async function inconsistencies(): Promise<string[]> {
-    const problems: string[] = [];
-    for (const status of ['running', 'failed']) {
-      const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
-      if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${unfinished.map((w: { id: string }) => w.id).join(', ')}`);
-    }
-    const { arqs } = await getJson('/v2/accelerator_requests');
-    for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
-    const boundHandles = new Set<string>();
-    for (const arq of arqs.filter((a: { state: string }) => a.state === 'Bound')) boundHandles.add(`${arq.device_rp_uuid}/${JSON.stringify(arq.attach_handle_info)}`);
-    const deployables = (await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100')).items;
-    const claimedBy: string[] = [];
-    for (const deployable of deployables) {
-      const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
-      claimedBy.push(...handles.filter((handle: { inUse: boolean }) => handle.inUse).map((handle: { claimedBy: string }) => handle.claimedBy));
-    }
-    if (claimedBy.length !== boundHandles.size) {
-      const bound = new Set(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => a.uuid));
-      const strays = claimedBy.filter((uuid) => !bound.has(uuid));
-      const failed = (await getJson('/api/v1/workflows?name=bind&status=failed')).items ?? [];
-      problems.push(`${claimedBy.length} handles claimed, ${boundHandles.size} requests bound; claimed by requests not bound: ${strays.join(', ')}; failed bind workflows: ${JSON.stringify(failed)}`);
-    }
-    const quota = await getJson('/api/v1/quotas/tenant-c');
-    if ((quota.usage.FPGA ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage.FPGA ?? 0}, live requests ${arqs.length}`);
-    return problems;
-  }
+  const waitUntilConsistent = (what: string) => waitUntilSettled(what, () => bindInconsistencies(getJson, 'tenant-c'), CONVERGE_MS, () => ledger!.output());
 });
