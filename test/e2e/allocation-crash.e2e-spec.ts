@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { TokenCodec } from '@ledger/auth';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
 import { bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
 import { hostReportBody, hostname } from '../support/fleet';
+import { killDuring, ledgerCaller, runBindFlow } from '../support/crash-flows';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 
 const SECRET = 'allocation-crash-signing-key-0123456789';
@@ -36,14 +36,7 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
   let dataDir: string;
   let ledger: LedgerProcess | undefined;
   const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '1500' });
-  const call = (method: string, path: string, token: string, body?: unknown) =>
-    fetch(`${ledger!.url}${path}`, {
-      method,
-      headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  /** A GET answered with JSON: the API's shapes are asserted by the v2 and inventory suites, here only read. */
+  const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
 
   beforeAll(() => {
@@ -72,29 +65,9 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
       let binds = 0;
       for (let cycle = 1; cycle <= CYCLES; cycle++) {
         const before = binds;
-        let killed = false;
-        const flow = async (client: number) => {
-          while (!killed) {
-            const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: 'fpga-dp' }).catch(() => undefined);
-            if (!created || created.status !== 201) return;
-            const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
-            const instance = crypto.randomUUID();
-            const ops = [
-              { op: 'add', path: '/hostname', value: hostname(client % HOSTS) },
-              { op: 'add', path: '/device_rp_uuid', value: providers[client % HOSTS] },
-              { op: 'add', path: '/instance_uuid', value: instance },
-            ];
-            const bound = await call('PATCH', '/v2/accelerator_requests', nova, { [arq.uuid]: ops }).catch(() => undefined);
-            if (!bound) return;
-            binds++;
-            if (client % 2 === 0) await call('DELETE', `/v2/accelerator_requests?instance=${instance}`, nova).catch(() => undefined);
-          }
-        };
-        const clients = Array.from({ length: CLIENTS }, (_, i) => flow(i));
-        await delay(KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)));
-        killed = true;
-        await ledger.kill('SIGKILL');
-        await Promise.all(clients);
+        const flow = (client: number, stopped: () => boolean) =>
+          runBindFlow(call, nova, { profile: 'fpga-dp', hostname: hostname(client % HOSTS), rpUuid: providers[client % HOSTS], keep: client % 2 !== 0 }, stopped, () => binds++);
+        await killDuring(ledger, KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)), CLIENTS, flow);
         if (cycle === 1) expect(binds).toBeGreaterThan(0);
 
         ledger = await startLedgerProcess(env());

@@ -2,7 +2,6 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { TokenCodec } from '@ledger/auth';
 import { eventually } from '@ledger/processing/testing';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
@@ -10,6 +9,7 @@ import { simulatedFunctionId } from '../../apps/agent/src/drivers/simulated/simu
 import type { AgentProcess } from '../support/agent-process';
 import { imageBody, pemOf } from '../support/bitstreams';
 import { bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
+import { killDuring, ledgerCaller, runBindFlow } from '../support/crash-flows';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 import { startSimulatedAgent } from '../support/simulated-agent';
 
@@ -57,12 +57,7 @@ describe(`crash recovery of programming binds (real simulated agents, ${CYCLES} 
   /** Each host's FPGA provider, in the order of HOSTS. */
   const providers: string[] = [];
   const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '3000' });
-  const call = (method: string, path: string, token: string, body?: unknown) =>
-    fetch(`${ledger!.url}${path}`, {
-      method,
-      headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
 
   beforeAll(() => {
@@ -97,31 +92,15 @@ describe(`crash recovery of programming binds (real simulated agents, ${CYCLES} 
       let binds = 0;
       for (let cycle = 1; cycle <= CYCLES; cycle++) {
         const before = binds;
-        let killed = false;
-        const flow = async (client: number) => {
-          const profile = client % 3 === 0 ? PLAIN_PROFILE : PROGRAMMING_PROFILE;
-          while (!killed) {
-            const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: profile }).catch(() => undefined);
-            if (!created || created.status !== 201) return;
-            const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
-            const instance = crypto.randomUUID();
-            const ops = [
-              { op: 'add', path: '/hostname', value: HOSTS[client % HOSTS.length] },
-              { op: 'add', path: '/device_rp_uuid', value: providers[client % HOSTS.length] },
-              { op: 'add', path: '/instance_uuid', value: instance },
-            ];
-            const bound = await call('PATCH', '/v2/accelerator_requests', nova, { [arq.uuid]: ops }).catch(() => undefined);
-            if (!bound) return;
-            binds++;
-            // A few clients keep what they bound, so bound programming requests are there to check after the restart.
-            if (client % 4 !== 3) await call('DELETE', `/v2/accelerator_requests?instance=${instance}`, nova).catch(() => undefined);
-          }
+        const flow = (client: number, stopped: () => boolean) => {
+          const host = client % HOSTS.length;
+          // One client per host binds without programming, so plain and programming binds share each region's handles.
+          const profile = client < HOSTS.length ? PLAIN_PROFILE : PROGRAMMING_PROFILE;
+          // One per host keeps what it bound, so bound programming requests are there to check after the restart.
+          const keep = client % 4 === 3;
+          return runBindFlow(call, nova, { profile, hostname: HOSTS[host], rpUuid: providers[host], keep }, stopped, () => binds++);
         };
-        const clients = Array.from({ length: CLIENTS }, (_, i) => flow(i));
-        await delay(KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)));
-        killed = true;
-        await ledger.kill('SIGKILL');
-        await Promise.all(clients);
+        await killDuring(ledger, KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)), CLIENTS, flow);
         if (cycle === 1) expect(binds).toBeGreaterThan(0);
 
         // The same port: the agents were given this URL and find the ledger again by themselves.
@@ -130,9 +109,14 @@ describe(`crash recovery of programming binds (real simulated agents, ${CYCLES} 
         await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
         await waitUntilConsistent(`cycle ${cycle}, after deleting every request`);
       }
+      // The run went where it was meant to: regions were programmed, and some binds were undone.
+      expect(await exists('/api/v1/jobs?kind=program&state=completed')).toBe(true);
+      expect(await exists('/api/v1/workflows?name=bind&status=compensated')).toBe(true);
     },
     90_000 + CYCLES * 60_000,
   );
+
+  const exists = async (list: string) => ((await getJson(`${list}&limit=1`)).items ?? []).length > 0;
 
   async function registerBitstream(): Promise<string> {
     const content = Buffer.from(`saga-crash ${SEED} `.repeat(64));
