@@ -127,7 +127,9 @@ describe(`crash recovery of programming binds (real simulated agents, ${CYCLES} 
   }
 
   const waitUntilConsistent = (what: string) =>
-    waitUntilSettled(what, async () => [...(await bindInconsistencies(getJson, PROJECT)), ...(await programmingInconsistencies())], CONVERGE_MS, () => ledger!.output());
+    waitUntilSettled(what, async () => [...(await bindInconsistencies(getJson, PROJECT)), ...(await programmingInconsistencies())], CONVERGE_MS, diagnosis);
+  /** The ledger's output, and the end of each agent's: what a job's fate shows on its side. */
+  const diagnosis = () => [ledger!.output(), ...agents.map((agent, i) => `--- agent ${HOSTS[i]} ---\n${agent.output().slice(-3_000)}`)].join('\n');
 
   /**
    * What a crash may have left half done in programming, beyond the binds
