@@ -37,7 +37,7 @@ const nova = codec.issue({ user: 'nova', project: PROJECT, roles: ['member', 'se
 
 /**
  * Kills the ledger (SIGKILL) at random moments while clients run create →
- * bind → delete flows whose binds (two in three) program a region and have
+ * bind → delete flows whose binds (three in four) program a region and have
  * its agent probe it — real simulated agent processes that stay up, lose
  * the ledger and find it again on the same URL — then restarts it and
  * checks that nothing stays half done (docs/workflows.md, the bind
