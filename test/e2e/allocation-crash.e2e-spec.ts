@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { TokenCodec } from '@ledger/auth';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
+import { bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
 import { hostReportBody, hostname } from '../support/fleet';
+import { killDuring, ledgerCaller, runBindFlow } from '../support/crash-flows';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 
 const SECRET = 'allocation-crash-signing-key-0123456789';
@@ -35,14 +36,7 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
   let dataDir: string;
   let ledger: LedgerProcess | undefined;
   const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '1500' });
-  const call = (method: string, path: string, token: string, body?: unknown) =>
-    fetch(`${ledger!.url}${path}`, {
-      method,
-      headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  /** A GET answered with JSON: the API's shapes are asserted by the v2 and inventory suites, here only read. */
+  const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
 
   beforeAll(() => {
@@ -71,85 +65,20 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
       let binds = 0;
       for (let cycle = 1; cycle <= CYCLES; cycle++) {
         const before = binds;
-        let killed = false;
-        const flow = async (client: number) => {
-          while (!killed) {
-            const created = await call('POST', '/v2/accelerator_requests', nova, { device_profile_name: 'fpga-dp' }).catch(() => undefined);
-            if (!created || created.status !== 201) return;
-            const [arq] = ((await created.json()) as { arqs: { uuid: string }[] }).arqs;
-            const instance = crypto.randomUUID();
-            const ops = [
-              { op: 'add', path: '/hostname', value: hostname(client % HOSTS) },
-              { op: 'add', path: '/device_rp_uuid', value: providers[client % HOSTS] },
-              { op: 'add', path: '/instance_uuid', value: instance },
-            ];
-            const bound = await call('PATCH', '/v2/accelerator_requests', nova, { [arq.uuid]: ops }).catch(() => undefined);
-            if (!bound) return;
-            binds++;
-            if (client % 2 === 0) await call('DELETE', `/v2/accelerator_requests?instance=${instance}`, nova).catch(() => undefined);
-          }
-        };
-        const clients = Array.from({ length: CLIENTS }, (_, i) => flow(i));
-        await delay(KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)));
-        killed = true;
-        await ledger.kill('SIGKILL');
-        await Promise.all(clients);
+        const flow = (client: number, stopped: () => boolean) =>
+          runBindFlow(call, nova, { profile: 'fpga-dp', hostname: hostname(client % HOSTS), rpUuid: providers[client % HOSTS], keep: client % 2 !== 0 }, stopped, () => binds++);
+        await killDuring(ledger, KILL_WINDOW_MS.min + Math.floor(random() * (KILL_WINDOW_MS.max - KILL_WINDOW_MS.min)), CLIENTS, flow);
         if (cycle === 1) expect(binds).toBeGreaterThan(0);
 
         ledger = await startLedgerProcess(env());
         // The workflow runtime resumes interrupted binds from the log once its lease is free; wait for the outcome.
         await waitUntilConsistent(`cycle ${cycle} (${binds - before} binds answered before the kill)`);
-        await deleteEveryRequest();
+        await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
+        await waitUntilConsistent('after deleting every request');
       }
     },
     60_000 + CYCLES * 45_000,
   );
 
-  async function waitUntilConsistent(what: string): Promise<void> {
-    const deadline = Date.now() + CONVERGE_MS;
-    for (;;) {
-      const problems = await inconsistencies();
-      if (problems.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`${what}: still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${ledger!.output()}`);
-      await delay(200);
-    }
-  }
-
-  /** The bound requests the odd clients kept would use up the handles over many cycles: each cycle starts from none. */
-  async function deleteEveryRequest(): Promise<void> {
-    const { arqs } = await getJson('/v2/accelerator_requests');
-    const uuids = arqs.map((arq: { uuid: string }) => arq.uuid);
-    for (let i = 0; i < uuids.length; i += 50) {
-      expect((await call('DELETE', `/v2/accelerator_requests?arqs=${uuids.slice(i, i + 50).join(',')}`, nova)).status).toBe(204);
-    }
-    await waitUntilConsistent('after deleting every request');
-  }
-
-  /** What a crash may have left half done, as the v2 and native APIs show it; empty once everything is finished. */
-  async function inconsistencies(): Promise<string[]> {
-    const problems: string[] = [];
-    for (const status of ['running', 'failed']) {
-      const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
-      if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${unfinished.map((w: { id: string }) => w.id).join(', ')}`);
-    }
-    const { arqs } = await getJson('/v2/accelerator_requests');
-    for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
-    const boundHandles = new Set<string>();
-    for (const arq of arqs.filter((a: { state: string }) => a.state === 'Bound')) boundHandles.add(`${arq.device_rp_uuid}/${JSON.stringify(arq.attach_handle_info)}`);
-    const deployables = (await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100')).items;
-    const claimedBy: string[] = [];
-    for (const deployable of deployables) {
-      const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
-      claimedBy.push(...handles.filter((handle: { inUse: boolean }) => handle.inUse).map((handle: { claimedBy: string }) => handle.claimedBy));
-    }
-    if (claimedBy.length !== boundHandles.size) {
-      const bound = new Set(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => a.uuid));
-      const strays = claimedBy.filter((uuid) => !bound.has(uuid));
-      const failed = (await getJson('/api/v1/workflows?name=bind&status=failed')).items ?? [];
-      problems.push(`${claimedBy.length} handles claimed, ${boundHandles.size} requests bound; claimed by requests not bound: ${strays.join(', ')}; failed bind workflows: ${JSON.stringify(failed)}`);
-    }
-    const quota = await getJson('/api/v1/quotas/tenant-c');
-    if ((quota.usage.FPGA ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage.FPGA ?? 0}, live requests ${arqs.length}`);
-    return problems;
-  }
+  const waitUntilConsistent = (what: string) => waitUntilSettled(what, () => bindInconsistencies(getJson, 'tenant-c'), CONVERGE_MS, () => ledger!.output());
 });

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arqStream } from '@ledger/allocation';
@@ -10,10 +10,11 @@ import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
 import { simulatedFunctionId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
 import type { SimulatedOperation } from '../../apps/agent/src/drivers/simulated/simulated.settings';
-import { type AgentProcess, startAgentProcess } from '../support/agent-process';
+import type { AgentProcess } from '../support/agent-process';
 import { imageBody, pemOf } from '../support/bitstreams';
 import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { startSimulatedAgent } from '../support/simulated-agent';
 
 const PROJECT = 'tenant-bp';
 /** One host per agent behaviour: the simulated driver fails the next two of an operation (each step tries twice). */
@@ -58,20 +59,14 @@ describe('a bind programs the region its profile names (real simulated agents)',
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
 
   async function startAgent(hostname: string): Promise<AgentProcess> {
-    const dir = join(stateDir, hostname);
-    const driverConfig = join(stateDir, `${hostname}.json`);
-    writeFileSync(driverConfig, JSON.stringify({ simulated: { fpgas: 1, fpgaVfs: 2, gpus: 0, nics: 0, failNext: FAIL_NEXT[hostname] } }));
-    const agent = startAgentProcess({
-      LEDGER_URL: ledger.url,
-      AGENT_TOKEN: ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
-      AGENT_HOSTNAME: hostname,
-      AGENT_STATE_DIR: dir,
-      AGENT_DRIVERS: 'simulated',
-      AGENT_DRIVER_CONFIG: driverConfig,
-      AGENT_HEARTBEAT_INTERVAL_S: '1',
+    const agent = await startSimulatedAgent({
+      ledgerUrl: ledger.url,
+      token: ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
+      hostname,
+      dir: stateDir,
+      simulated: { fpgas: 1, fpgaVfs: 2, gpus: 0, nics: 0, failNext: FAIL_NEXT[hostname] },
     });
     agents.push(agent);
-    await agent.waitForOutput(/discovery: 1 device\(s\)/);
     // A job is refused until the ledger has the agent's heartbeat.
     await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
     return agent;

@@ -11,6 +11,7 @@ const POLL_MS = 50;
 /** A ledger running as its own OS process (`node scripts/run.js ledger`), so a test can kill it. */
 export interface LedgerProcess {
   readonly url: string;
+  readonly port: number;
   readonly child: ChildProcess;
   /** What the process printed, for failure messages. */
   output(): string;
@@ -27,9 +28,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+export interface LedgerProcessOptions {
+  /** How long to wait for /readyz (default 30 s). */
+  readonly readyTimeoutMs?: number;
+  /**
+   * Listen here instead of on a free port: a restarted ledger on the port of
+   * the one killed keeps the URL its agents were given, and they reconnect.
+   */
+  readonly port?: number;
+}
+
 /** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz answers 200. */
-export async function startLedgerProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<LedgerProcess> {
-  const port = await freePort();
+export async function startLedgerProcess(env: Record<string, string>, options: LedgerProcessOptions = {}): Promise<LedgerProcess> {
+  const { readyTimeoutMs = 30_000 } = options;
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env },
@@ -52,6 +64,7 @@ export async function startLedgerProcess(env: Record<string, string>, readyTimeo
   }
   return {
     url,
+    port,
     child,
     output: () => output,
     async kill(signal) {

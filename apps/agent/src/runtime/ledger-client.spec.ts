@@ -77,6 +77,27 @@ describe('LedgerClient', () => {
     expect(silent.message).toMatch(/no answer within 0.2 s/);
   });
 
+  it('names a new boot after a failed poll, whose answer may have held jobs the ledger then counts as dispatched to the old one', async () => {
+    const polling = client();
+    handle = (_, __, response) => response.destroy();
+    seen.length = 0;
+    await failure(polling.nextJobs(25));
+    handle = json(200, { jobs: [] });
+    await polling.nextJobs(25);
+    await polling.report([]);
+    expect(seen.map((call) => call.boot)).toEqual(['boot-1', polling.bootId, polling.bootId]);
+    expect(polling.bootId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps its boot while polls succeed', async () => {
+    const polling = client();
+    handle = json(200, { jobs: [] });
+    seen.length = 0;
+    await polling.nextJobs(25);
+    await polling.nextJobs(25);
+    expect(seen.map((call) => call.boot)).toEqual(['boot-1', 'boot-1']);
+  });
+
   it('gives up a long poll at once when the agent stops', async () => {
     handle = () => undefined;
     const stop = new AbortController();

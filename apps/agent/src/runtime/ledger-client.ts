@@ -31,12 +31,17 @@ export interface LedgerClientOptions {
 export class LedgerClient {
   private readonly hostPath: string;
   private readonly timeoutMs: number;
-  readonly bootId: string;
+  private boot: string;
 
   constructor(private readonly options: LedgerClientOptions) {
     this.hostPath = `/api/v1/hosts/${encodeURIComponent(options.hostname)}`;
     this.timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
-    this.bootId = options.bootId ?? randomUUID();
+    this.boot = options.bootId ?? randomUUID();
+  }
+
+  /** The boot the calls name now: the one drawn at start, or a fresh one after a failed poll. */
+  get bootId(): string {
+    return this.boot;
   }
 
   report(devices: readonly ReportedDevice[]): Promise<ReportAnswer> {
@@ -47,13 +52,28 @@ export class LedgerClient {
     return this.call('POST', `${this.hostPath}/heartbeat`, heartbeat);
   }
 
-  /** Long poll: the jobs waiting for this host (each now dispatched to it), or none after `waitSeconds`. */
+  /**
+   * Long poll: the jobs waiting for this host (each now dispatched to it),
+   * or none after `waitSeconds`. A poll that fails draws a new boot: the
+   * ledger may have recorded jobs dispatched to this boot before its answer
+   * was lost (it crashed, or failed on a later job of the batch), and it
+   * offers a dispatched job again only to another boot — without a new one
+   * such a job would wait for its deadline (ten minutes for a program, with
+   * the bind that asked for it). Safe because the job loop polls only once
+   * it has run every job of the last answer, and skips a job offered again
+   * whose result it saved (docs/agent-protocol.md, Redelivery).
+   */
   async nextJobs(waitSeconds: number, signal?: AbortSignal): Promise<readonly JobOffer[]> {
-    const answer = await this.call<{ jobs?: JobOffer[] }>('GET', `${this.hostPath}/jobs/next?waitSeconds=${waitSeconds}`, undefined, {
-      timeoutMs: waitSeconds * 1000 + LONG_POLL_SLACK_MS,
-      signal,
-    });
-    return answer?.jobs ?? [];
+    try {
+      const answer = await this.call<{ jobs?: JobOffer[] }>('GET', `${this.hostPath}/jobs/next?waitSeconds=${waitSeconds}`, undefined, {
+        timeoutMs: waitSeconds * 1000 + LONG_POLL_SLACK_MS,
+        signal,
+      });
+      return answer?.jobs ?? [];
+    } catch (error) {
+      this.boot = randomUUID();
+      throw error;
+    }
   }
 
   async postResult(jobId: string, result: JobResult): Promise<void> {
@@ -63,7 +83,7 @@ export class LedgerClient {
   private async call<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
     const route = `${method} ${path.split('?')[0]}`;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const headers: Record<string, string> = { 'x-auth-token': this.options.token, 'x-agent-boot': this.bootId, accept: 'application/json' };
+    const headers: Record<string, string> = { 'x-auth-token': this.options.token, 'x-agent-boot': this.boot, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const { signal, dispose } = withTimeout(timeoutMs, options.signal);
     let response: Response;

@@ -1,0 +1,75 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { boundAttachHandle } from '@ledger/allocation';
+
+/** A GET answered with JSON, as an admin: the API's shapes are asserted by the v2 and inventory suites, the crash suites only read them. */
+export type GetJson = (path: string) => Promise<any>;
+
+/** Between two looks at the ledger while it settles: long enough not to load the two shared cores, short next to a workflow step. */
+const POLL_MS = 200;
+
+/**
+ * Polls `inconsistencies` until it finds none; after `timeoutMs` fails with
+ * what is still wrong and `context()` (the ledger's output). The crash
+ * suites wait for the outcome of what the restarted ledger resumes, which
+ * takes as long as the workflows it finds in flight.
+ */
+export async function waitUntilSettled(what: string, inconsistencies: () => Promise<string[]>, timeoutMs: number, context: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const problems = await inconsistencies();
+    if (problems.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${what}: still inconsistent after the workflows and reactors had time to resume:\n${problems.join('\n')}\n${context()}`);
+    await delay(POLL_MS);
+  }
+}
+
+/**
+ * What a crash may have left half done in the binds of `project`'s
+ * requests: a bind workflow not ended (`running`) or ended without undoing
+ * everything (`failed`), a request still BindStarted, an attach handle
+ * claimed by anything but a Bound request holding that very handle, a
+ * Bound request holding no handle, the project's quota in use other than
+ * one unit of `resourceClass` per live request. Empty once all is settled.
+ */
+export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA'): Promise<string[]> {
+  const problems: string[] = [];
+  for (const status of ['running', 'failed']) {
+    const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
+    if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${unfinished.map((w: { id: string }) => w.id).join(', ')}`);
+  }
+  const { arqs } = await getJson('/v2/accelerator_requests');
+  for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
+  const bound = new Map<string, { device_rp_uuid: string; attach_handle_info: Record<string, string> }>(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => [a.uuid, a]));
+  const holding = new Set<string>();
+  for (const deployable of (await getJson(`/api/v1/deployables?resourceClass=${resourceClass}&limit=100`)).items) {
+    const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
+    for (const handle of handles.filter((h: { inUse: boolean }) => h.inUse)) {
+      const arq = bound.get(handle.claimedBy);
+      const info = sortedJson(boundAttachHandle(handle).info);
+      if (!arq) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, which is not bound`);
+      else if (arq.device_rp_uuid !== deployable.rpUuid || sortedJson(arq.attach_handle_info) !== info) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, bound to another (${arq.device_rp_uuid} ${sortedJson(arq.attach_handle_info)})`);
+      else holding.add(handle.claimedBy);
+    }
+  }
+  for (const uuid of bound.keys()) if (!holding.has(uuid)) problems.push(`${uuid} is Bound but holds no handle`);
+  const quota = await getJson(`/api/v1/quotas/${project}`);
+  if ((quota.usage[resourceClass] ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage[resourceClass] ?? 0}, live requests ${arqs.length}`);
+  return problems;
+}
+
+/** An attach handle's info as JSON whatever the order of its members: the read model stores it with its keys sorted. */
+const sortedJson = (info: Record<string, string>): string => JSON.stringify(Object.fromEntries(Object.entries(info).sort(([a], [b]) => a.localeCompare(b))));
+
+/**
+ * Deletes every accelerator request `getJson` lists, 50 a call (as Nova
+ * does, by `arqs=`), so a cycle starts from none: the bound requests a
+ * crash suite's clients keep would use up the attach handles over many
+ * cycles.
+ */
+export async function deleteEveryRequest(getJson: GetJson, del: (path: string) => Promise<Response>): Promise<void> {
+  const uuids = ((await getJson('/v2/accelerator_requests')).arqs as { uuid: string }[]).map((arq) => arq.uuid);
+  for (let i = 0; i < uuids.length; i += 50) {
+    const answer = await del(`/v2/accelerator_requests?arqs=${uuids.slice(i, i + 50).join(',')}`);
+    if (answer.status !== 204) throw new Error(`deleting requests answered ${answer.status}: ${await answer.text()}`);
+  }
+}
