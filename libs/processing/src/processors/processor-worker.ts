@@ -189,11 +189,15 @@ export abstract class ProcessorWorker {
     const after = this.position;
     const { events, position } = await this.settings.store.readAll({ after, max: this.settings.batchSize, filter: this.identity.filter });
     if (position === after) {
-      // Caught up: store what was skipped, then look again rather than wait: an append that came
-      // during the write would not wake a wait that starts after it.
-      if (after > from.position) return this.commit(from, after);
+      // Caught up. What was skipped is stored once it is LAZY_CHECKPOINT_MS old (then the loop looks
+      // again rather than wait: an append during the write would not wake a wait that starts after it).
+      const sinceStored = this.settings.clock() - this.storedAt;
+      if (after > from.position && sinceStored >= LAZY_CHECKPOINT_MS) return this.commit(from, after);
       this.succeeded('live');
-      await this.settings.store.waitForAppend(this.renewEveryMs, AbortSignal.any([signal, this.wakeUp.signal]));
+      // An append that came since the read would not wake the wait either: read it now.
+      if ((await this.settings.store.headPosition()) > after) return;
+      const waitMs = after > from.position ? Math.min(this.renewEveryMs, LAZY_CHECKPOINT_MS - sinceStored) : this.renewEveryMs;
+      await this.settings.store.waitForAppend(waitMs, AbortSignal.any([signal, this.wakeUp.signal]));
       return;
     }
     if (events.length === 0 && this.settings.clock() - this.storedAt < LAZY_CHECKPOINT_MS) {

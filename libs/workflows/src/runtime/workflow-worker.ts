@@ -23,6 +23,8 @@ const WORKFLOW_VERSION = 1;
  * reads only what was appended since.
  */
 const RECORD_CACHE_SIZE = 10_000;
+/** How often a loop that keeps reading looks for due timers. */
+const TIMER_LOOK_MS = 250;
 /** Instances of one batch advanced at once: as many as a batch (100 events) can name. */
 const ADVANCE_CONCURRENCY = 100;
 
@@ -38,6 +40,7 @@ export const workflowKey = (name: string): string => `workflow:${name}`;
  */
 export class WorkflowWorker extends ProcessorWorker {
   private readonly records = new Map<string, WorkflowRecord<unknown>>();
+  private timersLookedAt = Number.NEGATIVE_INFINITY;
   /** The advance running per stream: the next one waits for it. */
   private readonly inFlight = new Map<string, Promise<WorkflowRecord<unknown>>>();
 
@@ -67,8 +70,17 @@ export class WorkflowWorker extends ProcessorWorker {
     return { version: WORKFLOW_VERSION, position: head };
   }
 
+  /** Looks for due timers at the next turn too (a clock moved, an operator's request was recorded). */
+  override wake(): void {
+    this.timersLookedAt = Number.NEGATIVE_INFINITY;
+    super.wake();
+  }
+
   protected override async beforeRead(): Promise<boolean> {
     const now = this.settings.clock();
+    // A busy loop reads many times a second: due timers are looked for at most every TIMER_LOOK_MS (or at once after wake()).
+    if (now - this.timersLookedAt < TIMER_LOOK_MS) return true;
+    this.timersLookedAt = now;
     for (const timer of await dueTimers(this.settings.db, this.workflow.name, now)) {
       const input = { kind: 'timer' as const, id: timer.outputId, at: new Date(timer.dueAt).toISOString(), key: timer.key };
       await this.advance(timer.stream, { input, starts: false });

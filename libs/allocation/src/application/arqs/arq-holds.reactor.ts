@@ -38,19 +38,25 @@ export function arqHoldsReactor(ports: ArqHoldsPorts): Reactor {
     (await ports.store.readStream(arqStream(uuid)))
       .filter((event) => event.version < version)
       .reduce((state, event) => arqDecider.evolve(state, event as RecordedEvent & ArqEvent), arqDecider.initialState());
+  const react = async (event: RecordedEvent, attempt: number): Promise<void> => {
+    if (event.type === 'quota.Reserved') return releaseIfOrphan(event as RecordedEvent & QuotaReserved, attempt);
+    const uuid = (event.data as { uuid: string }).uuid;
+    const before = await stateBefore(uuid, event.version);
+    if (before.status !== 'live') return;
+    const arq = { uuid, projectId: before.projectId, deviceUuid: before.binding?.deviceUuid ?? null };
+    if (event.type === 'allocation.ArqUnbound') await ports.holds.releaseBinding(arq, context());
+    else await ports.holds.releaseAll(arq, context());
+  };
   return {
     name: 'arq-holds',
     handles: ['allocation.ArqUnbound', 'allocation.ArqDeleted', 'quota.Reserved'],
     filter: { categories: ['arq', 'quota'] },
     startAt: 'head',
-    async react(event, { attempt }) {
-      if (event.type === 'quota.Reserved') return releaseIfOrphan(event as RecordedEvent & QuotaReserved, attempt);
-      const uuid = (event.data as { uuid: string }).uuid;
-      const before = await stateBefore(uuid, event.version);
-      if (before.status !== 'live') return;
-      const arq = { uuid, projectId: before.projectId, deviceUuid: before.binding?.deviceUuid ?? null };
-      if (event.type === 'allocation.ArqUnbound') await ports.holds.releaseBinding(arq, context());
-      else await ports.holds.releaseAll(arq, context());
+    react: (event, { attempt }) => react(event, attempt),
+    // Most events need nothing (a request that was recorded, a release already made): a batch is one
+    // checkpoint write, not one per event. Releases are idempotent, so a batch sent again is harmless.
+    async reactBatch(events, { attempt }) {
+      for (const event of events) await react(event, attempt);
     },
   };
 

@@ -38,7 +38,7 @@ class Decision<Data> {
       return this.proceed();
     }
     this.emit({ ...action, key } as WorkflowOutput);
-    this.emit({ kind: 'schedule', key: `${key}/timeout`, dueAt: new Date(Date.parse(this.at) + step.timeoutMs).toISOString() });
+    if (awaitsMore(step, phase, action)) this.emit({ kind: 'schedule', key: `${key}/timeout`, dueAt: new Date(Date.parse(this.at) + step.timeoutMs).toISOString() });
   }
 
   /** The next step, the next compensation, or the end. */
@@ -68,19 +68,32 @@ class Decision<Data> {
   settle(current: CurrentAction, verdict: StepVerdict): void {
     const step = this.definition.steps[current.step];
     const note: Omit<StepNote, 'outcome'> = { kind: 'step', step: step.name, phase: current.phase, attempt: current.attempt, evidence: verdict.evidence };
-    // The attempt ended: its timeout must not fire an input later.
-    const unschedule = { kind: 'unschedule', key: `${step.name}/${current.phase}/${current.attempt}/timeout` } as const;
+    // The attempt ended: its timeout (if it had one) must not fire an input later.
+    const action = current.phase === 'do' ? step.do(this.context(current.attempt)) : step.compensate!(this.context(current.attempt));
+    const timed = action !== undefined && awaitsMore(step, current.phase, action);
+    const unschedule = () => timed && this.emit({ kind: 'unschedule', key: `${step.name}/${current.phase}/${current.attempt}/timeout` });
     if (verdict.done) {
       this.emit({ ...note, outcome: 'done' });
-      this.emit(unschedule);
+      unschedule();
       return this.proceed();
     }
     const retry = current.attempt < current.lastAttempt && !(current.phase === 'do' && this.state.cancel);
     this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry, ...(verdict.tookEffect ? { tookEffect: true } : {}) });
-    this.emit(unschedule);
+    unschedule();
     if (retry) return this.begin(step, current.phase, current.attempt + 1);
     this.proceed();
   }
+}
+
+/**
+ * Whether an action waits for something after its port answers, and so
+ * needs a timeout timer: a job (its result comes back later), or a command
+ * whose step names its evidence (`doneWhen` / `compensatedWhen`). A plain
+ * command is settled by the port's answer, recorded in the advance that
+ * sends it; after a crash in between, the resumed advance sends it again.
+ */
+function awaitsMore<Data>(step: StepDefinition<Data>, phase: 'do' | 'compensate', action: { readonly kind: string }): boolean {
+  return action.kind === 'job' || (phase === 'do' ? step.doneWhen : step.compensatedWhen) !== undefined;
 }
 
 /**

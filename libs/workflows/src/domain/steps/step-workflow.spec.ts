@@ -32,12 +32,36 @@ const throughProgram = [placed, accepted('reserve/do/1'), accepted('program/do/1
 describe('the step machine (demo workflow)', () => {
   const spec = workflowSpec(demoWorkflow);
 
-  it('starts the first step with its timeout when the starting event arrives', () => {
+  it('starts the first step when the starting event arrives; a command, settled by its port’s answer, needs no timer', () => {
     spec.given([]).when(placed).then([
       { kind: 'step', step: 'reserve', phase: 'do', outcome: 'started', attempt: 1 },
       { kind: 'command', key: 'reserve/do/1', command: { type: 'demo.Reserve', data: { orderId: 'o1' } } },
-      { kind: 'schedule', key: 'reserve/do/1/timeout', dueAt: due(0) },
     ]);
+  });
+
+  it('gives a job its timeout: its result comes later, or never', () => {
+    expect(spec.given([placed]).when(accepted('reserve/do/1')).outputs.at(-1)).toEqual({ kind: 'schedule', key: 'program/do/1/timeout', dueAt: due(1) });
+    const done = spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1')]).when(jobFinished('program/do/1', true));
+    expect(done.outputs.filter((output) => output.kind === 'unschedule')).toEqual([{ kind: 'unschedule', key: 'program/do/1/timeout' }]);
+  });
+
+  it('gives a command its timeout when its step waits for an event after the answer (doneWhen)', () => {
+    const waiting = defineStepWorkflow<{ id: string }>({
+      name: 'waits',
+      routes: [],
+      start: (input) => (input.kind === 'start' ? (input.data as { id: string }) : undefined),
+      steps: [
+        {
+          name: 'ask',
+          do: ({ data }) => ({ kind: 'command', command: { type: 'demo.Ask', data } }),
+          doneWhen: (input) => (input.kind === 'event' && input.type === 'demo.Answered' ? { done: true } : undefined),
+          timeoutMs: 1_000,
+          retry: { maxAttempts: 1 },
+        },
+      ],
+    });
+    const started = workflowSpec(waiting).given([]).when({ kind: 'start', id: 's1', at: T0, data: { id: 'w1' } });
+    expect(started.outputs.at(-1)).toEqual({ kind: 'schedule', key: 'ask/do/1/timeout', dueAt: at(1_000) });
   });
 
   it('runs every step in order and completes, a job step waiting for the agent’s evidence', () => {
@@ -46,7 +70,6 @@ describe('the step machine (demo workflow)', () => {
     const bound = spec.given(throughProgram).when(accepted('bind/do/1'));
     expect(bound.outputs).toEqual([
       { kind: 'step', step: 'bind', phase: 'do', outcome: 'done', attempt: 1, evidence: undefined },
-      { kind: 'unschedule', key: 'bind/do/1/timeout' },
       { kind: 'complete', outcome: 'completed' },
     ]);
     expect(bound.state).toMatchObject({ phase: 'completed', done: ['reserve', 'program', 'bind'], evidence: { program: { key: 'program/do/1' } } });
@@ -68,19 +91,20 @@ describe('the step machine (demo workflow)', () => {
     expect(released.state).toMatchObject({ phase: 'compensated', toUndo: [], unresolved: [] });
   });
 
-  it('treats a timeout like a failed attempt and ignores the timer of an attempt already over', () => {
-    const retried = spec.given([placed]).when(timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS));
+  it('treats a job’s timeout like a failed attempt and ignores the timer of an attempt already over', () => {
+    const reserved = [placed, accepted('reserve/do/1')];
+    const retried = spec.given(reserved).when(timer('program/do/1', DEMO_STEP_TIMEOUT_MS));
     expect(retried.outputs[0]).toMatchObject({ outcome: 'failed', final: false, reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
-    expect(retried.outputs.at(-1)).toEqual({ kind: 'schedule', key: 'reserve/do/2/timeout', dueAt: due(DEMO_STEP_TIMEOUT_MS) });
-    spec.given([placed, accepted('reserve/do/1')]).when(timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)).then([]);
-    // Nothing was done when the first step is given up: it ends compensated at once.
-    const gaveUp = spec.given([placed, timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)]).when(timer('reserve/do/2', 2 * DEMO_STEP_TIMEOUT_MS));
-    expect(gaveUp.outputs.at(-1)).toMatchObject({ kind: 'complete', outcome: 'compensated' });
+    expect(retried.outputs.at(-1)).toEqual({ kind: 'schedule', key: 'program/do/2/timeout', dueAt: due(DEMO_STEP_TIMEOUT_MS) });
+    spec.given([...reserved, accepted('program/do/1'), jobFinished('program/do/1', true)]).when(timer('program/do/1', DEMO_STEP_TIMEOUT_MS)).then([]);
+    // Given up: the step done before it is undone.
+    const gaveUp = spec.given([...reserved, timer('program/do/1', DEMO_STEP_TIMEOUT_MS)]).when(timer('program/do/2', 2 * DEMO_STEP_TIMEOUT_MS));
+    expect(sent(gaveUp.outputs)).toEqual(['reserve/compensate/1']);
   });
 
-  it('counts a late acceptance of an earlier attempt as the step done', () => {
-    const given = [placed, timer('reserve/do/1', DEMO_STEP_TIMEOUT_MS)];
-    expect(spec.given(given).when(accepted('reserve/do/1', DEMO_STEP_TIMEOUT_MS + 1)).outputs[0]).toMatchObject({ step: 'reserve', outcome: 'done', attempt: 2 });
+  it('counts a late result of an earlier attempt as the step done', () => {
+    const given = [placed, accepted('reserve/do/1'), timer('program/do/1', DEMO_STEP_TIMEOUT_MS)];
+    expect(spec.given(given).when(jobFinished('program/do/1', true, DEMO_STEP_TIMEOUT_MS + 1)).outputs[0]).toMatchObject({ step: 'program', outcome: 'done', attempt: 2 });
   });
 
   it('fails naming the compensation it could not do, and an operator’s retry tries it again', () => {
