@@ -4,7 +4,7 @@ import type { Workflow } from '../domain/workflow';
 import { workflowIdOf } from '../domain/workflow';
 import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
 import type { WorkflowInput } from '../domain/workflow-input';
-import type { DecidedOutput, DecidedSendable } from '../domain/workflow-output';
+import type { DecidedSendable } from '../domain/workflow-output';
 import { decidePending, hasEnded, type WorkflowRecord } from '../domain/workflow-record';
 import type { PortAnswer, WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
 import type { WorkflowTimerWrites } from './workflow-timers';
@@ -39,12 +39,13 @@ export function accepts(record: WorkflowRecord<unknown>, arrival: Arrival): bool
 
 /**
  * Brings one workflow instance up to date: records `arrival` (once) with the
- * decision on it, then sends every output not yet sent (sendUnsent). Each
- * append expects the version the record was folded at, so a crash anywhere
- * leaves a stream the next advance resumes from: a recorded input is
- * decided, a recorded output is sent. Resolves to the record as it stands.
- * `known`, a record of the stream folded earlier, saves reading what it
- * already holds.
+ * decision on it, sends every output not yet sent, and records each send
+ * with the port's answer (an input in turn) and the decision on that answer
+ * in one append, until nothing is left. Each append expects the version the
+ * record was folded at, so a crash anywhere leaves a stream the next advance
+ * resumes from: a recorded input is decided, a recorded output is sent.
+ * Resolves to the record as it stands. `known`, a record of the stream
+ * folded earlier, saves reading what it already holds.
  */
 export async function advanceWorkflow<State>(
   context: AdvanceContext,
@@ -63,44 +64,24 @@ export async function advanceWorkflow<State>(
     } else if (record.pending.length > 0) {
       record = await appendDecided(context, workflow, record, [], record.pending[0].id);
     }
-    return sendUnsent(context, workflow, stream, record);
+    for (;;) {
+      const output = record.unsent[0];
+      if (!output) return record;
+      const answer = await send(context, workflow, stream, output);
+      context.onStep?.('dispatched', stream);
+      const sent: WorkflowEvent[] = [{ type: WorkflowEventTypes.outputSent, data: { outputId: output.id } }];
+      if (answer) sent.push({ type: WorkflowEventTypes.inputRecorded, data: { input: replyInput(output, answer, new Date(context.clock()).toISOString()) } });
+      record = await appendDecided(context, workflow, record, sent, output.id);
+      context.onStep?.('sent-recorded', stream);
+    }
   });
-}
-
-/**
- * Sends every output not sent yet, in order, deciding on each answer as it
- * comes; the sends, the answers and the decisions on them are appended
- * together once nothing is left to send, so a chain of commands answered at
- * once (a bind's) is one append, not one per command. Sending the next
- * output before the answer to the last is recorded is safe because
- * decisions are deterministic: after a crash the resumed advance decides
- * the same outputs with the same ids and sends them again, which receivers
- * dedupe (dispatch is at least once in any case).
- */
-async function sendUnsent<State>(context: AdvanceContext, workflow: Workflow<State>, stream: string, recorded: WorkflowRecord<State>): Promise<WorkflowRecord<State>> {
-  let record = recorded;
-  const events: WorkflowEvent[] = [];
-  const outputs: DecidedOutput[] = [];
-  for (let output = record.unsent[0]; output; output = record.unsent[0]) {
-    const answer = await send(context, workflow, stream, output);
-    context.onStep?.('dispatched', stream);
-    const sent: WorkflowEvent[] = [{ type: WorkflowEventTypes.outputSent, data: { outputId: output.id } }];
-    if (answer) sent.push({ type: WorkflowEventTypes.inputRecorded, data: { input: replyInput(output, answer, new Date(context.clock()).toISOString()) } });
-    const { decisions } = decidePending(workflow, foldEvents(workflow, record, sent));
-    record = foldEvents(workflow, record, [...sent, ...decisions]);
-    events.push(...sent, ...decisions);
-    outputs.push(...decisions.flatMap((decision) => decision.data.outputs));
-  }
-  if (events.length === 0) return record;
-  const appended = await appendWithTimers(context, workflow, recorded, events, outputs, (events[0].data as { outputId: string }).outputId);
-  if (outputs.length > 0) context.onStep?.('decision-recorded', stream);
-  context.onStep?.('sent-recorded', stream);
-  return appended;
 }
 
 /**
  * Appends `events` followed by the decisions on every input then pending,
  * in one append: a reply and what it made the workflow do are one write.
+ * The timers those decisions ask for are written first (so none is lost to
+ * a crash after the append), the ones they drop after.
  */
 async function appendDecided<State>(
   context: AdvanceContext,
@@ -111,23 +92,6 @@ async function appendDecided<State>(
 ): Promise<WorkflowRecord<State>> {
   const { decisions } = decidePending(workflow, foldEvents(workflow, record, events));
   const outputs = decisions.flatMap((decision) => decision.data.outputs);
-  const appended = await appendWithTimers(context, workflow, record, [...events, ...decisions], outputs, causationId);
-  if (decisions.length > 0) context.onStep?.('decision-recorded', record.stream);
-  return appended;
-}
-
-/**
- * The timers the decisions among `events` ask for are written before the
- * append (so none is lost to a crash after it), the ones they drop after.
- */
-async function appendWithTimers<State>(
-  context: AdvanceContext,
-  workflow: Workflow<State>,
-  record: WorkflowRecord<State>,
-  events: readonly WorkflowEvent[],
-  outputs: readonly DecidedOutput[],
-  causationId: string,
-): Promise<WorkflowRecord<State>> {
   await Promise.all(
     outputs.flatMap((output) =>
       output.kind === 'schedule'
@@ -135,7 +99,9 @@ async function appendWithTimers<State>(
         : [],
     ),
   );
-  const appended = (await appendToWorkflow(context.store, workflow, record, events, causationId)).record;
+  const all: WorkflowEvent[] = [...events, ...decisions];
+  const appended = (await appendToWorkflow(context.store, workflow, record, all, causationId)).record;
+  if (decisions.length > 0) context.onStep?.('decision-recorded', record.stream);
   await Promise.all(outputs.flatMap((output) => (output.kind === 'unschedule' ? [context.timers.drop(output.id!)] : [])));
   return appended;
 }
