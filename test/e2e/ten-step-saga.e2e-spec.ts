@@ -156,6 +156,15 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
       'inventory.AttachHandleClaimed',
       'inventory.RegionProgrammed',
     ]);
+    // Provenance: the region holds the bitstream, loaded by this bind's workflow for the request's project.
+    const fresh = { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(await store.headPosition()) } };
+    const provenance = (await ledger.request('GET', `/api/v1/devices/${fpga}/provenance`, fresh)).body;
+    expect(provenance.loads[0]).toMatchObject({
+      bitstreamId: accelerator.bitstreamId,
+      project: PROJECT,
+      requestedBy: 'workflow:bind',
+      correlationId: `workflow-bind-${bindId}`,
+    });
     const v2 = await ledger.request('GET', `/v2/accelerator_requests/${arq}`, { token: nova() });
     expect(v2.body).toMatchObject({ state: 'Bound', instance_uuid: instance, device_rp_uuid: deployable.rpUuid });
     await eventually(async () => (await admin('GET', `/v2/deployables/${deployable.uuid}`)).body?.bitstream_id === accelerator.bitstreamId);

@@ -26,6 +26,8 @@ export interface JobOutput extends KeyedOutput {
     readonly params: Readonly<Record<string, unknown>>;
     /** How long the jobs context waits for the agent's result (JOB.TIMED_OUT after); absent: the kind's default. */
     readonly timeoutSeconds?: number;
+    /** The project the job acts for (a bind loads a region for its request's project): recorded as the job's actor project, for provenance. */
+    readonly project?: string;
   };
 }
 

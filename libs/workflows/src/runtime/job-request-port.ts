@@ -33,10 +33,10 @@ export class JobRequestPort implements WorkflowJobPort {
   request(job: WorkflowDispatch<JobOutput['job']>): Promise<PortAnswer> {
     const jobId = workflowJobId(job.id);
     const origin = { workflow: job.workflow, workflowId: job.workflowId, key: job.key };
-    const { hostname, kind, params, timeoutSeconds } = job.payload;
+    const { hostname, kind, params, timeoutSeconds, project } = job.payload;
     const request = { jobId, hostname, kind, params, ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }), origin };
     return answerOf(async () => {
-      await this.requestJob(request, workflowCommandContext(job));
+      await this.requestJob(request, workflowCommandContext(job, project ?? null));
       return { jobId };
     });
   }

@@ -87,7 +87,12 @@ export const bindWorkflow = defineStepWorkflow<BindStart>({
       skip: ({ data }) => data.program === null,
       do: ({ data }) => ({
         kind: 'job',
-        job: { hostname: data.binding.hostname, kind: 'probe', params: { deviceUuid: data.binding.deviceUuid, pciAddress: data.program!.pciAddress, instanceUuid: data.binding.instanceUuid } },
+        job: {
+          hostname: data.binding.hostname,
+          kind: 'probe',
+          params: { deviceUuid: data.binding.deviceUuid, pciAddress: data.program!.pciAddress, instanceUuid: data.binding.instanceUuid },
+          project: data.projectId,
+        },
       }),
       timeoutMs: 60_000,
       retry: { maxAttempts: 2 },
@@ -115,6 +120,8 @@ function programJob(data: BindStart, image: ProgramImage): StepAction {
         image: { url: image.url, sha256: image.sha256 },
         bitstreamId: image.bitstreamId,
       },
+      // The region is loaded for the request's project: provenance names it.
+      project: data.projectId,
     },
   };
 }
