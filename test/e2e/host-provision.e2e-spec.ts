@@ -3,7 +3,11 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
 import { simulatedInterfaceId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
-import { type SimulatedAgent, startSimulatedAgent } from '../support/agent-process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentProcess } from '../support/agent-process';
+import { startSimulatedAgent } from '../support/simulated-agent';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
 
@@ -17,7 +21,8 @@ interface StepRow {
 describe('provisioning a host: steps 1–5 of the ten-step workflow, on real simulated agents', () => {
   let ledger: TestLedger;
   let store: EventStore;
-  const agents: SimulatedAgent[] = [];
+  const agents: AgentProcess[] = [];
+  const stateDir = mkdtempSync(join(tmpdir(), 'ledger-agents-'));
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
 
   beforeAll(async () => {
@@ -26,14 +31,15 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
   });
 
   afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.close()));
+    await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
+    rmSync(stateDir, { recursive: true, force: true });
     await ledger?.close();
   });
 
   /** A host whose simulated agent runs (with `simulated` driver settings), up once the ledger has its heartbeat; answers its FPGA's uuid. */
   async function hostWithAgent(hostname: string, simulated?: Record<string, unknown>): Promise<string> {
     const token = ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
-    agents.push(await startSimulatedAgent(ledger.url, token, hostname, simulated));
+    agents.push(await startSimulatedAgent({ ledgerUrl: ledger.url, token, hostname, dir: stateDir, simulated: simulated ?? {} }));
     await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
     const deployables = (await admin('GET', `/api/v1/deployables?hostname=${hostname}`)).body.items;
     return deployables.find((deployable: { resourceClass: string }) => deployable.resourceClass === 'FPGA').deviceUuid;

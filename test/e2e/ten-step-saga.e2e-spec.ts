@@ -4,7 +4,11 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
 import { simulatedFunctionId, simulatedInterfaceId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
-import { type SimulatedAgent, startSimulatedAgent } from '../support/agent-process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentProcess } from '../support/agent-process';
+import { startSimulatedAgent } from '../support/simulated-agent';
 import { imageBody } from '../support/bitstreams';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 
@@ -28,7 +32,8 @@ interface WorkflowView {
 describe('the ten-step workflow: a host provisioned, then a request bound to a region programmed for it', () => {
   let ledger: TestLedger;
   let store: EventStore;
-  const agents: SimulatedAgent[] = [];
+  const agents: AgentProcess[] = [];
+  const stateDir = mkdtempSync(join(tmpdir(), 'ledger-agents-'));
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const typesOf = async (stream: string) => (await store.readStream(stream)).map((event) => event.type);
@@ -44,14 +49,15 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
     store = ledger.app.get<EventStore>(EVENT_STORE);
   });
   afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.close()));
+    await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
+    rmSync(stateDir, { recursive: true, force: true });
     await ledger?.close();
   });
 
   /** A host with one simulated FPGA (4 VFs before provisioning) whose agent is up; answers the FPGA's uuid. */
   async function hostWithAgent(hostname: string, failNext: Record<string, number> = {}): Promise<string> {
     const token = ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
-    agents.push(await startSimulatedAgent(ledger.url, token, hostname, { fpgas: 1, fpgaVfs: 4, gpus: 0, nics: 0, failNext }));
+    agents.push(await startSimulatedAgent({ ledgerUrl: ledger.url, token, hostname, dir: stateDir, simulated: { fpgas: 1, fpgaVfs: 4, gpus: 0, nics: 0, failNext } }));
     await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
     return (await admin('GET', `/api/v1/devices?hostname=${hostname}`)).body.items[0].uuid;
   }

@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -67,41 +65,4 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
     },
     exited: () => exit,
   };
-}
-
-/** A simulated agent process with its own state directory, and what stops it and removes that directory. */
-export interface SimulatedAgent {
-  readonly process: AgentProcess;
-  close(): Promise<void>;
-}
-
-/**
- * Starts the simulated agent of `hostname` against the ledger at
- * `ledgerUrl` (a heartbeat a second; `simulated` is its driver settings,
- * e.g. `failNext`), and resolves once it has reported its devices.
- */
-export async function startSimulatedAgent(ledgerUrl: string, token: string, hostname: string, simulated?: Record<string, unknown>): Promise<SimulatedAgent> {
-  const stateDir = mkdtempSync(join(tmpdir(), `agent-${hostname}-`));
-  const driverConfig = join(stateDir, 'drivers.json');
-  if (simulated) writeFileSync(driverConfig, JSON.stringify({ simulated }));
-  const agent = startAgentProcess({
-    LEDGER_URL: ledgerUrl,
-    AGENT_TOKEN: token,
-    AGENT_HOSTNAME: hostname,
-    AGENT_STATE_DIR: stateDir,
-    AGENT_DRIVERS: 'simulated',
-    AGENT_HEARTBEAT_INTERVAL_S: '1',
-    ...(simulated ? { AGENT_DRIVER_CONFIG: driverConfig } : {}),
-  });
-  const close = async () => {
-    await agent.stop('SIGKILL');
-    rmSync(stateDir, { recursive: true, force: true });
-  };
-  try {
-    await agent.waitForOutput(/discovery: \d+ device\(s\)/);
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return { process: agent, close };
 }
