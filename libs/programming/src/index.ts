@@ -1,6 +1,7 @@
 export * from './domain/programming.errors';
 export * from './domain/signature-verdict';
 export * from './domain/bitstream-id';
+export * from './domain/bitstream-origin';
 export * from './domain/programming.events';
 export * from './domain/bitstream.commands';
 export * from './domain/bitstream.state';
