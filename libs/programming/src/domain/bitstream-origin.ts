@@ -26,12 +26,17 @@ export function originUrlOf(value: unknown): string {
 /** A URL as messages and facts show it: without its query, which may carry an image store's signature. */
 export const shownOriginUrl = (url: string): string => url.split('?')[0];
 
-/** The bytes read from `url` must be the declared ones, size first (a short read says more than its hash). */
+/**
+ * The bytes read from `url` must be the declared ones, size first (a short
+ * read says more than its hash). `overflowed`: the read stopped past the
+ * declared size, so only "more than" is known.
+ */
 export function checkOriginBytes(
   url: string,
   declared: { readonly sha256: string; readonly sizeBytes: number },
-  actual: { readonly sha256: string; readonly sizeBytes: number },
+  actual: { readonly sha256: string; readonly sizeBytes: number; readonly overflowed?: boolean },
 ): void {
+  if (actual.overflowed) throw new BitstreamOriginMismatchError(shownOriginUrl(url), 'sizeBytes', declared.sizeBytes, `more than ${declared.sizeBytes}`);
   if (actual.sizeBytes !== declared.sizeBytes) throw new BitstreamOriginMismatchError(shownOriginUrl(url), 'sizeBytes', declared.sizeBytes, actual.sizeBytes);
   if (actual.sha256 !== declared.sha256.toLowerCase()) throw new BitstreamOriginMismatchError(shownOriginUrl(url), 'sha256', declared.sha256, actual.sha256);
 }
