@@ -3,7 +3,7 @@ import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/pro
 import { BitstreamQueries } from './bitstreams.queries';
 import { bitstreamsProjection } from './bitstreams.projection';
 import { applyBitstreamBatches, buildBitstreams, snapshotBitstreams } from './testing/bitstreams-batches';
-import { BITSTREAM_A, BITSTREAM_B, DEVICE, JOB, KEY, recordBitstreamsHistory, REGION_0, REGION_1, SHA_A, SHA_B } from './testing/bitstreams-history';
+import { BITSTREAM_A, BITSTREAM_B, DEVICE, JOB, KEY, ORIGIN_B, recordBitstreamsHistory, REGION_0, REGION_1, SHA_A, SHA_B } from './testing/bitstreams-history';
 
 describe('bitstreamsProjection (SQLite :memory:)', () => {
   let db: SqlDatabase;
@@ -28,9 +28,9 @@ describe('bitstreamsProjection (SQLite :memory:)', () => {
   it('lists images with their verdict and state, and keys trusted or revoked', async () => {
     await applyBitstreamBatches(db, oneBatch(await recordBitstreamsHistory()));
     const queries = new BitstreamQueries(db);
-    expect((await queries.listBitstreams()).map((b) => [b.bitstreamId, b.state, b.signature])).toEqual([
-      [BITSTREAM_A, 'retired', { verdict: 'valid', keyId: KEY }],
-      [BITSTREAM_B, 'registered', { verdict: 'unsigned' }],
+    expect((await queries.listBitstreams()).map((b) => [b.bitstreamId, b.state, b.signature, b.origin])).toEqual([
+      [BITSTREAM_A, 'retired', { verdict: 'valid', keyId: KEY }, { kind: 'stored', ref: `sha256:${SHA_A}` }],
+      [BITSTREAM_B, 'registered', { verdict: 'unsigned' }, { kind: 'url', ref: ORIGIN_B }],
     ]);
     expect((await queries.listBitstreams({ live: true })).map((b) => b.bitstreamId)).toEqual([BITSTREAM_B]);
     expect((await queries.listBitstreams({ functionId: SHA_A.slice(0, 32).toUpperCase() })).map((b) => b.bitstreamId)).toEqual([BITSTREAM_A]);

@@ -9,6 +9,7 @@ interface BitstreamRow {
   interface_id: string;
   vendor: string;
   name: string | null;
+  origin: string;
   signature: string;
   registered_at: string;
   registered_by: string;
@@ -17,7 +18,7 @@ interface BitstreamRow {
 }
 
 const BITSTREAM_COLUMNS =
-  'bitstream_id, sha256, size_bytes, function_id, interface_id, vendor, name, signature, registered_at, registered_by, retired_at, retire_reason';
+  'bitstream_id, sha256, size_bytes, function_id, interface_id, vendor, name, origin, signature, registered_at, registered_by, retired_at, retire_reason';
 
 /** Reads of the bitstream read model. */
 export class BitstreamQueries {
@@ -115,6 +116,7 @@ function bitstreamView(row: BitstreamRow): BitstreamView {
     interfaceId: row.interface_id,
     vendor: row.vendor,
     name: row.name,
+    origin: JSON.parse(row.origin) as BitstreamView['origin'],
     signature: JSON.parse(row.signature) as BitstreamView['signature'],
     state: row.retired_at === null ? 'registered' : 'retired',
     registeredAt: row.registered_at,

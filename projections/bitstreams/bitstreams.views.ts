@@ -1,7 +1,9 @@
-import type { BitstreamDescription, SigningKeyAlgorithm } from '@ledger/programming';
+import type { BitstreamDescription, BitstreamOrigin, SigningKeyAlgorithm } from '@ledger/programming';
 
 export interface BitstreamView extends BitstreamDescription {
   readonly bitstreamId: string;
+  /** Where the bytes are: stored by the ledger (`sha256:<hex>`) or at an http(s) URL. */
+  readonly origin: BitstreamOrigin;
   readonly state: 'registered' | 'retired';
   readonly registeredAt: string;
   readonly registeredBy: string;

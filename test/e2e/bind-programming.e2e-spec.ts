@@ -11,7 +11,7 @@ import { workflowJobId } from '@ledger/workflows';
 import { simulatedFunctionId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
 import type { SimulatedOperation } from '../../apps/agent/src/drivers/simulated/simulated.settings';
 import type { AgentProcess } from '../support/agent-process';
-import { imageBody, pemOf } from '../support/bitstreams';
+import { imageBody, originBody, pemOf, serveImages } from '../support/bitstreams';
 import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { startSimulatedAgent } from '../support/simulated-agent';
@@ -50,7 +50,9 @@ describe('a bind programs the region its profile names (real simulated agents)',
   let stateDir: string;
   const agents: AgentProcess[] = [];
   const regions: Record<string, FpgaRegion> = {};
-  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired' | 'revokedKey', Registered> = {} as never;
+  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired' | 'revokedKey' | 'atOrigin', Registered> = {} as never;
+  const originImages = new Map<string, Buffer>();
+  let imageStore: Awaited<ReturnType<typeof serveImages>>;
   const signer = generateKeyPairSync('ed25519');
   // Signs one image, then is revoked: that image is no longer vouched for.
   const formerSigner = generateKeyPairSync('ed25519');
@@ -79,6 +81,17 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, by.privateKey, { name: label, functionId: (functionId ?? (() => readBack))(sha256) }));
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256, readBack };
+  }
+
+  /** An image kept in the loopback image store, registered by its URL (the ledger keeps no bytes of it). */
+  async function registerAtOrigin(path: string): Promise<Registered> {
+    const content = Buffer.from(`${path} ${randomUUID()} `.repeat(32));
+    originImages.set(path, content);
+    const body = originBody(imageStore.url(path), content, signer.privateKey);
+    const readBack = simulatedFunctionId(body.sha256);
+    const registered = await admin('POST', '/api/v1/bitstreams', { ...body, functionId: readBack });
+    expect(registered.status).toBe(201);
+    return { bitstreamId: registered.body.bitstreamId, sha256: body.sha256, readBack };
   }
 
   async function fpgaRegionOf(hostname: string): Promise<FpgaRegion> {
@@ -179,6 +192,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     ledger = await startTestLedger({ LEDGER_BIND_TIMEOUT_MS: '120000' });
     store = ledger.app.get<EventStore>(EVENT_STORE);
     stateDir = mkdtempSync(join(tmpdir(), 'bind-programming-e2e-'));
+    imageStore = await serveImages(originImages);
     expect((await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(signer.publicKey), label: 'release' })).status).toBe(200);
     const formerKey = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(formerSigner.publicKey), label: 'former' })).body.keyId;
     await Promise.all(Object.values(HOSTS).map(startAgent));
@@ -191,6 +205,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     images.retired = await register('retired');
     expect((await admin('POST', `/api/v1/bitstreams/${images.retired.bitstreamId}/retire`, { reason: 'superseded' })).status).toBe(200);
     images.revokedKey = await register('revoked-key', undefined, formerSigner);
+    images.atOrigin = await registerAtOrigin('/fpga/at-origin.gbs');
     expect((await admin('POST', `/api/v1/signing-keys/${formerKey}/revoke`)).status).toBe(200);
     await profile('bp-plain', {});
     await profile('bp-target', { 'accel:bitstream_id': images.target.bitstreamId });
@@ -200,11 +215,13 @@ describe('a bind programs the region its profile names (real simulated agents)',
     await profile('bp-retired', { 'accel:bitstream_id': images.retired.bitstreamId });
     await profile('bp-no-function', { 'accel:function_id': 'dd'.repeat(16) });
     await profile('bp-revoked-key', { 'accel:bitstream_id': images.revokedKey.bitstreamId });
+    await profile('bp-origin', { 'accel:bitstream_id': images.atOrigin.bitstreamId });
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
     await ledger?.close();
+    await imageStore?.close();
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });
 
@@ -311,4 +328,15 @@ describe('a bind programs the region its profile names (real simulated agents)',
     expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${byFunction},${mislabelled}`, { token: nova() })).status).toBe(204);
   }, 120_000);
 
+  // Last: it leaves the ok host's region holding the origin image.
+  it('programs an image registered by origin URL: the job names the URL, and the agent fetches it from the image store', async () => {
+    const arq = await createArq('bp-origin');
+    const readsBefore = imageStore.reads.get('/fpga/at-origin.gbs') ?? 0;
+    expect((await bind(arq, HOSTS.ok)).status).toBe(202);
+    expect(await arqState(arq)).toBe('Bound');
+    const job = (await admin('GET', `/api/v1/jobs/${workflowJobId(`workflow-bind-${await bindIdOf(arq)}/program-region/do/1`)}`)).body;
+    expect(job).toMatchObject({ kind: 'program', state: 'completed', params: { image: { url: imageStore.url('/fpga/at-origin.gbs'), sha256: images.atOrigin.sha256 } } });
+    expect(imageStore.reads.get('/fpga/at-origin.gbs')).toBe(readsBefore + 1);
+    expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${arq}`, { token: nova() })).status).toBe(204);
+  }, 120_000);
 });

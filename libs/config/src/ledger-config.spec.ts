@@ -24,12 +24,20 @@ describe('loadLedgerConfig', () => {
   });
 
   it('refuses unsigned bitstreams and keeps their bytes under the data dir unless told otherwise', () => {
-    expect(loadLedgerConfig({ LEDGER_DATA_DIR: 'var' }, '/srv/ledger').bitstreams).toEqual({ allowUnsigned: false, contentDir: '/srv/ledger/var/bitstreams' });
-    expect(loadLedgerConfig({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'true', LEDGER_BITSTREAM_DIR: 'images' }, '/srv').bitstreams).toEqual({
-      allowUnsigned: true,
-      contentDir: '/srv/images',
+    expect(loadLedgerConfig({ LEDGER_DATA_DIR: 'var' }, '/srv/ledger').bitstreams).toEqual({
+      allowUnsigned: false,
+      contentDir: '/srv/ledger/var/bitstreams',
+      originMaxBytes: 1024 ** 3,
+      originTimeoutMs: 120_000,
     });
+    expect(
+      loadLedgerConfig(
+        { LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'true', LEDGER_BITSTREAM_DIR: 'images', LEDGER_BITSTREAM_ORIGIN_MAX_BYTES: '4096', LEDGER_BITSTREAM_ORIGIN_TIMEOUT_MS: '500' },
+        '/srv',
+      ).bitstreams,
+    ).toEqual({ allowUnsigned: true, contentDir: '/srv/images', originMaxBytes: 4096, originTimeoutMs: 500 });
     expect(() => loadLedgerConfig({ LEDGER_BITSTREAM_ALLOW_UNSIGNED: 'maybe' })).toThrow(/LEDGER_BITSTREAM_ALLOW_UNSIGNED/);
+    expect(() => loadLedgerConfig({ LEDGER_BITSTREAM_ORIGIN_MAX_BYTES: '0' })).toThrow(/LEDGER_BITSTREAM_ORIGIN_MAX_BYTES/);
   });
 
   it('signs the head every 60 s unless told otherwise, and publishes a copy where LEDGER_CHECKPOINT_PUBLISH_FILE says', () => {

@@ -1,6 +1,7 @@
 export * from './domain/programming.errors';
 export * from './domain/signature-verdict';
 export * from './domain/bitstream-id';
+export * from './domain/bitstream-origin';
 export * from './domain/programming.events';
 export * from './domain/bitstream.commands';
 export * from './domain/bitstream.state';
@@ -14,6 +15,7 @@ export * from './application/bitstream-content.port';
 export * from './application/signature/signing-key.parser';
 export * from './application/signature/detached-signature.verifier';
 export * from './application/register-bitstream/register-bitstream.command';
+export * from './application/register-bitstream-from-origin/register-bitstream-from-origin.command';
 export * from './application/retire-bitstream/retire-bitstream.command';
 export * from './application/trust-signing-key/trust-signing-key.command';
 export * from './application/revoke-signing-key/revoke-signing-key.command';

@@ -20,6 +20,8 @@ export const SHA_A = '0a'.repeat(32);
 export const SHA_B = '0b'.repeat(32);
 export const BITSTREAM_A = bitstreamIdOf(SHA_A);
 export const BITSTREAM_B = bitstreamIdOf(SHA_B);
+/** B is kept in an image store: registered by origin URL. */
+export const ORIGIN_B = 'https://images.example.net/fpga/b.gbs';
 export const DEVICE = '17107e20-ed18-50ad-92a6-e82078f0e0f2';
 export const REGION_0 = id(700);
 export const REGION_1 = id(701);
@@ -27,7 +29,12 @@ export const JOB = { byId: id(1), byUrl: id(2), pending: id(3), other: id(4), fa
 
 type Step = { stream: 'keys'; command: SigningKeyCommand } | { stream: 'bitstream'; command: BitstreamCommand } | { stream: 'job'; command: JobCommand };
 
-const register = (sha256: string, signature: { verdict: 'valid'; keyId: string } | { verdict: 'unsigned' }, seconds: number): Step => ({
+const register = (
+  sha256: string,
+  signature: { verdict: 'valid'; keyId: string } | { verdict: 'unsigned' },
+  seconds: number,
+  originUrl: string | null = null,
+): Step => ({
   stream: 'bitstream',
   command: {
     type: 'RegisterBitstream',
@@ -39,6 +46,7 @@ const register = (sha256: string, signature: { verdict: 'valid'; keyId: string }
     name: null,
     signature,
     allowUnsigned: true,
+    originUrl,
     registeredAt: at(seconds),
   },
 });
@@ -69,7 +77,7 @@ const complete = (jobId: string, evidence: object, seconds: number): Step => ({ 
 export const bitstreamsScenario: Step[] = [
   { stream: 'keys', command: { type: 'TrustSigningKey', keyId: KEY, algorithm: 'ed25519', publicKeyPem: 'PEM', label: 'release', trustedAt: at(0) } },
   register(SHA_A, { verdict: 'valid', keyId: KEY }, 1),
-  register(SHA_B, { verdict: 'unsigned' }, 2),
+  register(SHA_B, { verdict: 'unsigned' }, 2, ORIGIN_B),
   program(JOB.byId, REGION_0, { url: 'https://ledger.example/a', sha256: SHA_A }, 3, BITSTREAM_A),
   dispatch(JOB.byId, 4),
   complete(JOB.byId, { functionId: SHA_A.slice(0, 32), sha256: SHA_A, previousFunctionId: null }, 5),

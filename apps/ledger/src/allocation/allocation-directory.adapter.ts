@@ -95,6 +95,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     return bitstreams.map((bitstream) => ({
       bitstreamId: bitstream.bitstreamId,
       sha256: bitstream.sha256,
+      origin: bitstream.origin,
       functionId: bitstream.functionId,
       interfaceId: bitstream.interfaceId,
       retired: bitstream.state === 'retired',

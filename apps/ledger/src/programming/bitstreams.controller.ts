@@ -6,10 +6,12 @@ import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import {
   BITSTREAM_CONTENT_STORE,
   type BitstreamContentStore,
+  BitstreamContentAtOriginError,
   BitstreamInvalidError,
   BitstreamNotFoundError,
   type ProgrammingCommandResult,
   RegisterBitstreamCommand,
+  RegisterBitstreamFromOriginCommand,
   type RegisteredBitstream,
   RetireBitstreamCommand,
 } from '@ledger/programming';
@@ -17,7 +19,7 @@ import { BitstreamQueries, type BitstreamView } from '@ledger/projections/bitstr
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { pathUuid } from '../inventory/inventory-not-found';
-import { base64At, textAt } from './bitstream-request.parsing';
+import { base64At, integerAt, metadataOf, textAt } from './bitstream-request.parsing';
 import { BitstreamListQuery, RegisterBitstreamBody, RetireBitstreamBody } from './bitstreams.request.dto';
 
 @ApiTags('bitstreams')
@@ -34,23 +36,20 @@ export class BitstreamsController {
   @Post()
   @Allow('admin')
   @ApiOperation({
-    summary: 'Register an image with its detached signature',
+    summary: 'Register an image with its detached signature: its bytes, or its http(s) URL with the sha256 and size it must have',
     description:
-      'Checks the signature against the trusted keys; refuses a bad one (BITSTREAM.SIGNATURE_INVALID) and an unsigned image unless LEDGER_BITSTREAM_ALLOW_UNSIGNED (BITSTREAM.UNSIGNED). The verdict is recorded in programming.BitstreamRegistered.',
+      'Checks the signature against the trusted keys; refuses a bad one (BITSTREAM.SIGNATURE_INVALID) and an unsigned image unless LEDGER_BITSTREAM_ALLOW_UNSIGNED (BITSTREAM.UNSIGNED). The verdict is recorded in programming.BitstreamRegistered. With `url` the ledger reads the image once (at most the declared size, LEDGER_BITSTREAM_ORIGIN_MAX_BYTES, LEDGER_BITSTREAM_ORIGIN_TIMEOUT_MS), checks it and records the URL as its origin without keeping the bytes (BITSTREAM.ORIGIN_INVALID, BITSTREAM.ORIGIN_UNAVAILABLE, BITSTREAM.ORIGIN_MISMATCH).',
   })
   register(@Body() body: RegisterBitstreamBody, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<RegisteredBitstream> {
+    const context = commandContext(principal, request);
+    if ((body.content === undefined) === (body.url === undefined)) throw new BitstreamInvalidError('content', 'give either content (the bytes) or url, not both');
+    if (body.url !== undefined) {
+      const declared = { url: textAt(body.url, 'url'), sha256: textAt(body.sha256, 'sha256'), sizeBytes: integerAt(body.sizeBytes, 'sizeBytes') };
+      return this.commands.execute(new RegisterBitstreamFromOriginCommand({ ...declared, ...metadataOf(body) }, context));
+    }
     const content = base64At(body.content, 'content');
     if (content.length === 0) throw new BitstreamInvalidError('content', 'must not be empty');
-    const input = {
-      content,
-      signature: body.signature === undefined || body.signature === null ? null : base64At(body.signature, 'signature'),
-      ...(body.keyId === undefined ? {} : { keyId: textAt(body.keyId, 'keyId').toLowerCase() }),
-      functionId: textAt(body.functionId, 'functionId'),
-      interfaceId: textAt(body.interfaceId, 'interfaceId'),
-      vendor: textAt(body.vendor, 'vendor'),
-      name: body.name === undefined || body.name === null ? null : textAt(body.name, 'name'),
-    };
-    return this.commands.execute(new RegisterBitstreamCommand(input, commandContext(principal, request)));
+    return this.commands.execute(new RegisterBitstreamCommand({ content, ...metadataOf(body) }, context));
   }
 
   @Get()
@@ -71,9 +70,13 @@ export class BitstreamsController {
   @Get(':id/content')
   @Allow('admin', 'agent')
   @ApiProduces('application/octet-stream')
-  @ApiOperation({ summary: "The image's bytes, for agents to program (check them against its sha256)" })
+  @ApiOperation({
+    summary: "The image's bytes, for agents to program (check them against its sha256)",
+    description: 'An image registered by URL is not kept by the ledger: 409 BITSTREAM.CONTENT_AT_ORIGIN names its origin (no redirect: an agent would carry its ledger credential there).',
+  })
   async download(@Param('id') id: string, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<StreamableFile> {
     const bitstream = await this.find(pathUuid(id, 'id'), minPosition);
+    if (bitstream.origin.kind === 'url') throw new BitstreamContentAtOriginError(bitstream.bitstreamId, bitstream.origin.ref);
     const stored = await this.content.open(bitstream.sha256);
     if (!stored) throw new BitstreamNotFoundError(bitstream.bitstreamId);
     return new StreamableFile(stored.stream, { type: 'application/octet-stream', length: stored.sizeBytes });

@@ -2,15 +2,32 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow as Accepted, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /**
- * `POST /api/v1/bitstreams`. The image travels base64-encoded in the JSON
+ * `POST /api/v1/bitstreams`: `content`, or `url` with `sha256` and
+ * `sizeBytes`. Uploaded, the image travels base64-encoded in the JSON
  * body, so LEDGER_BODY_LIMIT_BYTES (1 MiB by default) bounds it: an image
- * of up to about three quarters of the limit. Members are checked by the
- * programming domain (BITSTREAM.INVALID names the member).
+ * of up to about three quarters of the limit; larger images are registered
+ * by URL. Members are checked by the programming domain (BITSTREAM.INVALID
+ * names the member).
  */
 export class RegisterBitstreamBody {
-  @ApiProperty({ type: 'string', format: 'byte', description: 'the image bytes, base64' })
+  @ApiPropertyOptional({ type: 'string', format: 'byte', description: 'the image bytes, base64 (or give url, sha256 and sizeBytes)' })
   @Accepted()
-  content!: unknown;
+  content?: unknown;
+
+  @ApiPropertyOptional({
+    example: 'https://images.example.net/fpga/nlb0.gbs',
+    description: 'instead of content: the http(s) URL the image is kept at; the ledger reads it once to check it, keeps no bytes, and programs name this URL',
+  })
+  @Accepted()
+  url?: unknown;
+
+  @ApiPropertyOptional({ example: 'ab'.repeat(32), description: 'with url: the sha256 the image must have, 64 hex digits' })
+  @Accepted()
+  sha256?: unknown;
+
+  @ApiPropertyOptional({ example: 67108864, description: 'with url: the size in bytes the image must have (at most LEDGER_BITSTREAM_ORIGIN_MAX_BYTES)' })
+  @Accepted()
+  sizeBytes?: unknown;
 
   @ApiPropertyOptional({ type: 'string', format: 'byte', description: 'detached signature over the image bytes, base64; absent = unsigned' })
   @Accepted()

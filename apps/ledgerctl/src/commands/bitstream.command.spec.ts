@@ -1,4 +1,4 @@
-import { formatBitstreamTable, signatureBase64 } from './bitstream.command';
+import { formatBitstreamTable, signatureBase64, imageOf } from './bitstream.command';
 
 describe('ledgerctl bitstream', () => {
   it('sends a raw signature base64-encoded, and a base64 one as it is', () => {
@@ -23,5 +23,18 @@ describe('ledgerctl bitstream', () => {
     expect(table.split('\n')[0]).toMatch(/^ID\s+NAME\s+FUNCTION\s+VENDOR\s+SIZE\s+SIGNATURE\s+STATE\s+SHA256/);
     expect(table).toContain(`valid ${'cd'.repeat(6)}`);
     expect(table).toContain(' - ');
+  });
+});
+
+describe('bitstream add: the image by file or by origin URL', () => {
+  it('sends the url with the declared sha256 and size, and refuses both or neither, or a URL without them', () => {
+    expect(imageOf(undefined, { url: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32), size: '4096' })).toEqual({
+      url: 'https://images.example.net/nlb0.gbs',
+      sha256: 'ab'.repeat(32),
+      sizeBytes: 4096,
+    });
+    expect(() => imageOf('nlb0.gbs', { url: 'https://images.example.net/nlb0.gbs' })).toThrow(/not both/);
+    expect(() => imageOf(undefined, {})).toThrow(/not both/);
+    expect(() => imageOf(undefined, { url: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32) })).toThrow(/--size/);
   });
 });

@@ -31,7 +31,10 @@ export function registerBitstreamCommands(program: Command): void {
     bitstream
       .command('add')
       .description('register an image; refused unless its detached signature verifies with a trusted key (or unsigned images are allowed)')
-      .argument('<file>', 'the image (.gbs, .xclbin, .bit)')
+      .argument('[file]', 'the image (.gbs, .xclbin, .bit); or give --url, --sha256 and --size')
+      .option('--url <url>', 'instead of a file: the http(s) URL the image is kept at (the ledger reads it once and keeps no bytes)')
+      .option('--sha256 <hex>', 'with --url: the sha256 the image must have')
+      .option('--size <bytes>', 'with --url: the size the image must have')
       .option('--sig <file>', 'the detached signature over the image bytes (raw bytes, or base64 text)')
       .requiredOption('--function-id <id>', 'the function (AFU id / logic uuid) the image loads, 32 hex digits')
       .requiredOption('--interface-id <id>', 'the shell / PR interface id the image needs')
@@ -39,9 +42,9 @@ export function registerBitstreamCommands(program: Command): void {
       .option('--name <name>', "an operator's name for the image")
       .option('--key-id <id>', 'check the signature with this trusted key only')
       .option('--json', 'print JSON'),
-  ).action(async (file: string, options: OutputOptions & { sig?: string; functionId: string; interfaceId: string; vendor: string; name?: string; keyId?: string }) => {
+  ).action(async (file: string | undefined, options: OutputOptions & AddOptions) => {
     const body = {
-      content: readBytes(file).toString('base64'),
+      ...imageOf(file, options),
       ...(options.sig === undefined ? {} : { signature: signatureBase64(readBytes(options.sig)) }),
       ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
       functionId: options.functionId,
@@ -95,6 +98,17 @@ export function registerBitstreamCommands(program: Command): void {
     });
     process.stdout.write(`${result.keyId}  ${result.algorithm}${result.appended ? '' : '  (trusted already)'}\n`);
   });
+}
+
+type AddOptions = { sig?: string; url?: string; sha256?: string; size?: string; functionId: string; interfaceId: string; vendor: string; name?: string; keyId?: string };
+
+/** The image's bytes from FILE, or its origin URL with the sha256 and size the ledger checks it against. */
+export function imageOf(file: string | undefined, options: Pick<AddOptions, 'url' | 'sha256' | 'size'>): Record<string, unknown> {
+  if ((file === undefined) === (options.url === undefined)) throw new CliError('give an image FILE or --url, not both', 2);
+  if (options.url === undefined) return { content: readBytes(file!).toString('base64') };
+  const sizeBytes = Number(options.size);
+  if (options.sha256 === undefined || !Number.isSafeInteger(sizeBytes) || sizeBytes < 1) throw new CliError('--url needs --sha256 HEX and --size N (bytes)', 2);
+  return { url: options.url, sha256: options.sha256, sizeBytes };
 }
 
 function readBytes(file: string): Buffer {

@@ -6,6 +6,7 @@ const FUNCTION = '9f'.repeat(16);
 const bitstream = (id: string, overrides: Partial<BindableBitstream> = {}): BindableBitstream => ({
   bitstreamId: id,
   sha256: id.slice(-1).repeat(64),
+  origin: { kind: 'stored', ref: `sha256:${id.slice(-1).repeat(64)}` },
   functionId: FUNCTION,
   interfaceId: SHELL,
   retired: false,
@@ -50,6 +51,14 @@ describe('what a bind programs (resolving the profile group’s accel:* keys)', 
       previous: { bitstreamId: OLD.bitstreamId, sha256: OLD.sha256, url: `/api/v1/bitstreams/${OLD.bitstreamId}/content` },
     });
     expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region()).previous).toBeNull();
+  });
+
+  it('names an image kept in an image store by its origin URL, for the agent to fetch there (no ledger credential goes with it)', () => {
+    const origin = { kind: 'url', ref: 'https://images.example.net/fpga/nlb1.gbs' } as const;
+    const wanted = bitstream('00000000-0000-5000-8000-00000000000b', { origin });
+    const atOrigin = bitstream('00000000-0000-5000-8000-00000000000c', { origin: { kind: 'url', ref: 'https://images.example.net/fpga/old.gbs' } });
+    const program = resolveBindProgram(byFunction, [wanted], region({ holds: atOrigin }));
+    expect([program.url, program.previous?.url]).toEqual([origin.ref, 'https://images.example.net/fpga/old.gbs']);
   });
 
   it.each<[string, BindableBitstream[], ProgrammableRegion, string]>([

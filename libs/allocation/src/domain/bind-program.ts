@@ -1,4 +1,4 @@
-import { bitstreamContentPath } from '@ledger/kernel';
+import { bitstreamImageUrl } from '@ledger/kernel';
 import { BindBitstreamError } from './arq.errors';
 
 /** What a profile group asks to be loaded into the region a bind gets (CYBORG-V2.md §4.3: Cyborg's bind path). */
@@ -8,6 +8,8 @@ export type ProgramRequest = { readonly by: 'bitstream'; readonly bitstreamId: s
 export interface BindableBitstream {
   readonly bitstreamId: string;
   readonly sha256: string;
+  /** Where its bytes are: stored by the ledger, or at an http(s) URL (`ref`). */
+  readonly origin: { readonly kind: 'stored' | 'url'; readonly ref: string };
   readonly functionId: string;
   readonly interfaceId: string;
   readonly retired: boolean;
@@ -24,7 +26,7 @@ export interface ProgrammableRegion {
   readonly holds: BindableBitstream | null;
 }
 
-/** An image as a program job names it: the agent fetches `url` (a ledger path, with its own credential) and checks `sha256`. */
+/** An image as a program job names it: the agent fetches `url` (a ledger path, with its own credential, or the image's origin URL) and checks `sha256`. */
 export interface ProgramImage {
   readonly bitstreamId: string;
   readonly sha256: string;
@@ -111,5 +113,5 @@ const fits = (bitstream: BindableBitstream, region: ProgrammableRegion): boolean
 const programImage = (bitstream: BindableBitstream): ProgramImage => ({
   bitstreamId: bitstream.bitstreamId,
   sha256: bitstream.sha256,
-  url: bitstreamContentPath(bitstream.bitstreamId),
+  url: bitstreamImageUrl(bitstream.bitstreamId, bitstream.origin),
 });

@@ -1,10 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { StreamLocks } from '@ledger/eventstore';
 import { FileBitstreamContentStore } from '../infrastructure/file-bitstream-content.store';
+import { HttpBitstreamOriginReader } from '../infrastructure/http-bitstream-origin.reader';
 import { BITSTREAM_CONTENT_STORE } from './bitstream-content.port';
+import { BITSTREAM_ORIGIN_READER } from './bitstream-origin.port';
 import { ProgrammingCommandRunner } from './programming-command.runner';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from './programming.settings';
 import { PROGRAMMING_STREAM_LOCKS } from './programming.tokens';
+import { RegisterBitstreamFromOriginHandler } from './register-bitstream-from-origin/register-bitstream-from-origin.handler';
 import { RegisterBitstreamHandler } from './register-bitstream/register-bitstream.handler';
 import { RetireBitstreamHandler } from './retire-bitstream/retire-bitstream.handler';
 import { RevokeSigningKeyHandler } from './revoke-signing-key/revoke-signing-key.handler';
@@ -26,8 +29,10 @@ export class ProgrammingModule {
         { provide: PROGRAMMING_SETTINGS, useValue: settings },
         { provide: PROGRAMMING_STREAM_LOCKS, useFactory: () => new StreamLocks() },
         { provide: BITSTREAM_CONTENT_STORE, useFactory: () => new FileBitstreamContentStore(settings.contentDir) },
+        { provide: BITSTREAM_ORIGIN_READER, useFactory: () => new HttpBitstreamOriginReader() },
         ProgrammingCommandRunner,
         RegisterBitstreamHandler,
+        RegisterBitstreamFromOriginHandler,
         RetireBitstreamHandler,
         TrustSigningKeyHandler,
         RevokeSigningKeyHandler,

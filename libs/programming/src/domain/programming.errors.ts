@@ -16,6 +16,14 @@ export const ProgrammingErrorCodes = {
   KEY_UNKNOWN: 'BITSTREAM.KEY_UNKNOWN',
   /** A PEM that is no public key of a supported kind (Ed25519, RSA, ECDSA P-256) (400). */
   KEY_INVALID: 'BITSTREAM.KEY_INVALID',
+  /** An origin URL that is not http(s), carries credentials or is too long (400). */
+  ORIGIN_INVALID: 'BITSTREAM.ORIGIN_INVALID',
+  /** The origin URL could not be read: unreachable, an error status, too slow (400). */
+  ORIGIN_UNAVAILABLE: 'BITSTREAM.ORIGIN_UNAVAILABLE',
+  /** The bytes at the origin URL are not the declared ones: another sha256 or size (400). */
+  ORIGIN_MISMATCH: 'BITSTREAM.ORIGIN_MISMATCH',
+  /** The ledger keeps no bytes of a url-origin bitstream: fetch them from its origin (409). */
+  CONTENT_AT_ORIGIN: 'BITSTREAM.CONTENT_AT_ORIGIN',
 } as const;
 
 /** Input that breaks a rule; nothing was recorded. */
@@ -64,5 +72,30 @@ export class SigningKeyUnknownError extends NotFoundError {
 export class SigningKeyInvalidError extends ValidationError {
   constructor(reason: string) {
     super(ProgrammingErrorCodes.KEY_INVALID, `the public key is refused: ${reason}`, { reason });
+  }
+}
+
+export class BitstreamOriginInvalidError extends ValidationError {
+  constructor(reason: string) {
+    super(ProgrammingErrorCodes.ORIGIN_INVALID, `bitstream: url ${reason}`, { path: 'url', reason });
+  }
+}
+
+/** `url` is shown without its query, which may carry an image store's signature. */
+export class BitstreamOriginUnavailableError extends ValidationError {
+  constructor(url: string, reason: string) {
+    super(ProgrammingErrorCodes.ORIGIN_UNAVAILABLE, `the image at ${url} could not be read: ${reason}`, { url, reason });
+  }
+}
+
+export class BitstreamOriginMismatchError extends ValidationError {
+  constructor(url: string, member: 'sha256' | 'sizeBytes', declared: string | number, actual: string | number) {
+    super(ProgrammingErrorCodes.ORIGIN_MISMATCH, `the image at ${url} has ${member} ${actual}, not the declared ${declared}`, { url, member, declared, actual });
+  }
+}
+
+export class BitstreamContentAtOriginError extends ConflictError {
+  constructor(bitstreamId: string, url: string) {
+    super(ProgrammingErrorCodes.CONTENT_AT_ORIGIN, `bitstream ${bitstreamId} is not stored by the ledger: fetch it from its origin ${url}`, { bitstreamId, url });
   }
 }

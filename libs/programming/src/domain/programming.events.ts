@@ -22,12 +22,23 @@ export const PROGRAMMING_EVENT_SCHEMA_VERSIONS: Readonly<Record<ProgrammingEvent
 /** Every programming event type, for processor `handles` lists. */
 export const PROGRAMMING_EVENT_TYPES: readonly ProgrammingEventType[] = Object.values(ProgrammingEventTypes);
 
-/** Where the image's bytes are: stored by the ledger, content-addressed by sha256 under its data directory. */
-export interface BitstreamOrigin {
-  readonly kind: 'stored';
-  /** `sha256:<hex>`: the content's address in the ledger's bitstream store. */
-  readonly ref: string;
-}
+/**
+ * Where the image's bytes are: stored by the ledger, content-addressed by
+ * sha256 under its data directory; or at an http(s) URL in an image store,
+ * which the ledger read once to check them and does not keep (events before
+ * url origins existed all say `stored`).
+ */
+export type BitstreamOrigin =
+  | {
+      readonly kind: 'stored';
+      /** `sha256:<hex>`: the content's address in the ledger's bitstream store. */
+      readonly ref: string;
+    }
+  | {
+      readonly kind: 'url';
+      /** The http(s) URL agents fetch the image from (and check against its sha256). */
+      readonly ref: string;
+    };
 
 /** What describes an image, wherever it is named: the command that registers it, the event, the read model. */
 export interface BitstreamDescription {

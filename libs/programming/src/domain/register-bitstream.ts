@@ -1,4 +1,5 @@
 import { bitstreamIdOf } from './bitstream-id';
+import { bitstreamOriginOf } from './bitstream-origin';
 import type { RegisterBitstream } from './bitstream.commands';
 import type { BitstreamState } from './bitstream.state';
 import { BitstreamDuplicateError, BitstreamInvalidError, BitstreamUnsignedError, SignatureInvalidError } from './programming.errors';
@@ -15,7 +16,8 @@ const NAME = /^[^\x00-\x1f\x7f]{1,255}$/u;
 /**
  * The policy: a signature that does not verify is refused always; an
  * unsigned image only where the command says unsigned images are allowed;
- * the same bytes twice are refused (the id is derived from them).
+ * the same bytes twice are refused (the id is derived from them), whether
+ * stored or at an origin URL.
  */
 export function decideRegisterBitstream(command: RegisterBitstream, state: BitstreamState): BitstreamRegistered[] {
   const sha256 = matching(command.sha256?.toLowerCase(), SHA256, 'sha256', 'must be 64 hex digits');
@@ -26,6 +28,7 @@ export function decideRegisterBitstream(command: RegisterBitstream, state: Bitst
   const interfaceId = matching(command.interfaceId, INTERFACE_ID, 'interfaceId', 'must be 1–128 letters, digits or ._:- (a PR interface id or shell name)');
   const vendor = matching(command.vendor, VENDOR, 'vendor', 'must be 1–64 letters, digits, spaces or ._-');
   const name = command.name === null ? null : matching(command.name, NAME, 'name', 'must be 1–255 characters without control characters');
+  const origin = bitstreamOriginOf(sha256, command.originUrl);
   const { signature } = command;
   if (signature.verdict === 'invalid') throw new SignatureInvalidError(sha256, signature.reason, signature.keyId);
   if (signature.verdict === 'unsigned' && !command.allowUnsigned) throw new BitstreamUnsignedError(sha256);
@@ -40,7 +43,7 @@ export function decideRegisterBitstream(command: RegisterBitstream, state: Bitst
         interfaceId,
         vendor,
         name,
-        origin: { kind: 'stored', ref: `sha256:${sha256}` },
+        origin,
         signature,
         registeredAt: command.registeredAt,
       },

@@ -10,6 +10,16 @@ export interface RegisteredBitstream {
   readonly position: number;
 }
 
+/** What describes an image besides its bytes, as an operator sends it: its detached signature (null: unsigned) and metadata. */
+export interface BitstreamMetadata {
+  readonly signature: Buffer | null;
+  readonly keyId?: string;
+  readonly functionId: string;
+  readonly interfaceId: string;
+  readonly vendor: string;
+  readonly name: string | null;
+}
+
 /**
  * Registers an image from its bytes and detached signature (null: unsigned).
  * The bytes are stored by sha256 and the signature checked against the
@@ -18,15 +28,7 @@ export interface RegisteredBitstream {
  */
 export class RegisterBitstreamCommand extends Command<RegisteredBitstream> {
   constructor(
-    readonly input: {
-      readonly content: Buffer;
-      readonly signature: Buffer | null;
-      readonly keyId?: string;
-      readonly functionId: string;
-      readonly interfaceId: string;
-      readonly vendor: string;
-      readonly name: string | null;
-    },
+    readonly input: BitstreamMetadata & { readonly content: Buffer },
     readonly context: CommandContext,
   ) {
     super();

@@ -1,6 +1,6 @@
 import { bitstreamIdOf } from '../bitstream-id';
 import type { RegisterBitstream } from '../bitstream.commands';
-import type { BitstreamRegistered, BitstreamRetired, SigningKeyRevoked, SigningKeyTrusted } from '../programming.events';
+import type { BitstreamOrigin, BitstreamRegistered, BitstreamRetired, SigningKeyRevoked, SigningKeyTrusted } from '../programming.events';
 import type { SignatureVerdict } from '../signature-verdict';
 
 export const SHA = 'ab'.repeat(32);
@@ -19,11 +19,16 @@ export const registerCommand = (signature: SignatureVerdict, overrides: Partial<
   name: 'nlb0',
   signature,
   allowUnsigned: false,
+  originUrl: null,
   registeredAt: AT,
   ...overrides,
 });
 
-export const registered = (signature: SignatureVerdict, sha256 = SHA): BitstreamRegistered => ({
+export const registered = (
+  signature: SignatureVerdict,
+  sha256 = SHA,
+  origin: BitstreamOrigin = { kind: 'stored', ref: `sha256:${sha256}` },
+): BitstreamRegistered => ({
   type: 'programming.BitstreamRegistered',
   data: {
     bitstreamId: bitstreamIdOf(sha256),
@@ -33,7 +38,7 @@ export const registered = (signature: SignatureVerdict, sha256 = SHA): Bitstream
     interfaceId: 'b7a6f1d0c5e44c3b8e3f2a1b0c9d8e7f',
     vendor: 'intel',
     name: 'nlb0',
-    origin: { kind: 'stored', ref: `sha256:${sha256}` },
+    origin,
     signature,
     registeredAt: AT,
   },

@@ -10,8 +10,8 @@ import {
   type HostInventoryEvent,
   type ShellProgrammed,
 } from '@ledger/inventory';
-import { bitstreamContentPath, NotFoundError } from '@ledger/kernel';
-import { BitstreamNotFoundError, type BitstreamEvent, bitstreamDecider, bitstreamStream } from '@ledger/programming';
+import { bitstreamImageUrl, NotFoundError } from '@ledger/kernel';
+import { BitstreamNotFoundError, type BitstreamEvent, type BitstreamState, bitstreamDecider, bitstreamStream } from '@ledger/programming';
 import { DeviceRequiredError, NoFpgaError, ProvisionDeviceNotFoundError, ShellBitstreamRetiredError } from '../../domain/provisioning.errors';
 import type { ProvisionStart, ShellImage } from './provision-workflow';
 
@@ -26,7 +26,7 @@ export async function planProvisioning(
   request: { readonly hostname: string; readonly shell: string; readonly vfs: number; readonly device?: string },
   provisionId: string,
 ): Promise<ProvisionStart> {
-  const bitstream = foldEvents(bitstreamDecider, bitstreamDecider.initialState(), (await store.readStream(bitstreamStream(request.shell))) as unknown as BitstreamEvent[]);
+  const bitstream = await bitstreamState(store, request.shell);
   if (bitstream.status === 'none') throw new BitstreamNotFoundError(request.shell);
   if (bitstream.status === 'retired') throw new ShellBitstreamRetiredError(request.shell);
   const hostEvents = (await store.readStream(hostStream(request.hostname))) as unknown as HostInventoryEvent[];
@@ -38,12 +38,12 @@ export async function planProvisioning(
   if (provisioning.running !== null) throw new HostProvisioningError(request.hostname, provisioning.running);
   const fpgas = [...host.devices.values()].map((known) => known.snapshot).filter((device) => device.type === 'FPGA');
   const device = pickFpga(request.hostname, fpgas, request.device?.toLowerCase());
-  const { bitstreamId, sha256, interfaceId } = bitstream.bitstream;
+  const { bitstreamId, sha256, interfaceId, origin } = bitstream.bitstream;
   return {
     provisionId,
     hostname: host.hostname,
     device: { uuid: device.uuid, pciAddress: device.pciAddress },
-    shell: { bitstreamId, sha256, interfaceId, url: bitstreamContentPath(bitstreamId) },
+    shell: { bitstreamId, sha256, interfaceId, url: bitstreamImageUrl(bitstreamId, origin) },
     previousShell: await lastShell(store, device.uuid),
     vfs: request.vfs,
   };
@@ -65,5 +65,12 @@ async function lastShell(store: EventStore, deviceUuid: string): Promise<ShellIm
   const loads = (await store.readStream(deviceStream(deviceUuid))).filter((event) => event.type === 'inventory.ShellProgrammed');
   const last = loads.at(-1)?.data as ShellProgrammed['data'] | undefined;
   if (!last?.bitstreamId || !last.sha256) return null;
-  return { bitstreamId: last.bitstreamId, sha256: last.sha256, url: bitstreamContentPath(last.bitstreamId) };
+  const registered = await bitstreamState(store, last.bitstreamId);
+  if (registered.status === 'none') return null;
+  return { bitstreamId: last.bitstreamId, sha256: last.sha256, url: bitstreamImageUrl(last.bitstreamId, registered.bitstream.origin) };
+}
+
+/** A bitstream as its own stream says (the url a shell job names depends on where its bytes are). */
+async function bitstreamState(store: EventStore, bitstreamId: string): Promise<BitstreamState> {
+  return foldEvents(bitstreamDecider, bitstreamDecider.initialState(), (await store.readStream(bitstreamStream(bitstreamId))) as unknown as BitstreamEvent[]);
 }
