@@ -28,13 +28,13 @@ describe('ledgerctl bitstream', () => {
 
 describe('bitstream add: the image by file or by origin URL', () => {
   it('sends the url with the declared sha256 and size, and refuses both or neither, or a URL without them', () => {
-    expect(imageOf(undefined, { url: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32), size: '4096' })).toEqual({
+    expect(imageOf(undefined, { origin: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32), size: '4096' })).toEqual({
       url: 'https://images.example.net/nlb0.gbs',
       sha256: 'ab'.repeat(32),
       sizeBytes: 4096,
     });
-    expect(() => imageOf('nlb0.gbs', { url: 'https://images.example.net/nlb0.gbs' })).toThrow(/not both/);
+    expect(() => imageOf('nlb0.gbs', { origin: 'https://images.example.net/nlb0.gbs' })).toThrow(/not both/);
     expect(() => imageOf(undefined, {})).toThrow(/not both/);
-    expect(() => imageOf(undefined, { url: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32) })).toThrow(/--size/);
+    expect(() => imageOf(undefined, { origin: 'https://images.example.net/nlb0.gbs', sha256: 'ab'.repeat(32) })).toThrow(/--size/);
   });
 });

@@ -31,10 +31,11 @@ export function registerBitstreamCommands(program: Command): void {
     bitstream
       .command('add')
       .description('register an image; refused unless its detached signature verifies with a trusted key (or unsigned images are allowed)')
-      .argument('[file]', 'the image (.gbs, .xclbin, .bit); or give --url, --sha256 and --size')
-      .option('--url <url>', 'instead of a file: the http(s) URL the image is kept at (the ledger reads it once and keeps no bytes)')
-      .option('--sha256 <hex>', 'with --url: the sha256 the image must have')
-      .option('--size <bytes>', 'with --url: the size the image must have')
+      .argument('[file]', 'the image (.gbs, .xclbin, .bit); or give --origin, --sha256 and --size')
+      // Not --url: that names the ledger, as on every command that calls it.
+      .option('--origin <url>', 'instead of a file: the http(s) URL the image is kept at (the ledger reads it once and keeps no bytes)')
+      .option('--sha256 <hex>', 'with --origin: the sha256 the image must have')
+      .option('--size <bytes>', 'with --origin: the size the image must have')
       .option('--sig <file>', 'the detached signature over the image bytes (raw bytes, or base64 text)')
       .requiredOption('--function-id <id>', 'the function (AFU id / logic uuid) the image loads, 32 hex digits')
       .requiredOption('--interface-id <id>', 'the shell / PR interface id the image needs')
@@ -100,15 +101,15 @@ export function registerBitstreamCommands(program: Command): void {
   });
 }
 
-type AddOptions = { sig?: string; url?: string; sha256?: string; size?: string; functionId: string; interfaceId: string; vendor: string; name?: string; keyId?: string };
+type AddOptions = { sig?: string; origin?: string; sha256?: string; size?: string; functionId: string; interfaceId: string; vendor: string; name?: string; keyId?: string };
 
 /** The image's bytes from FILE, or its origin URL with the sha256 and size the ledger checks it against. */
-export function imageOf(file: string | undefined, options: Pick<AddOptions, 'url' | 'sha256' | 'size'>): Record<string, unknown> {
-  if ((file === undefined) === (options.url === undefined)) throw new CliError('give an image FILE or --url, not both', 2);
-  if (options.url === undefined) return { content: readBytes(file!).toString('base64') };
+export function imageOf(file: string | undefined, options: Pick<AddOptions, 'origin' | 'sha256' | 'size'>): Record<string, unknown> {
+  if ((file === undefined) === (options.origin === undefined)) throw new CliError('give an image FILE or --origin, not both', 2);
+  if (options.origin === undefined) return { content: readBytes(file!).toString('base64') };
   const sizeBytes = Number(options.size);
-  if (options.sha256 === undefined || !Number.isSafeInteger(sizeBytes) || sizeBytes < 1) throw new CliError('--url needs --sha256 HEX and --size N (bytes)', 2);
-  return { url: options.url, sha256: options.sha256, sizeBytes };
+  if (options.sha256 === undefined || !Number.isSafeInteger(sizeBytes) || sizeBytes < 1) throw new CliError('--origin needs --sha256 HEX and --size N (bytes)', 2);
+  return { url: options.origin, sha256: options.sha256, sizeBytes };
 }
 
 function readBytes(file: string): Buffer {
