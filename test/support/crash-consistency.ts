@@ -35,7 +35,10 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
   const problems: string[] = [];
   for (const status of ['running', 'failed']) {
     const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
-    if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${unfinished.map((w: { id: string }) => w.id).join(', ')}`);
+    const described = unfinished.map((w: { id: string; currentStep: string | null; reason: string | null; unresolved: unknown }) =>
+      status === 'running' ? `${w.id} (at ${w.currentStep})` : `${w.id} (${w.reason}; could not undo ${JSON.stringify(w.unresolved)})`,
+    );
+    if (unfinished.length > 0) problems.push(`${unfinished.length} bind workflow(s) ${status}: ${described.join(', ')}`);
   }
   const { arqs } = await getJson('/v2/accelerator_requests');
   for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);

@@ -19,6 +19,7 @@ const IMAGE_UUID = '6f1d2f9e-35a8-4b8e-9c39-0d7a1b0b2a10';
 
 /** Where the ledger serves a registered bitstream's bytes to agents. */
 const LEDGER_IMAGE_PATH = '/api/v1/bitstreams/0195a1b2-0000-7000-8000-000000000001/content';
+const LEDGER_RESTARTING_PATH = '/api/v1/bitstreams/0195a1b2-0000-7000-8000-000000000002/content';
 
 describe('JobRunner', () => {
   let stateDir: string;
@@ -31,10 +32,13 @@ describe('JobRunner', () => {
   let imageServiceUrl: string;
   let seenImageOnProgram: string | undefined;
   let imageTokens: (string | undefined)[];
+  let restartingAnswers = 0;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
-      if (request.url === '/bitstream.gbs' || request.url === LEDGER_IMAGE_PATH) {
+      // A ledger restarting: 503 twice, then the image.
+      if (request.url === LEDGER_RESTARTING_PATH && restartingAnswers++ < 2) return response.writeHead(503).end();
+      if (request.url === '/bitstream.gbs' || request.url === LEDGER_IMAGE_PATH || request.url === LEDGER_RESTARTING_PATH) {
         imageTokens.push(request.headers['x-auth-token'] as string | undefined);
         return response.writeHead(200).end(IMAGE);
       }
@@ -116,6 +120,13 @@ describe('JobRunner', () => {
     const elsewhere = job('program', { pciAddress: '0000:5e:00.0', image: { url: imageUrl, sha256: IMAGE_SHA256 } });
     expect((await (await runner(undefined, undefined, { url: 'http://127.0.0.1:1', token: 'agent-token' })).run(elsewhere)).outcome).toBe('completed');
     expect(imageTokens).toEqual(['agent-token', undefined]);
+  });
+
+  it('waits for its own ledger while it answers 5xx (a restart), then fetches the image', async () => {
+    const own = { url: new URL(imageUrl).origin, token: 'agent-token' };
+    const program = job('program', { pciAddress: '0000:5e:00.0', image: { url: LEDGER_RESTARTING_PATH, sha256: IMAGE_SHA256 } });
+    expect((await (await runner(undefined, undefined, own)).run(program)).outcome).toBe('completed');
+    expect(restartingAnswers).toBe(3);
   });
 
   it('resolves image.imageUuid through the image service and checks its sha512', async () => {

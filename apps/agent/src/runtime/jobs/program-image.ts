@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isUuid } from '@ledger/kernel';
 import type { JobParams } from '../../drivers/accelerator-driver';
+import { backoffMs } from '../backoff';
 import { JOB_FAILURE_CODES, JobFailure } from './job-failure';
 
 export interface ImageSourceOptions {
@@ -29,7 +31,17 @@ interface ExpectedImage {
   readonly headers: Record<string, string>;
   readonly algorithm: 'sha256' | 'sha512';
   readonly hash: string;
+  /** On the agent's own ledger: a ledger that is restarting is waited for (LEDGER_IMAGE_ATTEMPTS). */
+  readonly onLedger?: boolean;
 }
+
+/**
+ * Tries at fetching an image from the agent's own ledger while it cannot be
+ * reached or answers 5xx, with the agent's backoff (1, 2, 4, 8, 16 s): a
+ * ledger restarting takes seconds, and the undo of a bind (loading back the
+ * region's image) must not fail because the ledger was down a moment.
+ */
+const LEDGER_IMAGE_ATTEMPTS = 6;
 
 const HEX = { sha256: /^[0-9a-f]{64}$/, sha512: /^[0-9a-f]{128}$/ } as const;
 const LEDGER_CONTENT_PATH = /^\/api\/v1\/bitstreams\/[0-9a-f-]{36}\/content$/;
@@ -50,7 +62,7 @@ export async function fetchProgramImage(params: JobParams, options: ImageSourceO
   mkdirSync(dir, { recursive: true });
   const partial = join(dir, `${randomUUID()}.part`);
   try {
-    const response = await get(expected.url, expected.headers, signal);
+    const response = await get(expected.url, expected.headers, signal, expected.onLedger ? LEDGER_IMAGE_ATTEMPTS : 1);
     const sha256 = createHash('sha256');
     const declared = expected.algorithm === 'sha256' ? sha256 : createHash(expected.algorithm);
     let sizeBytes = 0;
@@ -116,18 +128,22 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
 }
 
 /** A registered bitstream's bytes on the agent's own ledger, fetched with the agent's credential (the ledger serves them to agents only). */
-function onLedger(path: string, options: ImageSourceOptions): Pick<ExpectedImage, 'url' | 'headers'> {
+function onLedger(path: string, options: ImageSourceOptions): Pick<ExpectedImage, 'url' | 'headers' | 'onLedger'> {
   if (!options.ledger) throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${path} is on the ledger, and this agent has no ledger to fetch it from`, { deviceState: 'unchanged' });
-  return { url: `${options.ledger.url}${path}`, headers: { 'x-auth-token': options.ledger.token } };
+  return { url: `${options.ledger.url}${path}`, headers: { 'x-auth-token': options.ledger.token }, onLedger: true };
 }
 
-async function get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
-  const response = await fetch(url, { headers, signal });
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new Error(`GET ${shown(url)} answered ${response.status}`);
+/** GET `url`; a connection failure or a 5xx answer is tried again (with backoff) up to `attempts` times in all. */
+async function get(url: string, headers: Record<string, string>, signal: AbortSignal, attempts = 1): Promise<Response> {
+  for (let failures = 1; ; failures++) {
+    const answer = await fetch(url, { headers, signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (answer instanceof Response && answer.ok && answer.body) return answer;
+    if (answer instanceof Response) await answer.body?.cancel();
+    const failure = answer instanceof Response ? new Error(`GET ${shown(url)} answered ${answer.status}`) : answer;
+    const transient = !(answer instanceof Response) || answer.status >= 500;
+    if (!transient || failures >= attempts || signal.aborted) throw failure;
+    await delay(backoffMs(failures), undefined, { signal });
   }
-  return response;
 }
 
 /** A URL as messages show it: without its query, which may carry a signature. */
