@@ -38,6 +38,10 @@ export function placementMissing(): string | undefined {
 }
 
 /** A Placement with an empty database, ready to answer. */
+/** Tries at binding the service's port while another process holds it. */
+const PORT_TAKEN_ATTEMPTS = 20;
+const PORT_TAKEN_RETRY_MS = 250;
+
 export async function startPlacementService(): Promise<PlacementService> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-placement-'));
   const config = join(dir, 'placement.conf');
@@ -57,17 +61,26 @@ export async function startPlacementService(): Promise<PlacementService> {
       return child?.pid;
     },
     async start() {
-      const out = openSync(log, 'a');
-      child = spawn(PYTHON, [PLACEMENT_API, '--host', '127.0.0.1', '--port', String(port)], {
-        cwd: dir,
-        env: pythonEnv({ OS_PLACEMENT_CONFIG_DIR: dir }),
-        stdio: ['ignore', out, out],
-      });
-      closeSync(out);
-      // A run that dies without its teardown must not leave Placement behind.
-      const started = child;
-      process.once('exit', () => started.kill('SIGKILL'));
-      await waitUntilAnswering(url, child, log);
+      // A restart (a suite's outage) binds the same port, which another process's free-port probe may hold
+      // for a moment: try again while the port is taken, a few seconds at most.
+      for (let attempt = 1; ; attempt++) {
+        const out = openSync(log, 'a');
+        child = spawn(PYTHON, [PLACEMENT_API, '--host', '127.0.0.1', '--port', String(port)], {
+          cwd: dir,
+          env: pythonEnv({ OS_PLACEMENT_CONFIG_DIR: dir }),
+          stdio: ['ignore', out, out],
+        });
+        closeSync(out);
+        // A run that dies without its teardown must not leave Placement behind.
+        const started = child;
+        process.once('exit', () => started.kill('SIGKILL'));
+        try {
+          return await waitUntilAnswering(url, child, log);
+        } catch (error) {
+          if (!/Address already in use/.test((error as Error).message) || attempt >= PORT_TAKEN_ATTEMPTS) throw error;
+          await delay(PORT_TAKEN_RETRY_MS);
+        }
+      }
     },
     async stop() {
       const running = child;
