@@ -14,7 +14,7 @@ import type { AgentProcess } from '../support/agent-process';
 import { imageBody, originBody, pemOf, serveImages } from '../support/bitstreams';
 import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
-import { startSimulatedAgent } from '../support/simulated-agent';
+import { startAgentOnLedger } from '../support/simulated-agent';
 
 const PROJECT = 'tenant-bp';
 /** One host per agent behaviour: the simulated driver fails the next two of an operation (each step tries twice). */
@@ -61,16 +61,8 @@ describe('a bind programs the region its profile names (real simulated agents)',
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
 
   async function startAgent(hostname: string): Promise<AgentProcess> {
-    const agent = await startSimulatedAgent({
-      ledgerUrl: ledger.url,
-      token: ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
-      hostname,
-      dir: stateDir,
-      simulated: { fpgas: 1, fpgaVfs: 2, gpus: 0, nics: 0, failNext: FAIL_NEXT[hostname] },
-    });
+    const agent = await startAgentOnLedger(ledger, { hostname, dir: stateDir, simulated: { fpgas: 1, fpgaVfs: 2, gpus: 0, nics: 0, failNext: FAIL_NEXT[hostname] } });
     agents.push(agent);
-    // A job is refused until the ledger has the agent's heartbeat.
-    await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
     return agent;
   }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentProcess } from '../support/agent-process';
-import { startSimulatedAgent } from '../support/simulated-agent';
+import { startAgentOnLedger } from '../support/simulated-agent';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
 
@@ -38,9 +38,7 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
 
   /** A host whose simulated agent runs (with `simulated` driver settings), up once the ledger has its heartbeat; answers its FPGA's uuid. */
   async function hostWithAgent(hostname: string, simulated?: Record<string, unknown>): Promise<string> {
-    const token = ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
-    agents.push(await startSimulatedAgent({ ledgerUrl: ledger.url, token, hostname, dir: stateDir, simulated: simulated ?? {} }));
-    await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
+    agents.push(await startAgentOnLedger(ledger, { hostname, dir: stateDir, simulated: simulated ?? {} }));
     const deployables = (await admin('GET', `/api/v1/deployables?hostname=${hostname}`)).body.items;
     return deployables.find((deployable: { resourceClass: string }) => deployable.resourceClass === 'FPGA').deviceUuid;
   }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentProcess } from '../support/agent-process';
-import { startSimulatedAgent } from '../support/simulated-agent';
+import { startAgentOnLedger } from '../support/simulated-agent';
 import { imageBody } from '../support/bitstreams';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 
@@ -56,9 +56,7 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
 
   /** A host with one simulated FPGA (4 VFs before provisioning) whose agent is up; answers the FPGA's uuid. */
   async function hostWithAgent(hostname: string, failNext: Record<string, number> = {}): Promise<string> {
-    const token = ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
-    agents.push(await startSimulatedAgent({ ledgerUrl: ledger.url, token, hostname, dir: stateDir, simulated: { fpgas: 1, fpgaVfs: 4, gpus: 0, nics: 0, failNext } }));
-    await eventually(async () => (await admin('GET', `/api/v1/hosts/${hostname}`)).body?.agentStatus === 'up');
+    agents.push(await startAgentOnLedger(ledger, { hostname, dir: stateDir, simulated: { fpgas: 1, fpgaVfs: 4, gpus: 0, nics: 0, failNext } }));
     return (await admin('GET', `/api/v1/devices?hostname=${hostname}`)).body.items[0].uuid;
   }
 

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from '@ledger/processing/testing';
 import { type AgentProcess, startAgentProcess } from './agent-process';
+import type { TestLedger } from './ledger-app';
 
 export interface SimulatedAgentOptions {
   readonly ledgerUrl: string;
@@ -38,5 +40,21 @@ export async function startSimulatedAgent(options: SimulatedAgentOptions): Promi
     await agent.stop('SIGKILL');
     throw error;
   }
+  return agent;
+}
+
+/**
+ * Starts the simulated agent of `hostname` against an in-process test
+ * ledger, with the host's own agent credential, and resolves once the
+ * ledger sees it `up` (a job is refused until it has a heartbeat).
+ */
+export async function startAgentOnLedger(
+  ledger: TestLedger,
+  options: Pick<SimulatedAgentOptions, 'hostname' | 'dir' | 'simulated'>,
+): Promise<AgentProcess> {
+  const { hostname } = options;
+  const token = ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
+  const agent = await startSimulatedAgent({ ledgerUrl: ledger.url, token, ...options });
+  await eventually(async () => (await ledger.request('GET', `/api/v1/hosts/${hostname}`, { token: ledger.adminToken })).body?.agentStatus === 'up');
   return agent;
 }
