@@ -5,7 +5,8 @@ import type { BitstreamState } from './bitstream.state';
 import { BitstreamDuplicateError, BitstreamInvalidError, BitstreamUnsignedError, SignatureInvalidError } from './programming.errors';
 import type { BitstreamRegistered } from './programming.events';
 
-const SHA256 = /^[0-9a-f]{64}$/;
+/** An image's sha256 as the registry keeps it: 64 lower-case hex digits. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** As agents read a function back (AFU id / logic uuid): 32 hex digits. */
 const FUNCTION_ID = /^[0-9a-f]{32}$/;
 /** A PR interface id (hex, uuid) or a shell name (xilinx_u250_gen3x16_xdma_shell_4_1). */
@@ -20,7 +21,7 @@ const NAME = /^[^\x00-\x1f\x7f]{1,255}$/u;
  * stored or at an origin URL.
  */
 export function decideRegisterBitstream(command: RegisterBitstream, state: BitstreamState): BitstreamRegistered[] {
-  const sha256 = matching(command.sha256?.toLowerCase(), SHA256, 'sha256', 'must be 64 hex digits');
+  const sha256 = matching(command.sha256?.toLowerCase(), SHA256_HEX, 'sha256', 'must be 64 hex digits');
   const bitstreamId = bitstreamIdOf(sha256);
   if (state.status !== 'none') throw new BitstreamDuplicateError(bitstreamId, sha256, state.status);
   if (!Number.isSafeInteger(command.sizeBytes) || command.sizeBytes < 1) throw new BitstreamInvalidError('sizeBytes', 'must be a positive integer');

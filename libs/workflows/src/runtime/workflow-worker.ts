@@ -98,7 +98,11 @@ export class WorkflowWorker extends ProcessorWorker {
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
     // Per instance, in log order: a routed input, or the version of an input recorded on its stream.
     const byStream = new Map<string, (Arrival | number)[]>();
-    const arrive = (stream: string, arrival: Arrival | number) => byStream.set(stream, [...(byStream.get(stream) ?? []), arrival]);
+    const arrive = (stream: string, arrival: Arrival | number) => {
+      const arrivals = byStream.get(stream);
+      if (arrivals) arrivals.push(arrival);
+      else byStream.set(stream, [arrival]);
+    };
     for (const event of events) {
       if (event.type === WorkflowEventTypes.inputRecorded) {
         if (workflowIdOf(this.workflow.name, event.stream) !== undefined) arrive(event.stream, event.version);

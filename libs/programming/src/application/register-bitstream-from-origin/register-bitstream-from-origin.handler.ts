@@ -2,14 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { checkOriginBytes, originUrlOf } from '../../domain/bitstream-origin';
 import { BitstreamInvalidError } from '../../domain/programming.errors';
+import { SHA256_HEX } from '../../domain/register-bitstream';
 import { BITSTREAM_ORIGIN_READER, type BitstreamOriginReader } from '../bitstream-origin.port';
 import { ProgrammingCommandRunner } from '../programming-command.runner';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '../programming.settings';
 import { appendRegistration } from '../register-bitstream/bitstream-registration';
 import type { RegisteredBitstream } from '../register-bitstream/register-bitstream.command';
 import { RegisterBitstreamFromOriginCommand } from './register-bitstream-from-origin.command';
-
-const SHA256 = /^[0-9a-f]{64}$/;
 
 @CommandHandler(RegisterBitstreamFromOriginCommand)
 export class RegisterBitstreamFromOriginHandler implements ICommandHandler<RegisterBitstreamFromOriginCommand> {
@@ -23,7 +22,7 @@ export class RegisterBitstreamFromOriginHandler implements ICommandHandler<Regis
   async execute({ input, context }: RegisterBitstreamFromOriginCommand): Promise<RegisteredBitstream> {
     const url = originUrlOf(input.url);
     const sha256 = input.sha256.toLowerCase();
-    if (!SHA256.test(sha256)) throw new BitstreamInvalidError('sha256', 'must be 64 hex digits');
+    if (!SHA256_HEX.test(sha256)) throw new BitstreamInvalidError('sha256', 'must be 64 hex digits');
     const { originMaxBytes, originTimeoutMs } = this.settings;
     if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 1 || input.sizeBytes > originMaxBytes) {
       throw new BitstreamInvalidError('sizeBytes', `must be a positive integer of at most ${originMaxBytes} (LEDGER_BITSTREAM_ORIGIN_MAX_BYTES)`);
