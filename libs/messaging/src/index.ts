@@ -1,0 +1,6 @@
+export * from './application/message-publisher.port';
+export * from './application/message-publisher.errors';
+export * from './application/message-source.port';
+export * from './application/received-message';
+export * from './infrastructure/kafka-message-publisher';
+export * from './infrastructure/kafka-message-source';
