@@ -11,6 +11,8 @@ export interface KafkaMessageSourceOptions extends KafkaClientOptions {
   readonly fromBeginning?: boolean;
   /** How long the group waits for a silent member before rebalancing (default 4000 ms, short enough for tests, DESIGN.md). */
   readonly sessionTimeoutMs?: number;
+  /** Partitions whose batches are handed over side by side (default 1: one batch at a time). */
+  readonly concurrentPartitions?: number;
 }
 
 /** A Kafka consumer group member (kafkajs) behind the MessageSource port. */
@@ -26,6 +28,7 @@ export class KafkaMessageSource implements MessageSource {
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? true });
     await this.consumer.run({
+      partitionsConsumedConcurrently: this.options.concurrentPartitions ?? 1,
       eachBatch: async ({ batch }) => {
         await handle(batch.messages.map((message) => received(batch.topic, batch.partition, message)));
       },
