@@ -25,7 +25,7 @@ export class KafkaMessagePublisher implements MessagePublisher {
     if (messages.length === 0) return;
     const producer = await this.connected();
     try {
-      await producer.sendBatch({ acks: ALL_IN_SYNC_REPLICAS, topicMessages: byTopic(messages) });
+      await producer.sendBatch({ acks: ALL_IN_SYNC_REPLICAS, topicMessages: kafkaTopicMessages(messages) });
     } catch (error) {
       throw await this.failure(error);
     }
@@ -70,7 +70,8 @@ function refusedByBroker(error: KafkaJSError): boolean {
   return protocol !== undefined && !protocol.retriable;
 }
 
-function byTopic(messages: readonly OutgoingMessage[]) {
+/** kafkajs' `topicMessages`: one entry per topic, each topic's messages in the batch's order. */
+export function kafkaTopicMessages(messages: readonly OutgoingMessage[]) {
   const topics = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
   for (const message of messages) {
     const list = topics.get(message.topic) ?? [];
