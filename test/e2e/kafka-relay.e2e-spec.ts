@@ -74,7 +74,7 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
   };
   const relayStatus = async () => {
     const response = await fetch(`${ledger!.url}/api/v1/reactors`, { headers: { 'x-auth-token': admin } });
-    const { items } = (await response.json()) as { items: { name: string; position: number; lag: number }[] };
+    const { items } = (await response.json()) as { items: { name: string; position: number; lag: number; state: string }[] };
     return items.find((reactor) => reactor.name === 'kafka-relay')!;
   };
   const relayCaughtUp = async (): Promise<void> => {
@@ -185,6 +185,16 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
     const verdict = await ledgerctl(env, 'audit', 'verify', '--checkpoints', copy, '--json', '--quiet');
     expect(verdict.code).toBe(0);
     expect(JSON.parse(verdict.stdout)).toMatchObject({ ok: true, anchor: { position: signed.at(-1)!.position } });
+  });
+
+  it('goes on recording while Kafka is down, the relay shown unavailable and backing off', async () => {
+    ledger = await startLedgerProcess(env);
+    await kafka.stop();
+    for (let index = 0; index < 5; index++) expect(await report(index, 8)).toBe(true);
+    await eventually(async () => (await relayStatus()).state === 'unavailable');
+    const ready = await fetch(`${ledger.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: { reactors: { detail: string } } }).checks.reactors.detail).toContain('kafka-relay');
   });
 });
 
