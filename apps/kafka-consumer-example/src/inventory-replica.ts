@@ -64,7 +64,7 @@ export class InventoryReplica {
       this.progress = {
         ...this.progress,
         applied: this.progress.applied + fresh.length,
-        highestPosition: Math.max(this.progress.highestPosition, ...fresh.map((envelope) => envelope.position)),
+        highestPosition: fresh.reduce((highest, envelope) => Math.max(highest, envelope.position), this.progress.highestPosition),
       };
     });
     return this.progress;
