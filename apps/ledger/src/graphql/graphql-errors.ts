@@ -1,0 +1,57 @@
+import { Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { type ExecutionResult, GraphQLError } from 'graphql';
+import { LedgerError } from '@ledger/kernel';
+import { toLedgerError } from '../http/to-ledger-error';
+
+/** Mercurius's code for a query nested deeper than its `queryDepth`. */
+const MERCURIUS_TOO_DEEP = 'MER_ERR_GQL_QUERY_DEPTH';
+
+export const GRAPHQL_TOO_DEEP = 'GRAPHQL.TOO_DEEP';
+/** Not GraphQL (a syntax error), or not valid against the schema (an unknown field, a wrong argument type). */
+export const GRAPHQL_INVALID_QUERY = 'GRAPHQL.INVALID_QUERY';
+
+const logger = new Logger('GraphQL');
+
+interface CodedError {
+  readonly message: string;
+  readonly locations?: GraphQLError['locations'];
+  readonly path?: GraphQLError['path'];
+  readonly extensions: { readonly code: string; readonly status: number } & Record<string, unknown>;
+}
+
+/**
+ * Every GraphQL error with the ledger's stable code in `extensions.code`
+ * (docs/errors.md) and its HTTP status in `extensions.status`. A request
+ * refused whole (no token, a query too deep, too costly or invalid) is
+ * answered with that status and `X-Error-Code`, as the REST API answers;
+ * errors of single fields leave the rest of the data and status 200.
+ */
+export function formatGraphqlErrors(execution: ExecutionResult, context: { reply?: FastifyReply }) {
+  const errors = (execution.errors ?? []).flatMap(unwrapped).map(coded);
+  const refusal = execution.data ? undefined : errors[0];
+  if (refusal !== undefined) context.reply?.header('x-error-code', refusal.extensions.code);
+  return { statusCode: refusal?.extensions.status ?? 200, response: { data: execution.data ?? null, errors } };
+}
+
+/** Mercurius reports a refused document as one error holding the validation errors. */
+function unwrapped(error: GraphQLError): GraphQLError[] {
+  const inner = (error.originalError as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(inner)) return [error];
+  return inner.map((each: Error) => (each instanceof GraphQLError ? each : new GraphQLError(each.message, { originalError: each })));
+}
+
+function coded(error: GraphQLError): CodedError {
+  const where = { message: error.message, locations: error.locations, path: error.path };
+  const original = error.originalError;
+  if ((original as { code?: string } | undefined)?.code === MERCURIUS_TOO_DEEP) {
+    return { ...where, extensions: { code: GRAPHQL_TOO_DEEP, status: 400 } };
+  }
+  if (original === undefined || original instanceof GraphQLError) {
+    const code = typeof error.extensions.code === 'string' ? error.extensions.code : GRAPHQL_INVALID_QUERY;
+    return { ...where, extensions: { ...error.extensions, code, status: 400 } };
+  }
+  const ledgerError = toLedgerError(original);
+  if (!(original instanceof LedgerError) && ledgerError.status >= 500) logger.error(`${error.path?.join('.') ?? 'request'}: ${original.stack ?? original.message}`);
+  return { ...where, message: ledgerError.message, extensions: { ...ledgerError.facts, code: ledgerError.code, status: ledgerError.status } };
+}
