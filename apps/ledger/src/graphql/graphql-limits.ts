@@ -2,11 +2,12 @@ import { GraphQLError, type ValidationRule } from 'graphql';
 import { createComplexityRule, fieldExtensionsEstimator, simpleEstimator } from 'graphql-query-complexity';
 
 /**
- * Deepest selection a query may nest: deep enough for a host → device →
- * deployable → attach handle walk through connections (edges → node at each
- * level), not for an unbounded one.
+ * Deepest selection a query may nest. The ledger's own types have no cycle
+ * (the deepest walk, host → device → deployable → attach handle through
+ * connections, is 11 levels) and a client's full introspection query fits;
+ * what it stops is introspection nested without end (`ofType { ofType … }`).
  */
-export const MAX_QUERY_DEPTH = 12;
+export const MAX_QUERY_DEPTH = 15;
 
 /**
  * Most a query may cost: each field 1, a connection its page size times its
