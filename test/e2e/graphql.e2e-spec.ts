@@ -200,6 +200,17 @@ describe('GraphQL at /graphql', () => {
       expect(dataOf(await asAdmin(query, { n: 10 })).hosts.edges).toHaveLength(3);
     });
 
+    it('answers requests GraphQL cannot take 4xx with a documented code, never 5xx', async () => {
+      const send = (method: string, path: string, options: { rawBody?: string; headers?: Record<string, string> } = {}) =>
+        ledger.request(method, path, { token: ledger.adminToken, ...options });
+      expect(refusal(await send('GET', '/graphql'))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });
+      expect(refusal(await send('GET', '/graphql?query=%7B__typename%7D&variables=%7Bnot-json'))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });
+      expect(refusal(await send('POST', '/graphql', { rawBody: '[{"query":"{ __typename }"}]', headers: { 'content-type': 'application/json' } }))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });
+      expect(refusal(await send('POST', '/graphql', { rawBody: '{"query":', headers: { 'content-type': 'application/json' } }))).toMatchObject({ status: 400, header: 'REQUEST.MALFORMED_JSON' });
+      expect(refusal(await send('POST', '/graphql', { rawBody: '{ __typename }', headers: { 'content-type': 'text/plain' } }))).toMatchObject({ status: 415, header: 'REQUEST.UNSUPPORTED_MEDIA_TYPE' });
+      expect(dataOf(await send('POST', '/graphql', { rawBody: '{ __typename }', headers: { 'content-type': 'application/graphql' } }))).toEqual({ __typename: 'Query' });
+    });
+
     it('answers a query that is not GraphQL, or not of this schema, 400 GRAPHQL.INVALID_QUERY', async () => {
       expect(refusal(await asAdmin('{ hosts { edges { node { nope } } } }'))).toEqual({ status: 400, header: 'GRAPHQL.INVALID_QUERY', codes: ['GRAPHQL.INVALID_QUERY'] });
       expect(refusal(await asAdmin('{ hosts('))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });

@@ -34,6 +34,18 @@ export function formatGraphqlErrors(execution: ExecutionResult, context: { reply
   return { statusCode: refusal?.extensions.status ?? 200, response: { data: execution.data ?? null, errors } };
 }
 
+/**
+ * Mercurius's and its route schema's refusals of the request's shape (no
+ * query, variables that are not JSON, a batch): 4xx errors that are neither
+ * the ledger's nor Fastify's body-parsing errors (those keep their REST codes).
+ */
+function refusesRequestShape(original: Error): boolean {
+  const { statusCode, code } = original as { statusCode?: unknown; code?: unknown };
+  const mercurius = typeof code === 'string' && code.startsWith('MER_ERR_');
+  const routeSchema = 'validation' in original && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
+  return mercurius || routeSchema;
+}
+
 /** Mercurius reports a refused document as one error holding the validation errors. */
 function unwrapped(error: GraphQLError): GraphQLError[] {
   const inner = (error.originalError as { errors?: unknown } | undefined)?.errors;
@@ -44,12 +56,10 @@ function unwrapped(error: GraphQLError): GraphQLError[] {
 function coded(error: GraphQLError): CodedError {
   const where = { message: error.message, locations: error.locations, path: error.path };
   const original = error.originalError;
-  if ((original as { code?: string } | undefined)?.code === MERCURIUS_TOO_DEEP) {
-    return { ...where, extensions: { code: GRAPHQL_TOO_DEEP, status: 400 } };
-  }
-  if (original === undefined || original instanceof GraphQLError) {
-    const code = typeof error.extensions.code === 'string' ? error.extensions.code : GRAPHQL_INVALID_QUERY;
-    return { ...where, extensions: { ...error.extensions, code, status: 400 } };
+  if ((original as { code?: unknown } | undefined)?.code === MERCURIUS_TOO_DEEP) return { ...where, extensions: { code: GRAPHQL_TOO_DEEP, status: 400 } };
+  if (original === undefined || original instanceof GraphQLError || refusesRequestShape(original)) {
+    const own = typeof error.extensions.code === 'string' && error.extensions.code.startsWith('GRAPHQL.');
+    return { ...where, extensions: own ? { ...error.extensions, code: error.extensions.code as string, status: 400 } : { code: GRAPHQL_INVALID_QUERY, status: 400 } };
   }
   const ledgerError = toLedgerError(original);
   if (!(original instanceof LedgerError) && ledgerError.status >= 500) logger.error(`${error.path?.join('.') ?? 'request'}: ${original.stack ?? original.message}`);
