@@ -24,14 +24,22 @@ interface CodedError {
  * Every GraphQL error with the ledger's stable code in `extensions.code`
  * (docs/errors.md) and its HTTP status in `extensions.status`. A request
  * refused whole (no token, a query too deep, too costly or invalid) is
- * answered with that status and `X-Error-Code`, as the REST API answers;
- * errors of single fields leave the rest of the data and status 200.
+ * answered with that status and `X-Error-Code`, as the REST API answers, as
+ * is one whose every top-level field failed; errors of some fields leave the
+ * rest of the data and status 200.
  */
 export function formatGraphqlErrors(execution: ExecutionResult, context: { reply?: FastifyReply }) {
   const errors = (execution.errors ?? []).flatMap(unwrapped).map(coded);
-  const refusal = execution.data ? undefined : errors[0];
+  const refusal = refusedWhole(execution.data, errors) ? errors[0] : undefined;
   if (refusal !== undefined) context.reply?.header('x-error-code', refusal.extensions.code);
   return { statusCode: refusal?.extensions.status ?? 200, response: { data: execution.data ?? null, errors } };
+}
+
+/** No data at all, or every field the query asked for at the top failed: nothing of what was asked came back. */
+function refusedWhole(data: ExecutionResult['data'], errors: readonly CodedError[]): boolean {
+  if (!data) return true;
+  const failed = new Set(errors.filter((error) => error.path?.length === 1).map((error) => error.path![0]));
+  return Object.entries(data).every(([field, value]) => value === null && failed.has(field));
 }
 
 /**
