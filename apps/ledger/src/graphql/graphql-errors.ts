@@ -7,9 +7,9 @@ import { toLedgerError } from '../http/to-ledger-error';
 /** Mercurius's code for a query nested deeper than its `queryDepth`. */
 const MERCURIUS_TOO_DEEP = 'MER_ERR_GQL_QUERY_DEPTH';
 
-export const GRAPHQL_TOO_DEEP = 'GRAPHQL.TOO_DEEP';
+const GRAPHQL_TOO_DEEP = 'GRAPHQL.TOO_DEEP';
 /** Not GraphQL (a syntax error), or not valid against the schema (an unknown field, a wrong argument type). */
-export const GRAPHQL_INVALID_QUERY = 'GRAPHQL.INVALID_QUERY';
+const GRAPHQL_INVALID_QUERY = 'GRAPHQL.INVALID_QUERY';
 
 const logger = new Logger('GraphQL');
 

@@ -17,7 +17,7 @@ export const MAX_QUERY_DEPTH = 15;
  */
 export const MAX_QUERY_COST = 25_000;
 
-export const GRAPHQL_TOO_COSTLY = 'GRAPHQL.TOO_COSTLY';
+const GRAPHQL_TOO_COSTLY = 'GRAPHQL.TOO_COSTLY';
 
 /** The cost check of one request: it needs the request's variables, since `first: $n` sets the cost. */
 export function queryCostRule(variables: Record<string, unknown> | undefined): ValidationRule {

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type AuthOptions, authenticate, type Principal } from '@ledger/auth';
-import type { ConsistencyService } from '../http/consistency.service';
-import { MIN_POSITION_HEADER } from '../http/consistency.service';
+import { type ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 
 /**
  * Runs before any GraphQL work on /graphql: the caller is authenticated with

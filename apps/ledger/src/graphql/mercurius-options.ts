@@ -19,7 +19,6 @@ export function mercuriusOptions(auth: AuthOptions, consistency: ConsistencyServ
     validationRules: ({ variables }) => [queryCostRule(variables)],
     errorFormatter: formatGraphqlErrors,
     additionalRouteOptions: { preHandler: graphqlRequestHook(auth, consistency) },
-    buildSchemaOptions: { ...GRAPHQL_SCHEMA_OPTIONS.buildSchemaOptions },
     // Guards run on field resolvers too: a nested list checks the same roles as its top-level query.
     fieldResolverEnhancers: ['guards'],
   };
