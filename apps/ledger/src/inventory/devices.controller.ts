@@ -7,6 +7,7 @@ import { DisableDeviceCommand, EnableDeviceCommand } from '@ledger/inventory';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
+import { withBareVendorId } from './device-filter';
 import { DisableDeviceRequest } from './device-maintenance.request.dto';
 import { deviceNotFound, pathUuid } from './inventory-not-found';
 import { DeviceListQuery } from './inventory.query.dto';
@@ -27,7 +28,7 @@ export class DevicesController {
   @ApiOperation({ summary: 'Devices, filtered by host, type, PCI vendor id and status' })
   async list(@Query() query: DeviceListQuery, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
     await this.consistency.awaitHeader(minPosition);
-    return this.queries.listDevices({ ...query, vendor: query.vendor?.replace(/^0x/i, '') });
+    return this.queries.listDevices(withBareVendorId(query));
   }
 
   @Get(':uuid')

@@ -5,7 +5,6 @@ import {
   ArqErrorCodes,
   ArqInvalidError,
   ArqNotFoundError,
-  type ArqVisibility,
   BindArqsCommand,
   CreateArqsCommand,
   DeleteArqsCommand,
@@ -18,6 +17,7 @@ import { Allow, CurrentPrincipal, hasRole, isAdmin, type Principal } from '@ledg
 import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { commandContext } from '../../http/command-context';
+import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
 import { baseUrlOf } from '../cyborg-representation';
 import { CyborgV2Controller } from '../cyborg-v2.controller';
@@ -140,12 +140,6 @@ export class AcceleratorRequestsV2Controller {
     if (patch.kind === 'bind') await this.commands.execute(new BindArqsCommand({ binds: patch.binds, visibility }, context));
     else await this.commands.execute(new UnbindArqsCommand({ uuids: patch.uuids, visibility }, context));
   }
-}
-
-/** Admins see every project's requests; everyone else only their own project's (none without a project). */
-function visibilityOf(principal: Principal): ArqVisibility {
-  if (isAdmin(principal)) return 'all-projects';
-  return { project: principal.project ?? '' };
 }
 
 const serviceRoleRequired = (what: string): LedgerError =>
