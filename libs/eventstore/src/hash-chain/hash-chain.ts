@@ -41,7 +41,11 @@ export function chainHash(prevHash: string, position: number, stream: string, ve
   return sha256(`${prevHash}|${position}|${stream}|${version}|${content}`);
 }
 
-/** One-shot `hash` rather than `createHash`: building a Hash object costs several times the digest of an event (docs/benchmarks.md, "audit verify"). */
+/**
+ * One-shot `hash` rather than `createHash`: building a Hash object costs
+ * several times the digest of an event (docs/benchmarks.md, "Rebuild, as-of
+ * replay and audit verify").
+ */
 export function sha256(text: string): string {
   return hash('sha256', text, 'hex');
 }
