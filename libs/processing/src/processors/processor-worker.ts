@@ -10,6 +10,7 @@ import { abortableDelay } from './abortable-delay';
 import type { PreparedProcessor } from './prepare-processor';
 import type { ProcessorLogger } from './processor-logger';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
+import { ReadAhead } from './read-ahead';
 
 /**
  * How long a processor may run ahead of its stored checkpoint over events
@@ -67,6 +68,7 @@ export abstract class ProcessorWorker {
   private restored: string | undefined;
   /** The batch being processed: where checkpoint writes find the chain hash of their position. */
   private batch: readonly RecordedEvent[] = [];
+  private readonly reads: ReadAhead;
   /** Renewing at a third of the TTL leaves two chances before the lease expires. */
   protected readonly renewEveryMs: number;
   /** Aborted by `wake()` to end a wait early (an operator asked for something). */
@@ -79,6 +81,7 @@ export abstract class ProcessorWorker {
     protected readonly settings: WorkerSettings,
   ) {
     this.renewEveryMs = Math.max(1, Math.floor(settings.leaseTtlMs / 3));
+    this.reads = new ReadAhead(settings.store, settings.batchSize, identity.filter);
   }
 
   /** Creates what the worker needs and reads (or starts) its checkpoint, in the caller's transaction. */
@@ -187,7 +190,7 @@ export abstract class ProcessorWorker {
     if (!(await this.beforeRead(signal))) return;
     const from = this.checkpoint!;
     const after = this.position;
-    const { events, position } = await this.settings.store.readAll({ after, max: this.settings.batchSize, filter: this.identity.filter });
+    const { events, position } = await this.reads.read(after);
     if (position === after) {
       // Caught up. What was skipped is stored once it is LAZY_CHECKPOINT_MS old (then the loop looks
       // again rather than wait: an append during the write would not wake a wait that starts after it).
@@ -230,6 +233,7 @@ export abstract class ProcessorWorker {
   }
 
   private async prepare(): Promise<void> {
+    this.reads.forget();
     const now = this.settings.clock();
     let prepared = await this.settings.db.transaction(async (tx) => {
       await fenceLease(tx, this.leaseTerms(now));
