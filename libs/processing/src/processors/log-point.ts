@@ -1,4 +1,5 @@
 import { ValidationError } from '@ledger/kernel';
+import type { RecordedEvent } from '@ledger/eventstore';
 import type { RebuildOptions } from './rebuild-processor';
 
 /** A point in the global log: a position, or the last event recorded at or before a time. */
@@ -25,3 +26,13 @@ export function parseLogPoint(value: string, parameter = 'asOf'): LogPoint {
 /** The bound `rebuildProcessor` stops at for a point. */
 export const rebuildBoundOf = (point: LogPoint): Pick<RebuildOptions, 'untilPosition' | 'untilTime'> =>
   'position' in point ? { untilPosition: point.position } : { untilTime: point.time };
+
+type Placed = Pick<RecordedEvent, 'position' | 'recordedAt'>;
+
+/** Whether an event is at or after a point (ISO-8601 UTC strings with milliseconds compare in time order). */
+export const reachedPoint = (event: Placed, point: LogPoint): boolean =>
+  'position' in point ? event.position >= point.position : event.recordedAt >= point.time;
+
+/** Whether an event lies beyond a point: after its position, or recorded after its time. */
+export const beyondPoint = (event: Placed, point: LogPoint): boolean =>
+  'position' in point ? event.position > point.position : event.recordedAt > point.time;
