@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@ledger/eventstore';
+import type { EventStore, RecordedEvent } from '@ledger/eventstore';
 import type { Actor } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 
@@ -6,32 +6,56 @@ export const DEVICE = '0b0e0000-0000-4000-8000-000000000001';
 export const DEPLOYABLE = '0b0e0000-0000-4000-8000-0000000000d1';
 export const HANDLE = '0b0e0000-0000-4000-8000-0000000000a1';
 
-const actor = (user: string, project: string | null): Actor => ({ user, project, roles: project ? ['member'] : ['admin'] });
+export interface HeldSlot {
+  readonly device: string;
+  readonly deployable: string;
+  readonly handle: string;
+}
 
-/** A device discovered, then held by project p1 (programmed during its bind), released, then held by p2: in log order, one second apart. */
+const actor = (user: string, project: string | null): Actor => ({ user, project, roles: project ? ['member'] : ['admin'] });
+const NOVA = actor('nova', 'service');
+
+/**
+ * Project p1 holds the slot (its bind programs bitstream bs-1 into region
+ * pr0), unbinds and releases it; then p2 holds it and still does. The
+ * facts a bind records, with complete data, so every projection of a real
+ * ledger can read them (each request reserves one FPGA of its project's
+ * quota). Request ids are `arq-1` and `arq-2`.
+ */
+export async function appendTwoTenancies(store: Pick<EventStore, 'append'>, slot: HeldSlot): Promise<void> {
+  const append = (stream: string, type: string, data: unknown, by: Actor = NOVA) =>
+    store.append(stream, [{ type, data, metadata: { correlationId: 'c', causationId: null, actor: by, schemaVersion: 1 } }], { expected: 'any' });
+  const claim = (arqUuid: string) => ({ deviceUuid: slot.device, deployableUuid: slot.deployable, handleUuid: slot.handle, arqUuid });
+  const at = '2026-11-01T10:00:00.000Z';
+  for (const [arq, project, bitstream] of [['arq-1', 'p1', 'bs-1'], ['arq-2', 'p2', null]] as const) {
+    await append(`arq-${arq}`, 'allocation.ArqCreated', {
+      uuid: arq, projectId: project, deviceProfileUuid: `prof-${project}`, deviceProfileName: `fpga-${project}`,
+      groupId: 0, resourceClass: 'FPGA', requiredTraits: [], forbiddenTraits: [], createdAt: at,
+    }, actor(`${project}-user`, project));
+    await append(`quota-${project}`, 'quota.Reserved', { project, consumerId: arq, resources: { FPGA: 1 } }, actor(`${project}-user`, project));
+    await append(`arq-${arq}`, 'allocation.ArqBindStarted', {
+      uuid: arq, hostname: 'h1', deviceRpUuid: slot.deployable, instanceUuid: `vm-${project}`, deviceUuid: slot.device, deployableUuid: slot.deployable, startedAt: at,
+    });
+    await append(`device-${slot.device}`, 'inventory.AttachHandleClaimed', claim(arq));
+    if (bitstream) {
+      await append(`device-${slot.device}`, 'inventory.RegionProgrammed', {
+        deviceUuid: slot.device, hostname: 'h1', jobId: `job-${arq}`, requestedBy: { user: 'ledger', project, workflow: 'bind' },
+        deployableUuid: slot.deployable, region: 'pr0', bitstreamId: bitstream, sha256: null, functionId: 'f1', previousFunctionId: null, programmedAt: at,
+      });
+    }
+    await append(`arq-${arq}`, 'allocation.ArqBound', { uuid: arq, attachHandle: { uuid: slot.handle, type: 'PCI', info: {} }, boundAt: at });
+    if (project === 'p1') {
+      await append(`arq-${arq}`, 'allocation.ArqUnbound', { uuid: arq, unboundAt: at });
+      await append(`device-${slot.device}`, 'inventory.AttachHandleReleased', claim(arq));
+    }
+  }
+}
+
+/** The device discovered, then appendTwoTenancies, in an in-memory log one second apart. */
 export async function recordTwoTenancies(): Promise<RecordedEvent[]> {
   let second = 0;
   const store = new InMemoryEventStore(() => new Date(Date.UTC(2026, 10, 1, 10, 0, second++)));
-  const append = (stream: string, type: string, data: unknown, by: Actor = actor('admin', null)) =>
-    store.append(stream, [{ type, data, metadata: { correlationId: 'c', causationId: null, actor: by, schemaVersion: 1 } }], { expected: 'any' });
-  const claim = (arqUuid: string) => ({ deviceUuid: DEVICE, deployableUuid: DEPLOYABLE, handleUuid: HANDLE, arqUuid });
-  await append('host-h1', 'inventory.DeviceDiscovered', { hostname: 'h1', device: { uuid: DEVICE } });
-  for (const [arq, project, bitstream] of [['arq-1', 'p1', 'bs-1'], ['arq-2', 'p2', null]] as const) {
-    const by = actor(`${project}-user`, project);
-    await append(`arq-${arq}`, 'allocation.ArqCreated', { uuid: arq, projectId: project, deviceProfileUuid: `prof-${project}`, deviceProfileName: `fpga-${project}` }, by);
-    await append(`arq-${arq}`, 'allocation.ArqBindStarted', { uuid: arq, instanceUuid: `vm-${project}`, deviceUuid: DEVICE, deployableUuid: DEPLOYABLE }, actor('nova', 'service'));
-    await append(`device-${DEVICE}`, 'inventory.AttachHandleClaimed', claim(arq), actor('nova', 'service'));
-    if (bitstream) {
-      await append(`device-${DEVICE}`, 'inventory.RegionProgrammed', {
-        deviceUuid: DEVICE, hostname: 'h1', jobId: 'job-1', requestedBy: { user: 'ledger', project, workflow: 'bind' },
-        deployableUuid: DEPLOYABLE, region: 'pr0', bitstreamId: bitstream, sha256: null, functionId: 'f1', previousFunctionId: null, programmedAt: '',
-      });
-    }
-    await append(`arq-${arq}`, 'allocation.ArqBound', { uuid: arq }, actor('nova', 'service'));
-    if (project === 'p1') {
-      await append(`arq-${arq}`, 'allocation.ArqUnbound', { uuid: arq }, actor('nova', 'service'));
-      await append(`device-${DEVICE}`, 'inventory.AttachHandleReleased', claim(arq), actor('nova', 'service'));
-    }
-  }
+  await store.append('host-h1', [{ type: 'inventory.DeviceDiscovered', data: { hostname: 'h1', device: { uuid: DEVICE } }, metadata: { correlationId: 'c', causationId: null, actor: actor('admin', null), schemaVersion: 1 } }], { expected: 'no_stream' });
+  await appendTwoTenancies(store, { device: DEVICE, deployable: DEPLOYABLE, handle: HANDLE });
   return (await store.readAll({ max: 1000 })).events;
 }
