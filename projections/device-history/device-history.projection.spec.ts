@@ -2,7 +2,7 @@ import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { applyProjectionBatches, everyBatchTwice, inBatchesOf, onePerBatch, type Batches } from '@ledger/processing/testing';
 import { deviceHistoryProjection } from './device-history.projection';
 import { DeviceHistoryQueries } from './device-history.queries';
-import { DEVICE, recordTwoTenancies } from './testing/tenancy-history';
+import { ARQ_1, ARQ_2, DEVICE, recordTwoTenancies } from './testing/tenancy-history';
 
 const ALL = { all: true } as const;
 
@@ -23,8 +23,8 @@ describe('deviceHistoryProjection (SQLite :memory:)', () => {
     const queries = await build(onePerBatch(events));
     const held = await queries.tenancies(DEVICE, {}, ALL);
     expect(held.map((t) => [t.arqUuid, t.projectId, t.instanceUuid, t.deviceProfile?.name, t.region, t.bitstreamId, t.to === null])).toEqual([
-      ['arq-1', 'p1', 'vm-p1', 'fpga-p1', 'pr0', 'bs-1', false],
-      ['arq-2', 'p2', 'vm-p2', 'fpga-p2', 'pr0', 'bs-1', true],
+      [ARQ_1, 'p1', 'vm-p1', 'fpga-p1', 'pr0', 'bs-1', false],
+      [ARQ_2, 'p2', 'vm-p2', 'fpga-p2', 'pr0', 'bs-1', true],
     ]);
     expect(held[0].to!.position).toBeLessThan(held[1].from.position);
   });
@@ -33,9 +33,9 @@ describe('deviceHistoryProjection (SQLite :memory:)', () => {
     const events = await recordTwoTenancies();
     const queries = await build(onePerBatch(events));
     const [first, second] = await queries.tenancies(DEVICE, {}, ALL);
-    expect((await queries.tenancies(DEVICE, { to: { position: first.to!.position } }, ALL)).map((t) => t.arqUuid)).toEqual(['arq-1']);
-    expect((await queries.tenancies(DEVICE, { from: { time: second.from.time } }, ALL)).map((t) => t.arqUuid)).toEqual(['arq-2']);
-    expect((await queries.tenancies(DEVICE, {}, { project: 'p2' })).map((t) => t.arqUuid)).toEqual(['arq-2']);
+    expect((await queries.tenancies(DEVICE, { to: { position: first.to!.position } }, ALL)).map((t) => t.arqUuid)).toEqual([ARQ_1]);
+    expect((await queries.tenancies(DEVICE, { from: { time: second.from.time } }, ALL)).map((t) => t.arqUuid)).toEqual([ARQ_2]);
+    expect((await queries.tenancies(DEVICE, {}, { project: 'p2' })).map((t) => t.arqUuid)).toEqual([ARQ_2]);
     expect(await queries.tenancies(DEVICE, {}, { project: 'p3' })).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import type { Principal } from '@ledger/auth';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@ledger/eventstore';
 import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
-import { appendTwoTenancies, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
+import { ARQ_1, ARQ_2, appendTwoTenancies, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
 import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
@@ -46,12 +46,12 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
       const all = await get(`/api/v1/devices/${slot.device}/tenancy`);
       expect(all.status).toBe(200);
       expect(all.body.tenancies.map((t: { arqUuid: string; projectId: string; bitstreamId: string; to: unknown }) => [t.arqUuid, t.projectId, t.bitstreamId, t.to === null])).toEqual([
-        ['arq-1', 'p1', 'bs-1', false],
-        ['arq-2', 'p2', 'bs-1', true],
+        [ARQ_1, 'p1', 'bs-1', false],
+        [ARQ_2, 'p2', 'bs-1', true],
       ]);
       expect(all.body.tenancies[0]).toMatchObject({ attachHandleUuid: slot.handle, deployableUuid: slot.deployable, region: 'pr0', instanceUuid: 'vm-p1', deviceProfile: { name: 'fpga-p1' } });
       const p1 = await get(`/api/v1/devices/${slot.device}/tenancy`, ledger.token(member('p1')));
-      expect(p1.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual(['arq-1']);
+      expect(p1.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual([ARQ_1]);
       const p3 = await get(`/api/v1/devices/${slot.device}/tenancy`, ledger.token(member('p3')));
       expect(p3.body.tenancies).toEqual([]);
     });
@@ -59,9 +59,9 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
     it('answers a range: the tenancies that overlap it', async () => {
       const released = (await get(`/api/v1/devices/${slot.device}/tenancy`)).body.tenancies[0].to.position;
       const after = await get(`/api/v1/devices/${slot.device}/tenancy?from=${released + 1}`);
-      expect(after.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual(['arq-2']);
+      expect(after.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual([ARQ_2]);
       const before = await get(`/api/v1/devices/${slot.device}/tenancy?to=${released}`);
-      expect(before.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual(['arq-1']);
+      expect(before.body.tenancies.map((t: { arqUuid: string }) => t.arqUuid)).toEqual([ARQ_1]);
       const bad = await get(`/api/v1/devices/${slot.device}/tenancy?from=yesterday`);
       expect([bad.status, bad.body.code]).toEqual([400, 'AUDIT.BAD_LOG_POINT']);
     });
@@ -95,9 +95,9 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
 
     it('accelerator requests: filtered by project exactly as live reads are', async () => {
       const own = await get(`/v2/accelerator_requests?asOf=${head}`, ledger.token(member('p1')));
-      expect(own.body.arqs.map((arq: { uuid: string }) => arq.uuid)).toEqual(['arq-1']);
+      expect(own.body.arqs.map((arq: { uuid: string }) => arq.uuid)).toEqual([ARQ_1]);
       expect((await get(`/v2/accelerator_requests?asOf=${beforeQuota}`, ledger.token(member('p1')))).body.arqs).toEqual([]);
-      expect((await get(`/v2/accelerator_requests/arq-2?asOf=${head}`, ledger.token(member('p1')))).status).toBe(404);
+      expect((await get(`/v2/accelerator_requests/${ARQ_2}?asOf=${head}`, ledger.token(member('p1')))).status).toBe(404);
     });
 
     it('quota: the limits and usage as they were', async () => {
@@ -134,9 +134,9 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
       writeFileSync(policy, JSON.stringify({ p2: { limits: { FPGA: 0 } } }));
       const result = await ledgerctl(env, 'audit', 'what-if', '--quota', policy, '--json');
       expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout).refusals).toEqual([expect.objectContaining({ consumerId: 'arq-2', project: 'p2', resource: 'FPGA', limit: 0 })]);
+      expect(JSON.parse(result.stdout).refusals).toEqual([expect.objectContaining({ consumerId: ARQ_2, project: 'p2', resource: 'FPGA', limit: 0 })]);
       const text = await ledgerctl(env, 'audit', 'what-if', '--quota', policy, '--file', exportFile);
-      expect(text.stdout).toMatch(/^arq-2 +p2 /m);
+      expect(text.stdout).toMatch(new RegExp(`^${ARQ_2} +p2 `, 'm'));
     });
 
     it('what-if: a bad policy file names the line or the field', async () => {
