@@ -1,6 +1,5 @@
-import type { EventStore, RecordedEvent } from '@ledger/eventstore';
+import type { EventStore } from '@ledger/eventstore';
 import type { Actor } from '@ledger/kernel';
-import { InMemoryEventStore } from '@ledger/processing/testing';
 
 export const DEVICE = '0b0e0000-0000-4000-8000-000000000001';
 export const DEPLOYABLE = '0b0e0000-0000-4000-8000-0000000000d1';
@@ -14,7 +13,7 @@ export interface HeldSlot {
   readonly handle: string;
 }
 
-const actor = (user: string, project: string | null): Actor => ({ user, project, roles: project ? ['member'] : ['admin'] });
+export const actor = (user: string, project: string | null): Actor => ({ user, project, roles: project ? ['member'] : ['admin'] });
 const NOVA = actor('nova', 'service');
 
 /**
@@ -51,13 +50,4 @@ export async function appendTwoTenancies(store: Pick<EventStore, 'append'>, slot
       await append(`device-${slot.device}`, 'inventory.AttachHandleReleased', claim(arq));
     }
   }
-}
-
-/** The device discovered, then appendTwoTenancies, in an in-memory log one second apart. */
-export async function recordTwoTenancies(): Promise<RecordedEvent[]> {
-  let second = 0;
-  const store = new InMemoryEventStore(() => new Date(Date.UTC(2026, 10, 1, 10, 0, second++)));
-  await store.append('host-h1', [{ type: 'inventory.DeviceDiscovered', data: { hostname: 'h1', device: { uuid: DEVICE } }, metadata: { correlationId: 'c', causationId: null, actor: actor('admin', null), schemaVersion: 1 } }], { expected: 'no_stream' });
-  await appendTwoTenancies(store, { device: DEVICE, deployable: DEPLOYABLE, handle: HANDLE });
-  return (await store.readAll({ max: 1000 })).events;
 }
