@@ -53,6 +53,7 @@ export async function applyDeviceHistoryEvent(tx: SqlExecutor, event: RecordedEv
   await addToTimeline(tx, event);
 }
 
+/** `WHERE true` keeps SQLite from reading the upsert's ON CONFLICT as the last join's ON. */
 async function openTenancy(tx: SqlExecutor, event: RecordedEvent, claim: AttachHandleClaim): Promise<void> {
   await tx.run(
     `INSERT INTO dh_tenancies (from_position, from_time, device_uuid, deployable_uuid, attach_handle_uuid, region, arq_uuid, instance_uuid,
@@ -61,6 +62,7 @@ async function openTenancy(tx: SqlExecutor, event: RecordedEvent, claim: AttachH
      FROM (SELECT 1 AS one) AS claim
      LEFT JOIN dh_arqs a ON a.arq_uuid = $6
      LEFT JOIN dh_regions r ON r.deployable_uuid = $4
+     WHERE true
      ON CONFLICT (from_position) DO NOTHING`,
     [event.position, event.recordedAt, claim.deviceUuid, claim.deployableUuid, claim.handleUuid, claim.arqUuid],
   );

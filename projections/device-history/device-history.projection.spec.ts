@@ -1,20 +1,11 @@
 import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { deviceHistoryProjection } from './device-history.projection';
 import { DeviceHistoryQueries } from './device-history.queries';
-import type { RecordedEvent } from '@ledger/eventstore';
-import { applyProjectionBatches, everyBatchTwice, InMemoryEventStore, inBatchesOf, onePerBatch, type Batches } from '@ledger/processing/testing';
-import { actor, appendTwoTenancies, ARQ_1, ARQ_2, DEPLOYABLE, DEVICE, HANDLE } from './testing/tenancy-history';
+import { applyProjectionBatches, everyBatchTwice, inBatchesOf, onePerBatch, type Batches } from '@ledger/processing/testing';
+import { recordTwoTenancies } from './testing/record-two-tenancies';
+import { ARQ_1, ARQ_2, DEVICE } from './testing/tenancy-history';
 
 const ALL = { all: true } as const;
-
-/** The device discovered, then appendTwoTenancies, in an in-memory log one second apart. */
-async function recordTwoTenancies(): Promise<RecordedEvent[]> {
-  let second = 0;
-  const store = new InMemoryEventStore(() => new Date(Date.UTC(2026, 10, 1, 10, 0, second++)));
-  await store.append('host-h1', [{ type: 'inventory.DeviceDiscovered', data: { hostname: 'h1', device: { uuid: DEVICE } }, metadata: { correlationId: 'c', causationId: null, actor: actor('admin', null), schemaVersion: 1 } }], { expected: 'no_stream' });
-  await appendTwoTenancies(store, { device: DEVICE, deployable: DEPLOYABLE, handle: HANDLE });
-  return (await store.readAll({ max: 1000 })).events;
-}
 
 describe('deviceHistoryProjection (SQLite :memory:)', () => {
   let db: SqlDatabase;
