@@ -129,6 +129,16 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
       expect(text.stdout).toContain('nobody held');
     });
 
+    it('who-held and replay on a damaged export name the line', async () => {
+      const damaged = join(ledger.config.dataDir, 'damaged.jsonl');
+      const lines = readFileSync(exportFile, 'utf8').split('\n');
+      writeFileSync(damaged, [...lines.slice(0, 3), '{"position": 3, "trunc', ...lines.slice(4)].join('\n'));
+      for (const args of [['who-held', slot.device], ['replay', '--as-of', String(head), '--projection', 'quota']]) {
+        const result = await ledgerctl(env, 'audit', ...args, '--file', damaged, '--quiet');
+        expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${damaged}:4 is not JSON`)]);
+      }
+    });
+
     it('what-if: lists the requests another quota policy would have refused', async () => {
       const policy = join(ledger.config.dataDir, 'tighter.json');
       writeFileSync(policy, JSON.stringify({ p2: { limits: { FPGA: 0 } } }));
