@@ -10,7 +10,8 @@ import { DeviceHistoryController } from './device-history.controller';
 /**
  * The auditor's reads of the native API: device tenancy and timelines, and
  * the as-of answers every read route with `?asOf=` gives (global, so the
- * inventory, quota, request and workflow routes share one cache of rebuilds).
+ * inventory, quota, request and workflow routes, and GraphQL, share one
+ * cache of rebuilds and one DeviceHistoryQueries).
  */
 @Global()
 @Module({
@@ -21,6 +22,6 @@ import { DeviceHistoryController } from './device-history.controller';
     AsOfReads,
     ConsistencyService,
   ],
-  exports: [AsOfReads],
+  exports: [AsOfReads, AsOfRebuilds, DeviceHistoryQueries],
 })
 export class AuditHttpModule {}
