@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { AsOfRebuilds, type SqlDatabase } from '@ledger/processing';
 import { DeviceHistoryQueries } from '@ledger/projections/device-history';
@@ -24,4 +24,10 @@ import { DeviceHistoryController } from './device-history.controller';
   ],
   exports: [AsOfReads, AsOfRebuilds, DeviceHistoryQueries],
 })
-export class AuditHttpModule {}
+export class AuditHttpModule implements OnApplicationShutdown {
+  constructor(@Inject(AsOfRebuilds) private readonly rebuilds: AsOfRebuilds) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.rebuilds.close();
+  }
+}
