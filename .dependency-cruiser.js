@@ -46,6 +46,20 @@ module.exports = {
       },
     },
     {
+      name: 'contracts-stay-publishable',
+      severity: 'error',
+      comment: 'libs/contracts is a package for other services: no Nest, no adapters, nothing of the ledger but the events\' own types (docs/kafka.md).',
+      from: { path: '^libs/contracts/src/' },
+      to: { path: '^(node_modules/|projections/|apps/)|^libs/(?!contracts/|[^/]+/src/domain/[^/]+\\.events\\.ts$)' },
+    },
+    {
+      name: 'kafkajs-only-behind-the-messaging-port',
+      severity: 'error',
+      comment: 'STYLE.md: everything that calls out goes through a port in a lib; Kafka\'s is libs/messaging.',
+      from: { pathNot: '^(libs/messaging/src/infrastructure/|test/bench/)' },
+      to: { path: '^node_modules/kafkajs' },
+    },
+    {
       name: 'kernel-depends-on-nothing',
       severity: 'error',
       from: { path: '^libs/kernel/' },

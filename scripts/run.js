@@ -17,6 +17,7 @@ const entries = {
   bench: 'test/bench/main.js',
   agent: 'apps/agent/src/main.js',
   simulate: 'apps/agent/src/simulate/main.js',
+  'kafka-consumer-example': 'apps/kafka-consumer-example/src/main.js',
 };
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');

@@ -6,6 +6,8 @@ import { auditBench } from './modules/audit.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { developerToolsBench } from './modules/developer-tools.bench';
+import { graphqlBench } from './modules/graphql.bench';
+import { kafkaRelayBench } from './modules/kafka-relay.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
@@ -15,8 +17,9 @@ import { sagaBench } from './modules/saga.bench';
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the
- * auditor's long log, then the HTTP
- * API, then the workflow runtime's saga, then the simulated fleet, then Placement.
+ * auditor's long log, then the HTTP API (Cyborg's v2, then GraphQL), then
+ * the workflow runtime's saga, then the simulated fleet, then Placement,
+ * then the Kafka relay.
  */
 export const BENCH_MODULES: readonly BenchModule[] = [
   developerToolsBench,
@@ -27,7 +30,9 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   projectionRebuildBench,
   auditBench,
   cyborgV2Bench,
+  graphqlBench,
   sagaBench,
   agentsScaleBench,
   placementBench,
+  kafkaRelayBench,
 ];

@@ -174,6 +174,14 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/reactors/{name}/parked/{position}/retry', '',     [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/workflows',                               '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  // GraphQL (docs/graphql.md): each query follows the rule of the REST route for the same data.
+  ['POST /graphql (hosts)',                               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /graphql (acceleratorRequest)',                  'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['POST /graphql (acceleratorRequest)',                  'other', [NO,   NF,     NF,     NF,      OK,    ROLE,    NF,    ROLE]],
+  ['POST /graphql (quota)',                               'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['POST /graphql (quota)',                               'other', [NO,   QUOTA,  QUOTA,  QUOTA,   OK,    ROLE,    QUOTA, ROLE]],
+  ['POST /graphql (workflows)',                           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /graphql (deviceProfiles)',                       '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['GET /api/v1/workflows/runtime',                       '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/workflows/{name}/{id}',                   '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/workflows/{name}/{id}/cancel',           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
@@ -797,6 +805,35 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         allowed: (r) => expect(r.body).toMatchObject({ reactor: 'nova-notifier', position, outcome: 'failed' }),
       };
     },
+    'POST /graphql (hosts)': () => ({
+      path: '/graphql',
+      body: { query: '{ hosts { edges { node { hostname } } } }' },
+      allowed: (r) => expect(JSON.stringify(r.body.data)).toContain(AGENT_HOST),
+    }),
+    'POST /graphql (acceleratorRequest)': ({ project }) => ({
+      path: '/graphql',
+      body: { query: `{ acceleratorRequest(uuid: "${standingArqs[project]}") { uuid projectId } }` },
+      allowed: (r) => expect(r.body).toEqual({ data: { acceleratorRequest: { uuid: standingArqs[project], projectId: project } } }),
+      hidden: (r) => expect([r.status, r.body]).toEqual([200, { data: { acceleratorRequest: null } }]),
+    }),
+    'POST /graphql (quota)': ({ project }) => ({
+      path: '/graphql',
+      body: { query: `{ quota(project: "${project}") { project limits } }` },
+      allowed: (r) => {
+        expect(r.body.data.quota.project).toBe(project);
+        if (project === PROJECT_A || project === PROJECT_B) expect(r.body.data.quota.limits).toEqual(FIXTURE_LIMITS);
+      },
+    }),
+    'POST /graphql (workflows)': () => ({
+      path: '/graphql',
+      headers: workflowsFresh(),
+      body: { query: '{ workflows(name: "policy_hold") { edges { node { name id status } } } }' },
+      allowed: (r) => expect(r.body.data.workflows.edges.map((edge: { node: unknown }) => edge.node)).toContainEqual({ name: 'policy_hold', id: 'standing', status: 'running' }),
+    }),
+    'GET /graphql (deviceProfiles)': () => ({
+      path: `/graphql?query=${encodeURIComponent('{ deviceProfiles { edges { node { name } } } }')}`,
+      allowed: (r) => expect(r.body.data.deviceProfiles.edges).toContainEqual({ node: { name: PROFILE } }),
+    }),
     'GET /api/v1/workflows': () => ({
       path: '/api/v1/workflows?name=policy_hold',
       headers: workflowsFresh(),
@@ -935,7 +972,8 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
   afterAll(() => ledger?.close());
 
   it('has a row for every route the app serves, and serves every route it has a row for', () => {
-    const served = new Set<string>(['GET /api/v1/openapi.json']); // mounted on Fastify directly, not by a controller
+    // Mounted on Fastify directly, not by a controller: the native document, and GraphQL (Mercurius's routes).
+    const served = new Set<string>(['GET /api/v1/openapi.json', 'GET /graphql', 'POST /graphql']);
     for (const module of ledger.app.get(ModulesContainer).values()) {
       for (const { metatype } of module.controllers.values()) {
         if (!metatype) continue;
@@ -973,7 +1011,10 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     } else {
       expectRefusal(response, outcome);
       if (call.path.startsWith('/v2')) expect(response.body.error_message).toEqual(expect.any(String));
-      else expect(response.body.code).toBe(response.headers.get('x-error-code'));
+      else if (call.path.startsWith('/graphql')) {
+        expect(Object.values(response.body.data ?? {}).filter((value) => value !== null)).toEqual([]);
+        expect(response.body.errors[0].extensions.code).toBe(response.headers.get('x-error-code'));
+      } else expect(response.body.code).toBe(response.headers.get('x-error-code'));
     }
     if (response.status >= 400) expect(Object.keys(response.body ?? {}).filter((key) => DATA_KEYS.has(key))).toEqual([]);
     // A refusal, or another project's target, changes nothing.

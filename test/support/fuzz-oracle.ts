@@ -84,12 +84,15 @@ export function checkAnswer(
   const code = outcome.headers['x-error-code'];
   if (typeof code !== 'string') return `${status} without X-Error-Code`;
   if (codes.get(code) !== status) return `${status} ${code}: ${codes.has(code) ? `docs/errors.md gives ${codes.get(code)}` : 'not in docs/errors.md'}`;
-  if (api === 'native' && safeJson(outcome.body)?.code !== code) return `${status} ${code}: the problem body's code is not the header's`;
+  if (api === 'native' && codeInBody(safeJson(outcome.body)) !== code) return `${status} ${code}: the body's code is not the header's`;
   if (appendedByRequest.length > 0 && !TRACE_CODES.has(code)) {
     return `${status} ${code} appended ${appendedByRequest.map((event) => event.type).join(', ')}, and docs/errors.md lists no trace for it`;
   }
   return undefined;
 }
+
+/** The code a native answer's body carries: a problem's `code`, or on /graphql the first error's `extensions.code`. */
+const codeInBody = (body: any): unknown => body?.code ?? body?.errors?.[0]?.extensions?.code;
 
 const safeJson = (text: string): any => {
   try {

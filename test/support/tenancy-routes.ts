@@ -47,6 +47,9 @@ const get = (path: string, headers?: Record<string, string>) => (): RouteCall =>
 const at = (method: string, path: (fixture: TenancyFixture) => string, body?: unknown) => (fixture: TenancyFixture): RouteCall => ({ method, path: path(fixture), body });
 const REPORT = { devices: [] };
 const MICROVERSION_2_2 = { 'openstack-api-version': 'accelerator 2.2' };
+const GRAPHQL_OWN_DATA = '{ acceleratorRequests { edges { node { uuid projectId instanceUuid } } } quota { project usage } }';
+const GRAPHQL_THROUGH_DEVICES =
+  '{ devices(first: 20) { edges { node { acceleratorRequests(first: 20) { edges { node { uuid projectId instanceUuid } } } deployables(first: 5) { edges { node { attachHandles { claimedBy } } } } } } } }';
 
 export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /': { kind: 'call', call: get('/') },
@@ -55,6 +58,9 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /readyz': { kind: 'call', call: get('/readyz') },
   'GET /api/v1/openapi.json': { kind: 'call', call: get('/api/v1/openapi.json') },
   'GET /v2/openapi.json': { kind: 'call', call: get('/v2/openapi.json') },
+  // GraphQL reads the same data: a project's requests and quota at the top, and another project's requests through the inventory's nesting.
+  'POST /graphql': { kind: 'call', call: at('POST', () => '/graphql', { query: GRAPHQL_OWN_DATA }) },
+  'GET /graphql': { kind: 'call', call: at('GET', () => `/graphql?query=${encodeURIComponent(GRAPHQL_THROUGH_DEVICES)}`) },
 
   'GET /v2/accelerator_requests': { kind: 'scoped', calls: ['list', 'listByOtherInstance'] },
   'POST /v2/accelerator_requests': { kind: 'scoped', calls: ['create'] },

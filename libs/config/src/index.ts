@@ -6,3 +6,4 @@ export * from './env-values';
 export * from './client-ledger-url';
 export * from './placement-config';
 export * from './bitstream-config';
+export * from './kafka-config';

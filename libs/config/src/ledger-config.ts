@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { booleanSetting, type Env, integerSetting, nonEmpty, urlSetting } from './env-values';
 import { type BitstreamConfig, loadBitstreamConfig } from './bitstream-config';
+import { type KafkaConfig, loadKafkaConfig } from './kafka-config';
 import { loadPlacementConfig, type PlacementConfig } from './placement-config';
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
@@ -106,6 +107,8 @@ export interface LedgerConfig {
   readonly placement: PlacementConfig;
   /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
   readonly bitstreams: BitstreamConfig;
+  /** LEDGER_KAFKA_*: the Kafka relay (kafka-config.ts). */
+  readonly kafka: KafkaConfig;
 }
 
 
@@ -157,6 +160,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
     placement: loadPlacementConfig(env),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
+    kafka: loadKafkaConfig(env),
   };
 }
 

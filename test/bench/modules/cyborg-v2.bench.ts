@@ -2,11 +2,11 @@ import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { createArqs, type FpgaProvider, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
 import { assignProviders, runNovaFlow } from '../fixtures/cyborg-v2-flow';
-import { type HttpCall, JsonClient } from '../http/json-client';
+import { JsonClient } from '../http/json-client';
 import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
 import { bestWindow, runClosedLoop, windowRates } from '../measure/closed-loop';
 import { cpuBetween, type CpuReading, readCpu } from '../measure/cpu-usage';
-import { sequentialLatencies } from '../measure/sequential-latency';
+import { type ExpectedCall, measureHttpLatency } from '../measure/http-latency';
 import { percentile } from '../measure/statistics';
 
 /** Hosts reported: 48 FPGAs with 2–4 VFs each (144 handles) for 64 clients that each hold at most one. */
@@ -20,7 +20,6 @@ const ADMIN = { user: 'admin', project: 'admin', roles: ['admin' as const] };
 /** Nova: the tenant's token plus its own service role. */
 const novaOf = (project: string) => ({ user: 'nova', project, roles: ['member' as const, 'service' as const] });
 
-type ExpectedCall = HttpCall & { readonly status: number };
 const LATENCIES = ['v2_list_arqs', 'v2_get_arq', 'v2_create_profile'] as const;
 const FLOWS = ['v2_flow_64', 'v2_flow_64_one_project'] as const;
 
@@ -74,7 +73,7 @@ async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string
   const results: Measurement[] = [];
   for (const name of LATENCIES) {
     if (!wanted.has(`${name}_p50_ms`) && !wanted.has(`${name}_p99_ms`)) continue;
-    results.push(...(await ledger.profiled(name, () => measureLatency(context, ledger, name, calls[name]))));
+    results.push(...(await ledger.profiled(name, () => measureHttpLatency(context, ledger, name, calls[name]))));
   }
   for (const name of FLOWS) {
     if (!wanted.has(name) && !(name === 'v2_flow_64' && wanted.has('v2_flow_64_cpu_ms'))) continue;
@@ -82,34 +81,6 @@ async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string
     results.push(...(await ledger.profiled(name, () => measureFlows(context, ledger, name, tokens, providers))));
   }
   return results;
-}
-
-/** One keep-alive connection, a fifth of the samples first as warm-up. */
-async function measureLatency(context: BenchContext, ledger: LedgerServer, name: string, callFor: (n: number) => ExpectedCall): Promise<Measurement[]> {
-  const client = new JsonClient(ledger.url, 1);
-  const samples = context.sizes.httpSamples;
-  const warmup = Math.ceil(samples / 5);
-  let started: CpuReading | undefined;
-  try {
-    const latencies = await sequentialLatencies(warmup, samples, async (n) => {
-      if (n === warmup) started = readCpu(ledger.cpuSeconds);
-      const call = callFor(n);
-      await client.expect(call.status, call);
-    });
-    const cpu = cpuBetween(started as CpuReading, readCpu(ledger.cpuSeconds));
-    if (client.connectionsOpened !== 1) throw new Error(`${name} used ${client.connectionsOpened} connections instead of one`);
-    const [p50, p99] = [percentile(latencies, 50), percentile(latencies, 99)];
-    context.progress(
-      `${name} p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms (${samples} sequential requests on one connection);` +
-        ` CPU per request: ledger ${((cpu.ledger * 1000) / samples).toFixed(3)} ms, bench ${((cpu.bench * 1000) / samples).toFixed(3)} ms`,
-    );
-    return [
-      { name: `${name}_p50_ms`, value: p50 },
-      { name: `${name}_p99_ms`, value: p99 },
-    ];
-  } finally {
-    client.close();
-  }
 }
 
 /**

@@ -16,10 +16,14 @@ import { answerUnmatchedRoute } from './unmatched-route';
 export class LedgerFastifyAdapter extends FastifyAdapter {
   constructor(options: Omit<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>) {
     super({ ...options, frameworkErrors: sendError, clientErrorHandler: answerClientError });
+    // Set before any route: a route keeps the error handler of the moment Fastify loads it, and the GraphQL
+    // module's plugin registration (during Nest's init) loads the controllers' routes before Nest calls the setter.
+    this.getInstance().setErrorHandler(sendError);
   }
 
+  /** Nest's call, late in its init: the handler is in place since construction. */
   override setErrorHandler(): FastifyInstance {
-    return this.getInstance().setErrorHandler(sendError);
+    return this.getInstance();
   }
 
   override setNotFoundHandler(): FastifyInstance {

@@ -1,23 +1,29 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
-import { EVENT_STORE, type EventStore, HeadCheckpointer, loadOrCreateCheckpointKeys } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, HeadCheckpointer, loadOrCreateCheckpointKeys, readCheckpointLines } from '@ledger/eventstore';
+import type { MessagePublisher } from '@ledger/messaging';
+import { CheckpointRelay } from '../messaging/checkpoint-relay';
+import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { LEDGER_CONFIG } from './tokens';
 
 /**
  * The conductor's signer of head checkpoints: every LEDGER_CHECKPOINT_SECONDS
  * and on shutdown, when the head moved, it signs (position, chain hash, time)
- * and appends it to data/checkpoints.jsonl and the published copy.
+ * and appends it to data/checkpoints.jsonl and the published copy, and
+ * publishes it to Kafka when LEDGER_KAFKA_BROKERS is set.
  */
 @Injectable()
 export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('HeadCheckpoints');
   private checkpointer: HeadCheckpointer | undefined;
+  private relay: CheckpointRelay | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher | null,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -29,6 +35,7 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
       publishFile: this.config.checkpointPublishFile,
       clock: () => new Date(),
     });
+    if (this.publisher) this.relay = new CheckpointRelay(this.publisher, this.config.kafka.topicPrefix, readCheckpointLines(files.checkpoints).at(-1));
     this.timer = setInterval(() => void this.sign(), this.config.checkpointSeconds * 1000);
     this.timer.unref();
   }
@@ -44,6 +51,7 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
       try {
         const signed = await this.checkpointer?.checkpoint();
         if (signed) this.logger.debug(`signed head checkpoint at position ${signed.position}`);
+        await this.relay?.relay(signed).catch((error: Error) => this.logger.warn(`head checkpoints not yet on Kafka (sent again with the next): ${error.message}`));
       } catch (error) {
         this.logger.error(`could not sign the head checkpoint: ${(error as Error).message}`);
       }

@@ -4,12 +4,14 @@ import { ArqHolds, arqHoldsReactor, HttpNovaEvents } from '@ledger/allocation';
 import type { LedgerConfig } from '@ledger/config';
 import { runDeviceCommand } from '@ledger/inventory';
 import type { EventStore } from '@ledger/eventstore';
+import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { PlacementQueries } from '@ledger/projections/placement';
 import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
 import { deviceFactsReactor } from '../inventory/device-facts/device-facts.reactor';
+import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 
 export interface ReactorDependencies {
@@ -21,6 +23,8 @@ export interface ReactorDependencies {
   readonly moduleRef: ModuleRef;
   /** Null when LEDGER_PLACEMENT_URL is unset (the reconciler said so when it was not made). */
   readonly placementReconciler: PlacementReconciler | null;
+  /** Null when LEDGER_KAFKA_BROKERS is unset (its provider said so at start). */
+  readonly publisher: MessagePublisher | null;
 }
 
 /** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
@@ -53,6 +57,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       }),
     );
   }
+  if (deps.publisher) reactors.push(kafkaRelayReactor({ publisher: deps.publisher, topicPrefix: config.kafka.topicPrefix }));
   reactors.push(deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }));
   // After the configured ones (status lists keep Nova's first).
   const holds = conductorProvider(deps.moduleRef, ArqHolds);

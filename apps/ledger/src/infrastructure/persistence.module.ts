@@ -1,7 +1,9 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { eventStoreOptions, type LedgerConfig, readModelOptions } from '@ledger/config';
 import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore';
+import type { MessagePublisher } from '@ledger/messaging';
 import type { SqlDatabase } from '@ledger/processing';
+import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
 import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
 import { LEDGER_CONFIG, READ_MODEL_DB } from './tokens';
@@ -11,15 +13,17 @@ class PersistenceShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODEL_DB) private readonly readModels: SqlDatabase,
+    @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.publisher?.close();
     await this.readModels.close();
     await this.store.close();
   }
 }
 
-/** The event store and the read-model database, opened from configuration, closed last; the head checkpoints' signer. */
+/** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer. */
 @Global()
 @Module({})
 export class PersistenceModule {
@@ -30,11 +34,12 @@ export class PersistenceModule {
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreOptions(config)) },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
+        messagePublisherProvider(config),
         PersistenceShutdown,
         // The writers sign the head: a process without the conductor role appends nothing to vouch for.
         ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : []),
       ],
-      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB],
+      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER],
     };
   }
 }

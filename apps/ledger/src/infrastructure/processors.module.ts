@@ -12,6 +12,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { LedgerConfig } from '@ledger/config';
 import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProviders } from '@ledger/placement';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import type { MessagePublisher } from '@ledger/messaging';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { arqProjection } from '@ledger/projections/arqs';
 import { bitstreamsProjection } from '@ledger/projections/bitstreams';
@@ -22,6 +23,7 @@ import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { jobsProjection } from '@ledger/projections/jobs';
 import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
 import { workflowsProjection, type WorkflowRuntime } from '@ledger/workflows';
+import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
@@ -91,12 +93,19 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef],
-          useFactory: (store: EventStore, db: SqlDatabase, projections: ProcessorRuntime, placementReconciler: PlacementReconciler | null, moduleRef: ModuleRef) =>
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER],
+          useFactory: (
+            store: EventStore,
+            db: SqlDatabase,
+            projections: ProcessorRuntime,
+            placementReconciler: PlacementReconciler | null,
+            moduleRef: ModuleRef,
+            publisher: MessagePublisher | null,
+          ) =>
             new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, moduleRef, logger: new Logger('Reactors') }),
+              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, moduleRef, publisher, logger: new Logger('Reactors') }),
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),

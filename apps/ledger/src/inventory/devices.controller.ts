@@ -10,6 +10,7 @@ import { AsOfReads } from '../audit/as-of-reads.service';
 import { INVENTORY_AS_OF } from '../audit/as-of-views';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
+import { withBareVendorId } from './device-filter';
 import { DisableDeviceRequest } from './device-maintenance.request.dto';
 import { deviceNotFound, pathUuid } from './inventory-not-found';
 import { DeviceListQuery } from './inventory.query.dto';
@@ -34,7 +35,7 @@ export class DevicesController {
   @Allow('admin', 'manager')
   @ApiOperation({ summary: 'Devices, filtered by host, type, PCI vendor id and status' })
   async list(@Query() query: DeviceListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
-    const filter = { ...query, vendor: query.vendor?.replace(/^0x/i, '') };
+    const filter = withBareVendorId(query);
     return this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));
   }
 

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withGraphqlPaths } from './graphql-paths';
 
 export const NATIVE_OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -15,7 +16,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'token')
     .addSecurityRequirements('token')
     .build();
-  return withOwnPath(withProblemResponses(SwaggerModule.createDocument(app, config)));
+  return withOwnPath(withProblemResponses(withGraphqlPaths(SwaggerModule.createDocument(app, config))));
 }
 
 /** The document lists itself, as every route the app serves is listed in one of its documents. */

@@ -1,22 +1,23 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { missingToken, roleRequired, serviceTokenWithoutRole, wrongHost } from '../domain/auth-errors';
-import { hasAnyRole, hasRole, isAdmin, type Principal, type Role } from '../domain/principal';
+import { roleRequired, wrongHost } from '../domain/auth-errors';
+import { hasAnyRole, isAdmin, type Principal, type Role } from '../domain/principal';
 import { ALLOWED_ROLES, HOST_PARAM, PUBLIC_ROUTE } from './auth.decorators';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
+import { authenticate, type RequestHeaders } from './authenticate';
 
 interface AuthenticatedRequest {
-  headers: Record<string, string | string[] | undefined>;
+  headers: RequestHeaders;
   params?: Record<string, string>;
   principal?: Principal;
 }
 
-const DEV_PRINCIPAL: Principal = { user: 'dev-no-auth', project: 'admin', roles: ['admin'] };
-
 /**
  * Authenticates every request (X-Auth-Token, or Authorization: Bearer) and
  * checks the route's roles. Fails closed: a route that declares neither
- * @Public nor @Allow is refused.
+ * @Public nor @Allow is refused. GraphQL resolvers are checked the same way:
+ * their request is the one in the GraphQL context, authenticated once per
+ * HTTP request.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -28,8 +29,8 @@ export class AuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const principal = this.authenticate(request);
+    const request = requestOf(context);
+    const principal = request.principal ?? authenticate(request.headers, this.options);
     request.principal = principal;
 
     const allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ALLOWED_ROLES, targets) ?? [];
@@ -42,43 +43,10 @@ export class AuthGuard implements CanActivate {
     }
     return true;
   }
-
-  private authenticate(request: AuthenticatedRequest): Principal {
-    const token = tokenOf(request.headers);
-    if (token === undefined) {
-      if (this.options.devNoAuth) return DEV_PRINCIPAL;
-      throw missingToken();
-    }
-    const { user, project, roles, host } = this.options.codec.verify(token);
-    const principal: Principal = { user, project, roles, ...(host !== undefined ? { host } : {}) };
-    return withServiceToken(principal, this.serviceTokenOf(request.headers));
-  }
-
-  /**
-   * Nova sends the user's token plus its own in X-Service-Token (Cyborg's
-   * CVE-2026-40214 fix requires it for bind and unbind). A service token that
-   * is present must be valid and carry the service role: a bad one is refused,
-   * never silently ignored.
-   */
-  private serviceTokenOf(headers: AuthenticatedRequest['headers']): Principal | undefined {
-    const token = headers['x-service-token'];
-    if (typeof token !== 'string' || token.length === 0) return undefined;
-    const service = this.options.codec.verify(token);
-    if (!hasRole(service, 'service')) throw serviceTokenWithoutRole();
-    return service;
-  }
 }
 
-function withServiceToken(principal: Principal, service: Principal | undefined): Principal {
-  if (service === undefined) return principal;
-  const roles = principal.roles.includes('service') ? principal.roles : [...principal.roles, 'service' as const];
-  return { ...principal, roles, serviceUser: service.user };
-}
-
-function tokenOf(headers: AuthenticatedRequest['headers']): string | undefined {
-  const direct = headers['x-auth-token'];
-  if (typeof direct === 'string' && direct.length > 0) return direct;
-  const authorization = headers.authorization;
-  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) return authorization.slice(7).trim();
-  return undefined;
+/** The HTTP request, also under a GraphQL resolver (its context's `req`, as the Mercurius driver sets it). */
+function requestOf(context: ExecutionContext): AuthenticatedRequest {
+  if (context.getType<string>() === 'graphql') return context.getArgByIndex<{ req: AuthenticatedRequest }>(2).req;
+  return context.switchToHttp().getRequest<AuthenticatedRequest>();
 }

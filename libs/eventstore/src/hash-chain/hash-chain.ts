@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '@ledger/kernel';
 import type { EventMetadata } from '../envelope';
 
@@ -41,6 +41,11 @@ export function chainHash(prevHash: string, position: number, stream: string, ve
   return sha256(`${prevHash}|${position}|${stream}|${version}|${content}`);
 }
 
+/**
+ * One-shot `hash` rather than `createHash`: building a Hash object costs
+ * several times the digest of an event (docs/benchmarks.md, "Rebuild, as-of
+ * replay and audit verify").
+ */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The integer id Cyborg's v2 API shows for a device or deployable
@@ -9,5 +9,5 @@ import { createHash } from 'node:crypto';
  * id with odds of about n²/2^49 (1 in 10^5 for 80,000 deployables).
  */
 export function numericIdOf(uuid: string): number {
-  return createHash('sha256').update(uuid.toLowerCase(), 'utf8').digest().readUIntBE(0, 6) + 1;
+  return hash('sha256', uuid.toLowerCase(), 'buffer').readUIntBE(0, 6) + 1;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { formatUuid } from './uuid-v7';
 
 /** RFC 4122 namespace for DNS names, the one Cyborg uses for resource provider UUIDs. */
@@ -11,12 +11,21 @@ export const NAMESPACE_DNS = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
  */
 export const NAMESPACE_LEDGER = '0196b3c2-5a1e-7c3d-9f00-4c1ed6e7a001';
 
+/** Namespaces are a handful of constants: their bytes are parsed once. */
+const namespaceBytes = new Map<string, Buffer>();
+
+/**
+ * One-shot `hash` over namespace bytes + name: a rebuild derives an id for
+ * every attribute and handle it writes, and a `createHash` object costs
+ * several times the digest itself.
+ */
 function nameBasedUuid(algorithm: 'md5' | 'sha1', version: number, namespace: string, name: string): string {
-  const digest = createHash(algorithm)
-    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
-    .update(name, 'utf8')
-    .digest();
-  const bytes = digest.subarray(0, 16);
+  let prefix = namespaceBytes.get(namespace);
+  if (prefix === undefined) namespaceBytes.set(namespace, (prefix = Buffer.from(namespace.replace(/-/g, ''), 'hex')));
+  const input = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(name, 'utf8'));
+  prefix.copy(input, 0);
+  input.write(name, prefix.length, 'utf8');
+  const bytes = hash(algorithm, input, 'buffer').subarray(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | (version << 4);
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   return formatUuid(bytes);

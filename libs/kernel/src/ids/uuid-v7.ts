@@ -41,7 +41,8 @@ export function uuidV7(nowMillis: number = Date.now()): string {
 }
 
 export function formatUuid(bytes: Uint8Array): string {
-  const hex = Buffer.from(bytes).toString('hex');
+  // A view, not a copy: this runs for every derived id a rebuild writes.
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

@@ -52,7 +52,7 @@ export class ReactorWorker extends ProcessorWorker {
     private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
     private readonly policy: ReactorPolicy,
   ) {
-    super({ key: reactorKey(reactor.name), version: REACTOR_VERSION, filter: processorFilter(reactor) }, settings);
+    super({ key: reactorKey(reactor.name), version: REACTOR_VERSION, filter: processorFilter(reactor) }, reactor.batchSize ? { ...settings, batchSize: reactor.batchSize } : settings);
   }
 
   reactorStatus(head: number, parked: number): ReactorStatus {

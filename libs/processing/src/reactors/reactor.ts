@@ -33,6 +33,12 @@ export interface Reactor {
    * (only what is recorded from now on: a notifier whose old news is no news).
    */
   readonly startAt?: 'beginning' | 'head';
+  /**
+   * Events read (and handed to `reactBatch`) at a time, when it should
+   * differ from the runtime's: a producer's send pays per request, so the
+   * Kafka relay takes larger batches than a notifier's one call per event.
+   */
+  readonly batchSize?: number;
   /** Resolves once the outside acknowledged the event. */
   react(event: RecordedEvent, context: ReactContext): Promise<void>;
   /**

@@ -5,7 +5,6 @@ import {
   ArqErrorCodes,
   ArqInvalidError,
   ArqNotFoundError,
-  type ArqVisibility,
   BindArqsCommand,
   CreateArqsCommand,
   DeleteArqsCommand,
@@ -20,6 +19,7 @@ import { ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
 import { commandContext } from '../../http/command-context';
+import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
 import { baseUrlOf } from '../cyborg-representation';
 import { CyborgV2Controller } from '../cyborg-v2.controller';
@@ -150,12 +150,6 @@ export class AcceleratorRequestsV2Controller {
     if (patch.kind === 'bind') await this.commands.execute(new BindArqsCommand({ binds: patch.binds, visibility }, context));
     else await this.commands.execute(new UnbindArqsCommand({ uuids: patch.uuids, visibility }, context));
   }
-}
-
-/** Admins see every project's requests; everyone else only their own project's (none without a project). */
-function visibilityOf(principal: Principal): ArqVisibility {
-  if (isAdmin(principal)) return 'all-projects';
-  return { project: principal.project ?? '' };
 }
 
 const serviceRoleRequired = (what: string): LedgerError =>

@@ -1,0 +1,41 @@
+import { Inject } from '@nestjs/common';
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Allow, type Principal } from '@ledger/auth';
+import { isUuid } from '@ledger/kernel';
+import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
+import { visibilityOf } from '../../http/arq-visibility';
+import { ConsistencyService } from '../../http/consistency.service';
+import { type ConnectionOf, toConnection } from '../shared/connection';
+import { GqlPrincipal } from '../shared/gql-principal';
+import { connectionCost } from '../shared/page.args';
+import { pageOfArqs } from './arq-page';
+import { ArqConnection, ArqObject } from './arq.object';
+import { ArqListArgs } from './arqs.args';
+
+/**
+ * Accelerator requests, as GET /v2/accelerator_requests serves them: any
+ * reader, each seeing only their own project's requests (admins all),
+ * filtered in the query; fresh as of the request's arrival, as on /v2.
+ */
+@Resolver(() => ArqObject)
+@Allow('reader')
+export class ArqsResolver {
+  constructor(
+    @Inject(ArqQueries) private readonly arqs: ArqQueries,
+    @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+  ) {}
+
+  @Query(() => ArqConnection, { description: 'Oldest first.', complexity: connectionCost })
+  async acceleratorRequests(@Args() args: ArqListArgs, @GqlPrincipal() principal: Principal): Promise<ConnectionOf<ArqView>> {
+    await this.consistency.awaitFresh();
+    const filter = args.instanceUuid !== undefined && args.instanceUuid !== null ? { instanceUuid: args.instanceUuid } : {};
+    return toConnection(pageOfArqs(await this.arqs.list(visibilityOf(principal), filter), args));
+  }
+
+  @Query(() => ArqObject, { nullable: true, description: 'Null when missing or of another project.' })
+  async acceleratorRequest(@Args('uuid') uuid: string, @GqlPrincipal() principal: Principal): Promise<ArqView | undefined> {
+    if (!isUuid(uuid)) return undefined;
+    await this.consistency.awaitFresh();
+    return this.arqs.get(uuid.toLowerCase(), visibilityOf(principal));
+  }
+}

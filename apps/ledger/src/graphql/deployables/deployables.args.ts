@@ -1,0 +1,26 @@
+import { ArgsType, Field } from '@nestjs/graphql';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { PageArgs } from '../shared/page.args';
+
+@ArgsType()
+export class DeployableFilterArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'FPGA, PGPU, VGPU or CUSTOM_*.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  resourceClass?: string;
+}
+
+@ArgsType()
+export class DeployableListArgs extends DeployableFilterArgs {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  hostname?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsUUID()
+  deviceUuid?: string;
+}

@@ -1,0 +1,23 @@
+import { Inject } from '@nestjs/common';
+import { Args, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { Allow } from '@ledger/auth';
+import { type DeviceView, type HostView, InventoryQueries } from '@ledger/projections/inventory';
+import { withBareVendorId } from '../../inventory/device-filter';
+import { HostObject } from '../hosts/host.object';
+import { type ConnectionOf, toConnection } from '../shared/connection';
+import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
+import { DeviceConnection } from './device.object';
+import { DeviceFilterArgs } from './devices.args';
+
+/** A host's devices: the same read as `devices(hostname:)`. */
+@Resolver(() => HostObject)
+@Allow('admin', 'manager')
+export class HostDevicesResolver {
+  constructor(@Inject(InventoryQueries) private readonly queries: InventoryQueries) {}
+
+  @ResolveField(() => DeviceConnection, { complexity: connectionCost })
+  async devices(@Parent() host: HostView, @Args() args: DeviceFilterArgs): Promise<ConnectionOf<DeviceView>> {
+    const { type, vendor, status } = args;
+    return toConnection(await this.queries.listDevices(withBareVendorId({ hostname: host.hostname, ...presentArgs({ type, vendor, status }), ...pageRequestOf(args) })));
+  }
+}

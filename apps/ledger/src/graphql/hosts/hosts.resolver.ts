@@ -1,0 +1,24 @@
+import { Inject } from '@nestjs/common';
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Allow } from '@ledger/auth';
+import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
+import { type ConnectionOf, toConnection } from '../shared/connection';
+import { connectionCost, PageArgs, pageRequestOf } from '../shared/page.args';
+import { HostConnection, HostObject } from './host.object';
+
+/** Hosts, as GET /api/v1/hosts serves them: operators only (admin, manager). */
+@Resolver(() => HostObject)
+@Allow('admin', 'manager')
+export class HostsResolver {
+  constructor(@Inject(InventoryQueries) private readonly queries: InventoryQueries) {}
+
+  @Query(() => HostConnection, { description: 'Hosts by name.', complexity: connectionCost })
+  async hosts(@Args() page: PageArgs): Promise<ConnectionOf<HostView>> {
+    return toConnection(await this.queries.listHosts(pageRequestOf(page)));
+  }
+
+  @Query(() => HostObject, { nullable: true })
+  async host(@Args('hostname') hostname: string): Promise<HostView | undefined> {
+    return this.queries.getHost(hostname);
+  }
+}

@@ -1,0 +1,40 @@
+import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { Connection } from '../shared/connection';
+import { JsonScalar } from '../shared/json.scalar';
+
+@ObjectType('WorkflowStep', { description: 'One step or compensation of a workflow instance (docs/workflows.md).' })
+export class WorkflowStepObject {
+  @Field() step!: string;
+  @Field({ description: '`do` or `compensate`.' }) phase!: string;
+  @Field() status!: string;
+  @Field(() => Int) attempts!: number;
+  @Field() startedAt!: string;
+  @Field(() => String, { nullable: true }) sentAt!: string | null;
+  @Field(() => String, { nullable: true }) endedAt!: string | null;
+  @Field(() => Int, { nullable: true }) durationMs!: number | null;
+  @Field(() => JsonScalar, { nullable: true }) evidence!: unknown;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+}
+
+@ObjectType('WorkflowUnresolved', { description: 'A compensation given up, and why.' })
+export class WorkflowUnresolvedObject {
+  @Field() step!: string;
+  @Field() reason!: string;
+}
+
+@ObjectType('Workflow', { description: 'A workflow instance: the bind, the ten-step saga, a host provision.' })
+export class WorkflowObject {
+  @Field() name!: string;
+  @Field() id!: string;
+  @Field({ description: '`running`, `completed`, `compensated` or `failed`.' }) status!: string;
+  @Field(() => String, { nullable: true }) currentStep!: string | null;
+  @Field(() => String, { nullable: true }) currentPhase!: string | null;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => [WorkflowUnresolvedObject]) unresolved!: WorkflowUnresolvedObject[];
+  @Field() startedAt!: string;
+  @Field() updatedAt!: string;
+  @Field(() => String, { nullable: true }) endedAt!: string | null;
+}
+
+@ObjectType()
+export class WorkflowConnection extends Connection(WorkflowObject, 'Workflow') {}

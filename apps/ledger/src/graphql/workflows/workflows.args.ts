@@ -1,0 +1,18 @@
+import { ArgsType, Field } from '@nestjs/graphql';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { WorkflowStatus } from '@ledger/workflows';
+import { PageArgs } from '../shared/page.args';
+
+@ArgsType()
+export class WorkflowListArgs extends PageArgs {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: '`running`, `completed`, `compensated` or `failed`.' })
+  @IsOptional()
+  @IsIn(['running', 'completed', 'compensated', 'failed'])
+  status?: WorkflowStatus;
+}

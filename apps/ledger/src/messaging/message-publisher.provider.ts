@@ -1,0 +1,19 @@
+import { Logger, type Provider } from '@nestjs/common';
+import type { LedgerConfig } from '@ledger/config';
+import { KafkaMessagePublisher, type MessagePublisher } from '@ledger/messaging';
+
+/** The ledger's Kafka publisher, or null when LEDGER_KAFKA_BROKERS is unset. */
+export const MESSAGE_PUBLISHER = Symbol('MESSAGE_PUBLISHER');
+
+/** Made once per process (the relay and the checkpoints share its connection), and said at start when it is off. */
+export const messagePublisherProvider = (config: LedgerConfig): Provider => ({
+  provide: MESSAGE_PUBLISHER,
+  useFactory: (): MessagePublisher | null => {
+    if (config.kafka.brokers.length === 0) {
+      new Logger('Kafka').warn('LEDGER_KAFKA_BROKERS is not set: events and head checkpoints are not published to Kafka');
+      return null;
+    }
+    new Logger('Kafka').log(`publishing to ${config.kafka.brokers.join(',')} under the topic prefix ${config.kafka.topicPrefix}`);
+    return new KafkaMessagePublisher({ brokers: config.kafka.brokers, clientId: `accelerator-ledger-${config.instanceId}` });
+  },
+});

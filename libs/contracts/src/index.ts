@@ -1,0 +1,4 @@
+export * from './topics';
+export * from './envelope';
+export * from './event-catalog.generated';
+export type * from './event-types';

@@ -1,0 +1,2 @@
+export * from './in-memory-message-broker';
+export * from './message-publisher.contract';

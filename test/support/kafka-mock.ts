@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+
+/** librdkafka's mock cluster prints this once it listens: "… replaced with 127.0.0.1:PORT[,…]". */
+const BOOTSTRAP_LINE = /replaced with (\S+)/;
+const START_TIMEOUT_MS = 10_000;
+
+/** A Kafka protocol broker for one suite: librdkafka's mock cluster, kept alive by a `kcat` producer (DESIGN.md, services). */
+export interface KafkaMock {
+  readonly brokers: string[];
+  stop(): Promise<void>;
+}
+
+/** Why the mock cluster cannot be started here (no `kcat`), or undefined when it can; checked synchronously, for `describeWithService`. */
+export function kafkaMockUnavailable(): string | undefined {
+  const probe = spawnSync('kcat', ['-V'], { encoding: 'utf8', timeout: 10_000 });
+  if (probe.error || probe.status !== 0) return `kcat is not installed (${probe.error?.message ?? probe.stderr.trim()}); install Debian's kcat: apt-get install -y kcat`;
+  return undefined;
+}
+
+/**
+ * Starts the mock cluster on a free port (librdkafka picks it and prints it)
+ * and resolves with its bootstrap list. Topics are created on first use,
+ * with 4 partitions. The cluster lives as long as kcat's stdin stays open.
+ */
+export async function startKafkaMock(): Promise<KafkaMock> {
+  const kcat = spawn('kcat', ['-P', '-b', '127.0.0.1:1', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1'], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const brokers = await new Promise<string[]>((resolve, reject) => {
+    let printed = '';
+    const timer = setTimeout(() => reject(new Error(`kcat printed no bootstrap list within ${START_TIMEOUT_MS} ms:\n${printed}`)), START_TIMEOUT_MS);
+    kcat.stderr.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const match = BOOTSTRAP_LINE.exec(printed);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1].split(','));
+    });
+    kcat.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`kcat exited with ${code} before the mock cluster was up:\n${printed}`));
+    });
+  });
+  return { brokers, stop: () => stopKcat(kcat) };
+}
+
+async function stopKcat(kcat: ChildProcess): Promise<void> {
+  if (kcat.exitCode !== null || kcat.signalCode !== null) return;
+  const exited = new Promise((resolve) => kcat.once('exit', resolve));
+  // The mock cluster keeps nothing worth a graceful stop, and kcat would try to flush to it.
+  kcat.kill('SIGKILL');
+  await exited;
+}
