@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AsOfRebuilds, parseLogPoint, type Processor, type SqlDatabase } from '@ledger/processing';
+import type { ConsistencyService } from '../http/consistency.service';
 
 /** The position an as-of answer reflects, on every such answer. */
 export const AS_OF_POSITION_HEADER = 'x-ledger-as-of-position';
@@ -17,6 +18,13 @@ export interface AsOfRequest {
   readonly reply: FastifyReply;
   readonly fresh: () => Promise<unknown>;
 }
+
+/** The request of a native route whose live read waits for the X-Ledger-Min-Position it was sent. */
+export const asOfOrMinPosition = (consistency: ConsistencyService, minPosition: string | undefined, asOf: string | undefined, reply: FastifyReply): AsOfRequest => ({
+  asOf,
+  reply,
+  fresh: () => consistency.awaitHeader(minPosition),
+});
 
 /**
  * One read route's two ways to answer: without `asOf`, on the live query

@@ -4,7 +4,7 @@ import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import type { FastifyReply } from 'fastify';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { AsOfQuery } from '../audit/as-of.query';
-import { AsOfReads } from '../audit/as-of-reads.service';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
 import { INVENTORY_AS_OF } from '../audit/as-of-views';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { attachHandlesSeenBy } from './attach-handles-seen-by';
@@ -22,15 +22,11 @@ export class DeployablesController {
     @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
-  private request(asOf: string | undefined, reply: FastifyReply, minPosition: string | undefined) {
-    return { asOf, reply, fresh: () => this.consistency.awaitHeader(minPosition) };
-  }
-
   @Get()
   @ApiOperation({ summary: 'Deployables (one Placement resource provider each), filtered by host, device and resource class' })
   async list(@Query() query: DeployableListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
     const filter = { ...query, deviceUuid: query.device?.toLowerCase() };
-    return this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.listDeployables(filter));
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.listDeployables(filter));
   }
 
   @Get(':uuid')
@@ -43,7 +39,7 @@ export class DeployablesController {
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ) {
     const id = pathUuid(uuid);
-    const found = await this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, async (queries) => {
+    const found = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, async (queries) => {
       const deployable = await queries.getDeployable(id);
       return deployable && { ...deployable, attachHandles: attachHandlesSeenBy(principal, await queries.listAttachHandles(id)) };
     });

@@ -6,7 +6,7 @@ import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DisableDeviceCommand, EnableDeviceCommand } from '@ledger/inventory';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { AsOfQuery } from '../audit/as-of.query';
-import { AsOfReads } from '../audit/as-of-reads.service';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
 import { INVENTORY_AS_OF } from '../audit/as-of-views';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
@@ -27,16 +27,12 @@ export class DevicesController {
     @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
-  private request(asOf: string | undefined, reply: FastifyReply, minPosition: string | undefined) {
-    return { asOf, reply, fresh: () => this.consistency.awaitHeader(minPosition) };
-  }
-
   @Get()
   @Allow('admin', 'manager')
   @ApiOperation({ summary: 'Devices, filtered by host, type, PCI vendor id and status' })
   async list(@Query() query: DeviceListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
     const filter = withBareVendorId(query);
-    return this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));
   }
 
   @Get(':uuid')
@@ -49,7 +45,7 @@ export class DevicesController {
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ) {
     const id = pathUuid(uuid);
-    const device = await this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.getDevice(id));
+    const device = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.getDevice(id));
     if (!device) throw deviceNotFound(uuid);
     return device;
   }

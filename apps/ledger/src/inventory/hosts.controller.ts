@@ -4,7 +4,7 @@ import { Allow } from '@ledger/auth';
 import type { FastifyReply } from 'fastify';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { AsOfQuery } from '../audit/as-of.query';
-import { AsOfReads } from '../audit/as-of-reads.service';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
 import { INVENTORY_AS_OF } from '../audit/as-of-views';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { hostNotFound } from './inventory-not-found';
@@ -21,14 +21,10 @@ export class HostsController {
     @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
-  private request(asOf: string | undefined, reply: FastifyReply, minPosition: string | undefined) {
-    return { asOf, reply, fresh: () => this.consistency.awaitHeader(minPosition) };
-  }
-
   @Get()
   @ApiOperation({ summary: 'Hosts that have reported, by name' })
   async list(@Query() query: HostListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
-    return this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.listHosts(query));
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.listHosts(query));
   }
 
   @Get(':hostname')
@@ -39,7 +35,7 @@ export class HostsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ) {
-    const host = await this.asOf.read(this.request(query.asOf, reply, minPosition), INVENTORY_AS_OF, this.queries, (queries) => queries.getHost(hostname));
+    const host = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.getHost(hostname));
     if (!host) throw hostNotFound(hostname);
     return host;
   }

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { ProcessorStatus } from '@ledger/processing';
 import { type OperatorRequestResult, WorkflowNotFoundError, WorkflowQueries, type WorkflowPage, type WorkflowRuntime, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
 import { AsOfQuery } from '../audit/as-of.query';
-import { AsOfReads } from '../audit/as-of-reads.service';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
 import { WORKFLOWS_AS_OF } from '../audit/as-of-views';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { WORKFLOW_RUNTIME } from '../infrastructure/tokens';
@@ -31,16 +31,12 @@ export class WorkflowsController {
     @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
-  private request(asOf: string | undefined, reply: FastifyReply, minPosition: string | undefined) {
-    return { asOf, reply, fresh: () => this.consistency.awaitHeader(minPosition) };
-  }
-
   @Get()
   @Allow('admin')
   @ApiOperation({ summary: 'Workflow instances, newest first, by name and status' })
   async list(@Query() query: WorkflowListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<WorkflowPage> {
     const { asOf, ...filter } = query;
-    return this.asOf.read(this.request(asOf, reply, minPosition), WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, asOf, reply), WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
   }
 
   @Get('runtime')
@@ -60,7 +56,7 @@ export class WorkflowsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ): Promise<WorkflowView & { steps: WorkflowStepView[] }> {
-    const found = await this.asOf.read(this.request(query.asOf, reply, minPosition), WORKFLOWS_AS_OF, this.queries, (queries) => queries.get(name, id));
+    const found = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), WORKFLOWS_AS_OF, this.queries, (queries) => queries.get(name, id));
     if (!found) throw new WorkflowNotFoundError(name, id);
     return found;
   }
