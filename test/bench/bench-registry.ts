@@ -2,6 +2,7 @@ import type { BenchModule } from './bench-module';
 import { agentsScaleBench } from './modules/agents-scale.bench';
 import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
+import { auditBench } from './modules/audit.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { developerToolsBench } from './modules/developer-tools.bench';
@@ -15,9 +16,10 @@ import { sagaBench } from './modules/saga.bench';
 /**
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
- * machine), the ceilings, then what is compared with them, then the HTTP
- * API (Cyborg's v2, then GraphQL), then the workflow runtime's saga, then the
- * simulated fleet, then Placement, then the Kafka relay.
+ * machine), the ceilings, then what is compared with them, then the
+ * auditor's long log, then the HTTP API (Cyborg's v2, then GraphQL), then
+ * the workflow runtime's saga, then the simulated fleet, then Placement,
+ * then the Kafka relay.
  */
 export const BENCH_MODULES: readonly BenchModule[] = [
   developerToolsBench,
@@ -26,6 +28,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   appendBatchBench,
   readAllBench,
   projectionRebuildBench,
+  auditBench,
   cyborgV2Bench,
   graphqlBench,
   sagaBench,

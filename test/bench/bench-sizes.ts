@@ -33,6 +33,8 @@ export interface BenchSizes {
   readonly placement: { readonly hosts: number; readonly devicesPerHost: number };
   /** Timed calls per developer-tool latency (ledgerctl_*, node_start_ms, build_check_ms), after one untimed call. */
   readonly toolSamples: number;
+  /** Events of the auditor's log (audit_*, who_held_ms): the inventory fleet's history, scaled to about this many. */
+  readonly auditEvents: number;
 }
 
 export interface AgentsScaleSizes {
@@ -65,6 +67,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
   placement: { hosts: 1000, devicesPerHost: 8 },
   toolSamples: 21,
+  auditEvents: 1_000_000,
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -80,4 +83,5 @@ export const QUICK_SIZES: BenchSizes = {
   agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
   placement: { hosts: 50, devicesPerHost: 8 },
   toolSamples: 5,
+  auditEvents: 20_000,
 };

@@ -167,6 +167,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/signing-keys',                            '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['POST /api/v1/signing-keys/{keyId}/revoke',            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/devices/{uuid}/provenance',               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/devices/{uuid}/tenancy',                  '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/devices/{uuid}/timeline',                 '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
 
   ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -898,6 +900,22 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     'GET /api/v1/devices/{uuid}/provenance': () => ({
       path: `/api/v1/devices/${fpgaDevice}/provenance`,
       allowed: (r) => expect(r.body).toEqual({ deviceUuid: fpgaDevice, loads: [] }),
+    }),
+    // A tenant sees its own project's use of the device only; the operator every project's.
+    'GET /api/v1/devices/{uuid}/tenancy': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/tenancy`,
+      allowed: (r, caller) => {
+        expect(r.body.deviceUuid).toBe(fpgaDevice);
+        if (caller !== 'admin') expect(r.body.tenancies.filter((t: { projectId: string }) => t.projectId !== projectOf(caller))).toEqual([]);
+      },
+    }),
+    'GET /api/v1/devices/{uuid}/timeline': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/timeline`,
+      allowed: (r, caller) => {
+        expect(r.body.deviceUuid).toBe(fpgaDevice);
+        if (caller !== 'admin') expect(r.body.entries.filter((e: { projectId: string }) => e.projectId !== projectOf(caller))).toEqual([]);
+        else expect(r.body.entries.map((e: { type: string }) => e.type)).toContain('inventory.DeviceDiscovered');
+      },
     }),
     'GET /api/v1/jobs/{uuid}': () => ({
       path: `/api/v1/jobs/${standingJob}`,

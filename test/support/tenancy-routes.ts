@@ -111,6 +111,8 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'POST /api/v1/devices/{uuid}/disable': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/disable`, {}) },
   'POST /api/v1/devices/{uuid}/enable': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/enable`) },
   'GET /api/v1/devices/{uuid}/provenance': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/provenance`) },
+  'GET /api/v1/devices/{uuid}/tenancy': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/tenancy`) },
+  'GET /api/v1/devices/{uuid}/timeline': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/timeline`) },
   'GET /api/v1/deployables': { kind: 'call', call: get('/api/v1/deployables') },
   'GET /api/v1/deployables/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/deployables/${f.deployable}`) },
   'GET /api/v1/placement': { kind: 'call', call: get('/api/v1/placement') },

@@ -7,6 +7,7 @@ import { ProgrammingModule } from '@ledger/programming';
 import { QuotaModule } from '@ledger/quota';
 import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
+import { AuditHttpModule } from './audit/audit-http.module';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { GraphqlApiModule } from './graphql/graphql-api.module';
 import { HealthController } from './http/health.controller';
@@ -44,7 +45,7 @@ export class AppModule {
     if (config.roles.includes('conductor')) imports.push(ProvisioningConductorModule.forRoot(config));
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
-    if (config.roles.includes('api')) imports.push(ProgrammingHttpModule, ProvisioningHttpModule);
+    if (config.roles.includes('api')) imports.push(ProgrammingHttpModule, ProvisioningHttpModule, AuditHttpModule);
     if (config.roles.includes('api')) imports.push(GraphqlApiModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));

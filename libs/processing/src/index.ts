@@ -10,6 +10,8 @@ export * from './processors/processor-runtime';
 export * from './processors/position-waiters';
 export * from './processors/commit-batch';
 export * from './processors/rebuild-processor';
+export * from './processors/log-point';
+export * from './processors/as-of-rebuilds';
 export * from './checkpoints/checkpoint';
 export * from './checkpoints/advance-checkpoint';
 export * from './checkpoints/processing-tables';

@@ -7,6 +7,7 @@ export * from './domain/quota.commands';
 export * from './domain/reservation-book';
 export * from './domain/quota.state';
 export * from './domain/quota.decider';
+export * from './domain/quota-what-if';
 export * from './application/quota.tokens';
 export * from './application/quota-command.result';
 export * from './application/quota-command.runner';

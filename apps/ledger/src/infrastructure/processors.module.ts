@@ -16,6 +16,7 @@ import type { MessagePublisher } from '@ledger/messaging';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { arqProjection } from '@ledger/projections/arqs';
 import { bitstreamsProjection } from '@ledger/projections/bitstreams';
+import { deviceHistoryProjection } from '@ledger/projections/device-history';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { quotaProjection } from '@ledger/projections/quota';
 import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
@@ -37,6 +38,7 @@ export const LEDGER_PROCESSORS: readonly Processor[] = [
   placementProjection,
   bitstreamsProjection,
   workflowsProjection,
+  deviceHistoryProjection,
 ];
 
 @Injectable()

@@ -1,10 +1,13 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { DisableDeviceCommand, EnableDeviceCommand } from '@ledger/inventory';
 import { InventoryQueries } from '@ledger/projections/inventory';
+import { AsOfQuery } from '../audit/as-of.query';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
+import { INVENTORY_AS_OF } from '../audit/as-of-views';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { withBareVendorId } from './device-filter';
@@ -21,22 +24,28 @@ export class DevicesController {
     @Inject(InventoryQueries) private readonly queries: InventoryQueries,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
   @Get()
   @Allow('admin', 'manager')
   @ApiOperation({ summary: 'Devices, filtered by host, type, PCI vendor id and status' })
-  async list(@Query() query: DeviceListQuery, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
-    await this.consistency.awaitHeader(minPosition);
-    return this.queries.listDevices(withBareVendorId(query));
+  async list(@Query() query: DeviceListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
+    const filter = withBareVendorId(query);
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));
   }
 
   @Get(':uuid')
   @Allow('admin', 'manager')
   @ApiOperation({ summary: 'One device' })
-  async get(@Param('uuid') uuid: string, @Headers(MIN_POSITION_HEADER) minPosition?: string) {
-    await this.consistency.awaitHeader(minPosition);
-    const device = await this.queries.getDevice(pathUuid(uuid));
+  async get(
+    @Param('uuid') uuid: string,
+    @Query() query: AsOfQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers(MIN_POSITION_HEADER) minPosition?: string,
+  ) {
+    const id = pathUuid(uuid);
+    const device = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), INVENTORY_AS_OF, this.queries, (queries) => queries.getDevice(id));
     if (!device) throw deviceNotFound(uuid);
     return device;
   }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { AsOfParameter } from '../audit/as-of.query';
 
 /** Keyset pagination: `limit` (1–1000, default 100) and the `nextCursor` of the previous page. */
 export class PageQuery {
@@ -19,7 +20,15 @@ export class PageQuery {
   cursor?: string;
 }
 
+export class HostListQuery extends PageQuery {
+  @AsOfParameter()
+  asOf?: string;
+}
+
 export class DeviceListQuery extends PageQuery {
+  @AsOfParameter()
+  asOf?: string;
+
   @ApiPropertyOptional({ example: 'compute-1' })
   @IsOptional()
   @IsString()
@@ -43,6 +52,9 @@ export class DeviceListQuery extends PageQuery {
 }
 
 export class DeployableListQuery extends PageQuery {
+  @AsOfParameter()
+  asOf?: string;
+
   @ApiPropertyOptional({ example: 'compute-1' })
   @IsOptional()
   @IsString()

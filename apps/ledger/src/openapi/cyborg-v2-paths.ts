@@ -4,6 +4,8 @@ const json = (schema: object) => ({ content: { 'application/json': { schema } } 
 const ok = (description: string, schema?: object) => (schema ? { description, ...json(schema) } : { description });
 const list = (member: string, item: string) => ({ type: 'object', required: [member], properties: { [member]: { type: 'array', items: ref(item) } } });
 const query = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+/** The ledger's extension (docs/audit.md): the requests as they were at a point of the log. */
+const AS_OF = query('asOf', 'a global position or an ISO-8601 time: the requests as they were then (a rebuild; `X-Ledger-As-Of-Position` says which position). Not in Cyborg');
 const path = (name: string, description = 'a uuid') => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 const body = (schema: object, description?: string) => ({ required: true, ...(description ? { description } : {}), ...json(schema) });
 
@@ -106,7 +108,7 @@ export const CYBORG_V2_PATHS = {
     get: operation(ARQS, {
       summary: "List the caller's project's accelerator requests",
       roles: 'reader (admins see every project)',
-      parameters: [query('instance', 'only those bound to this instance uuid'), query('bind_state', 'with `instance`: only when every bind is resolved', { const: 'resolved' })],
+      parameters: [query('instance', 'only those bound to this instance uuid'), query('bind_state', 'with `instance`: only when every bind is resolved', { const: 'resolved' }), AS_OF],
       responses: {
         '200': ok('The requests', list('arqs', 'AcceleratorRequest')),
         '423': ok('`bind_state=resolved` while some binds of the instance still run: no body, `X-Error-Code: ARQ.NOT_RESOLVED`'),
@@ -133,7 +135,7 @@ export const CYBORG_V2_PATHS = {
     }),
   },
   '/v2/accelerator_requests/{uuid}': {
-    get: operation(ARQS, { summary: 'Show an accelerator request', roles: 'reader', parameters: [path('uuid')], responses: { '200': ok('The request', ref('AcceleratorRequest')) } }),
+    get: operation(ARQS, { summary: 'Show an accelerator request', roles: 'reader', parameters: [path('uuid'), AS_OF], responses: { '200': ok('The request', ref('AcceleratorRequest')) } }),
     patch: operation(ARQS, {
       summary: 'Bind or unbind one accelerator request (what `openstack accelerator arq bind` sends)',
       roles: 'service',

@@ -1,9 +1,12 @@
-import { Body, Controller, Get, Inject, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { QuotaReader, SetQuotaLimitsCommand } from '@ledger/quota';
+import { AsOfQuery } from '../audit/as-of.query';
+import { AsOfReads } from '../audit/as-of-reads.service';
+import { QUOTA_AS_OF } from '../audit/as-of-views';
 import { commandContext } from '../http/command-context';
 import { PutQuotaLimitsRequest } from './quota-limits.request.dto';
 import { assertMayReadQuota } from './quota-project-access';
@@ -12,7 +15,8 @@ import { QuotaChangeResponse, QuotaResponse } from './quota.responses';
 /**
  * Per-project limits. Reads come from the project's quota stream (through
  * QuotaReader), not from the projection: it is what reservations are
- * checked against, always fresh, with no wait for processors.
+ * checked against, always fresh, with no wait for processors. `?asOf=`
+ * answers from the quota projection rebuilt up to that point instead.
  */
 @ApiTags('quota')
 @Controller('api/v1/quotas')
@@ -20,16 +24,25 @@ export class QuotasController {
   constructor(
     @Inject(QuotaReader) private readonly reader: QuotaReader,
     @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
   @Get(':project')
   @Allow('admin', 'manager', 'member', 'reader')
   @ApiOperation({ summary: "A project's limits and usage (admins: any project; others: their own)" })
   @ApiOkResponse({ type: QuotaResponse })
-  async get(@Param('project') project: string, @CurrentPrincipal() principal: Principal): Promise<QuotaResponse> {
+  async get(
+    @Param('project') project: string,
+    @Query() query: AsOfQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<QuotaResponse> {
     assertMayReadQuota(principal, project);
-    const { limits, usage } = await this.reader.read(project);
-    return { project, limits, usage };
+    if (query.asOf === undefined) {
+      const { limits, usage } = await this.reader.read(project);
+      return { project, limits, usage };
+    }
+    return this.asOf.past(query.asOf, reply, QUOTA_AS_OF, (queries) => queries.getProject(project));
   }
 
   @Put(':project')

@@ -1,8 +1,12 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { FastifyReply } from 'fastify';
 import type { ProcessorStatus } from '@ledger/processing';
 import { type OperatorRequestResult, WorkflowNotFoundError, WorkflowQueries, type WorkflowPage, type WorkflowRuntime, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
+import { AsOfQuery } from '../audit/as-of.query';
+import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
+import { WORKFLOWS_AS_OF } from '../audit/as-of-views';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { WORKFLOW_RUNTIME } from '../infrastructure/tokens';
 import { CancelWorkflowBody, WorkflowListQuery } from './workflows.request.dto';
@@ -24,14 +28,15 @@ export class WorkflowsController {
     @Inject(WorkflowQueries) private readonly queries: WorkflowQueries,
     @Inject(WORKFLOW_RUNTIME) private readonly runtime: WorkflowRuntime,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
   @Get()
   @Allow('admin')
   @ApiOperation({ summary: 'Workflow instances, newest first, by name and status' })
-  async list(@Query() query: WorkflowListQuery, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<WorkflowPage> {
-    await this.consistency.awaitHeader(minPosition);
-    return this.queries.list(query);
+  async list(@Query() query: WorkflowListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<WorkflowPage> {
+    const { asOf, ...filter } = query;
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, asOf, reply), WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
   }
 
   @Get('runtime')
@@ -47,10 +52,11 @@ export class WorkflowsController {
   async get(
     @Param('name') name: string,
     @Param('id') id: string,
+    @Query() query: AsOfQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ): Promise<WorkflowView & { steps: WorkflowStepView[] }> {
-    await this.consistency.awaitHeader(minPosition);
-    const found = await this.queries.get(name, id);
+    const found = await this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, query.asOf, reply), WORKFLOWS_AS_OF, this.queries, (queries) => queries.get(name, id));
     if (!found) throw new WorkflowNotFoundError(name, id);
     return found;
   }

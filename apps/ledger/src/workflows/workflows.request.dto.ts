@@ -2,11 +2,15 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { WORKFLOW_NAME } from '@ledger/workflows';
 import { PageQuery } from '../inventory/inventory.query.dto';
+import { AsOfParameter } from '../audit/as-of.query';
 
 const STATUSES = ['running', 'completed', 'compensated', 'failed'] as const;
 
 /** `GET /api/v1/workflows`. */
 export class WorkflowListQuery extends PageQuery {
+  @AsOfParameter()
+  asOf?: string;
+
   @ApiPropertyOptional({ example: 'bind' })
   @IsOptional()
   @IsString()

@@ -1,11 +1,20 @@
 import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { type SignedCheckpoint, signCheckpoint } from '@ledger/eventstore';
+import { type RecordedEvent, type SignedCheckpoint, signCheckpoint } from '@ledger/eventstore';
+import { beyondPoint, type LogPoint, reachedPoint } from '@ledger/processing';
 import { ledgerCheckpointKeys, liveCheckpoints } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { type EventSource, openLiveSource } from '../support/event-source';
 import { Progress } from '../support/progress';
+import { cliLogPoint } from '../support/cli-log-point';
+
+interface ExportOptions {
+  out: string;
+  from?: string;
+  to?: string;
+  quiet?: boolean;
+}
 
 /**
  * `audit export`: the whole log as JSONL, one recorded event (full envelope
@@ -14,14 +23,21 @@ import { Progress } from '../support/progress';
  * now at that head when the data dir's key is here, so `audit verify --file`
  * catches a cut or a rewrite of the export itself. Written
  * to a temporary file and renamed, so a half-written export never looks whole.
+ * `--from` / `--to` (positions or times, both ends included) cut a range out
+ * for reading and replay: it carries the signed checkpoints inside a range
+ * of positions and signs no new one.
  */
 export function registerAuditExport(audit: Command): void {
   audit
     .command('export')
-    .description('write the whole log as JSONL (one event per line) for offline verify and replay')
+    .description('write the log (or a range of it) as JSONL, one event per line, for offline verify and replay')
     .requiredOption('--out <file>', 'where to write the export ("-" for stdout)')
+    .option('--from <position|time>', 'first event to export: a global position or an ISO-8601 time (default: the first)')
+    .option('--to <position|time>', 'last event to export: a global position or an ISO-8601 time (default: the head)')
     .option('--quiet', 'no progress on stderr')
-    .action(async (options: { out: string; quiet?: boolean }) => {
+    .action(async (options: ExportOptions) => {
+      const from = options.from === undefined ? undefined : cliLogPoint(options.from, '--from');
+      const to = options.to === undefined ? undefined : cliLogPoint(options.to, '--to');
       const source = await openLiveSource();
       const toStdout = options.out === '-';
       const target = toStdout ? undefined : `${options.out}.partial`;
@@ -29,13 +45,14 @@ export function registerAuditExport(audit: Command): void {
       const progress = new Progress(`exporting ${source.description}`, source.total, options.quiet);
       let written = 0;
       try {
-        const header = exportCheckpoints(source).map((checkpoint) => JSON.stringify({ checkpoint }));
+        const header = (from || to ? rangeCheckpoints(source, from, to) : exportCheckpoints(source)).map((checkpoint) => JSON.stringify({ checkpoint }));
         if (header.length > 0) output.write(`${header.join('\n')}\n`);
         for await (const batch of source.batches()) {
-          const chunk = batch.map((event) => JSON.stringify(event)).join('\n') + '\n';
-          if (!output.write(chunk)) await once(output, 'drain');
-          written += batch.length;
-          progress.update(written);
+          const inRange = batch.filter((event) => (!from || reachedPoint(event, from)) && (!to || !beyondPoint(event, to)));
+          if (inRange.length > 0 && !output.write(inRange.map((event) => JSON.stringify(event)).join('\n') + '\n')) await once(output, 'drain');
+          written += inRange.length;
+          progress.update(batch[batch.length - 1].position);
+          if (to && pastTheEnd(batch, to)) break;
         }
       } finally {
         await source.close();
@@ -48,6 +65,16 @@ export function registerAuditExport(audit: Command): void {
       progress.done(written);
       if (!toStdout) process.stderr.write(`exported ${written} events to ${options.out}\n`);
     });
+}
+
+const pastTheEnd = (batch: readonly RecordedEvent[], to: LogPoint): boolean => batch.length > 0 && beyondPoint(batch[batch.length - 1], to);
+
+/** The data dir's checkpoints inside a range given by positions; a time range carries none (which positions it holds is known only once read). */
+function rangeCheckpoints(source: EventSource, from?: LogPoint, to?: LogPoint): SignedCheckpoint[] {
+  if ((from && 'time' in from) || (to && 'time' in to)) return [];
+  const first = from && 'position' in from ? from.position : 1;
+  const last = Math.min(to && 'position' in to ? to.position : Number.POSITIVE_INFINITY, source.total ?? 0);
+  return liveCheckpoints(cliConfig()).filter((checkpoint) => checkpoint.position >= first && checkpoint.position <= last);
 }
 
 /** The data dir's checkpoints the export can carry (those within it), plus one at its head. */

@@ -1,6 +1,10 @@
+const QUIET_START_MS = 1000;
+
 /**
  * Progress of a long run on stderr, so stdout stays clean for data: a
  * redrawn line on a terminal, a line every few seconds otherwise (CI logs).
+ * A run that ends within its first second shows nothing: a bar that flashes
+ * once only adds noise to a quick answer.
  */
 export class Progress {
   private readonly started = Date.now();
@@ -17,6 +21,7 @@ export class Progress {
   update(done: number, force = false): void {
     if (this.quiet) return;
     const now = Date.now();
+    if (now - this.started < QUIET_START_MS) return;
     if (!force && now - this.lastDraw < (this.tty ? 200 : 5000)) return;
     if (done === this.lastDrawn) return;
     this.lastDraw = now;
@@ -30,6 +35,6 @@ export class Progress {
 
   done(done: number): void {
     this.update(done, true);
-    if (!this.quiet && this.tty) process.stderr.write('\n');
+    if (!this.quiet && this.tty && this.lastDrawn !== -1) process.stderr.write('\n');
   }
 }

@@ -16,6 +16,8 @@ import {
 import { Allow, CurrentPrincipal, hasRole, isAdmin, type Principal } from '@ledger/auth';
 import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
+import { AsOfReads } from '../../audit/as-of-reads.service';
+import { ARQS_AS_OF } from '../../audit/as-of-views';
 import { commandContext } from '../../http/command-context';
 import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
@@ -40,6 +42,7 @@ export class AcceleratorRequestsV2Controller {
     @Inject(ArqQueries) private readonly arqs: ArqQueries,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(AsOfReads) private readonly asOf: AsOfReads,
   ) {}
 
   @Get()
@@ -50,9 +53,10 @@ export class AcceleratorRequestsV2Controller {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { instanceUuid, onlyResolved } = readListQuery(query);
-    await this.consistency.awaitFresh();
-    const arqs = await this.arqs.list(visibilityOf(principal), instanceUuid !== undefined ? { instanceUuid } : {});
+    const { instanceUuid, onlyResolved, asOf } = readListQuery(query);
+    const arqs = await this.asOf.read({ asOf, reply, fresh: () => this.consistency.awaitFresh() }, ARQS_AS_OF, this.arqs, (arqs) =>
+      arqs.list(visibilityOf(principal), instanceUuid !== undefined ? { instanceUuid } : {}),
+    );
     if (onlyResolved && instanceUuid !== undefined && arqs.some((arq) => !isResolved(arq.state))) {
       // Cyborg's answer while some of the instance's binds are still running: 423, no body.
       reply.status(423).header('X-Error-Code', ArqErrorCodes.NOT_RESOLVED);
@@ -64,10 +68,16 @@ export class AcceleratorRequestsV2Controller {
 
   @Get(':uuid')
   @Allow('reader')
-  async get(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
+  async get(
+    @Param('uuid') uuid: string,
+    @Query('asOf') asOf: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     if (!isUuid(uuid)) throw new ArqNotFoundError(uuid);
-    await this.consistency.awaitFresh();
-    const arq = await this.arqs.get(uuid.toLowerCase(), visibilityOf(principal));
+    const fresh = () => this.consistency.awaitFresh();
+    const arq = await this.asOf.read({ asOf, reply, fresh }, ARQS_AS_OF, this.arqs, (arqs) => arqs.get(uuid.toLowerCase(), visibilityOf(principal)));
     if (!arq) throw new ArqNotFoundError(uuid);
     return cyborgArq(arq, baseUrlOf(request));
   }

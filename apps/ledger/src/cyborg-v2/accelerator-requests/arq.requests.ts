@@ -27,13 +27,18 @@ export function readCreateArqsBody(body: unknown): { deviceProfileName: string; 
 }
 
 /** Cyborg's list query: `instance`, `bind_state` (only `resolved`). Anything else is refused. */
-export function readListQuery(query: Record<string, unknown>): { instanceUuid?: string; onlyResolved: boolean } {
-  const { instance, bind_state: bindState, ...rest } = query;
+export function readListQuery(query: Record<string, unknown>): { instanceUuid?: string; onlyResolved: boolean; asOf?: string } {
+  const { instance, bind_state: bindState, asOf, ...rest } = query;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw new ArqInvalidError(unknown[0], `Unknown query parameters: ${unknown.join(', ')}; use instance and bind_state`);
+  if (unknown.length > 0) throw new ArqInvalidError(unknown[0], `Unknown query parameters: ${unknown.join(', ')}; use instance, bind_state and asOf`);
+  if (asOf !== undefined && typeof asOf !== 'string') throw new ArqInvalidError('asOf', 'asOf is one position or time');
   if (instance !== undefined && !isUuid(instance)) throw new ArqInvalidError('instance', 'instance must be an instance uuid');
   if (bindState !== undefined && bindState !== 'resolved') throw new ArqInvalidError('bind_state', "bind_state accepts only 'resolved'");
-  return { ...(instance !== undefined ? { instanceUuid: (instance as string).toLowerCase() } : {}), onlyResolved: bindState === 'resolved' };
+  return {
+    ...(instance !== undefined ? { instanceUuid: (instance as string).toLowerCase() } : {}),
+    onlyResolved: bindState === 'resolved',
+    ...(asOf !== undefined ? { asOf } : {}),
+  };
 }
 
 /** `DELETE ?arqs=u1,u2` or `?instance=U`: exactly one of the two (Cyborg answers 500 otherwise). */

@@ -1,0 +1,56 @@
+import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Allow, CurrentPrincipal, isAdmin, type Principal } from '@ledger/auth';
+import { parseLogPoint } from '@ledger/processing';
+import { DeviceHistoryQueries, type ProjectScope, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
+import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
+import { pathUuid } from '../inventory/inventory-not-found';
+import { TenancyRangeQuery, TimelinePageQuery } from './device-history.query.dto';
+
+/** An operator sees every project's use of a device; anyone else only their own project's. */
+const scopeOf = (principal: Principal): ProjectScope => (isAdmin(principal) ? { all: true } : { project: principal.project ?? '' });
+
+/**
+ * The auditor's questions about one device, answered from the
+ * device-history projection (docs/audit.md). An unknown device has no
+ * history: an empty answer, not a 404, so a tenant learns nothing about
+ * devices it never held.
+ */
+@ApiTags('audit')
+@ApiHeader({ name: MIN_POSITION_HEADER, required: false, description: 'wait until the projections have reached this position' })
+@Controller('api/v1/devices')
+export class DeviceHistoryController {
+  constructor(
+    @Inject(DeviceHistoryQueries) private readonly queries: DeviceHistoryQueries,
+    @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+  ) {}
+
+  @Get(':uuid/tenancy')
+  @Allow('admin', 'manager', 'member', 'reader')
+  @ApiOperation({ summary: 'Who held the device, when: attach handle, region, request, instance, project, device profile and bitstream of each tenancy (a tenant sees its own project\'s)' })
+  async tenancy(
+    @Param('uuid') uuid: string,
+    @Query() query: TenancyRangeQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Headers(MIN_POSITION_HEADER) minPosition?: string,
+  ): Promise<{ deviceUuid: string; tenancies: TenancyView[] }> {
+    const deviceUuid = pathUuid(uuid);
+    const range = { from: query.from === undefined ? undefined : parseLogPoint(query.from, 'from'), to: query.to === undefined ? undefined : parseLogPoint(query.to, 'to') };
+    await this.consistency.awaitHeader(minPosition);
+    return { deviceUuid, tenancies: await this.queries.tenancies(deviceUuid, range, scopeOf(principal)) };
+  }
+
+  @Get(':uuid/timeline')
+  @Allow('admin', 'manager', 'member', 'reader')
+  @ApiOperation({ summary: "Every event that touched the device, in log order, a page at a time (a tenant sees its own project's use of it)" })
+  async timeline(
+    @Param('uuid') uuid: string,
+    @Query() query: TimelinePageQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Headers(MIN_POSITION_HEADER) minPosition?: string,
+  ): Promise<{ deviceUuid: string } & TimelinePage> {
+    const deviceUuid = pathUuid(uuid);
+    await this.consistency.awaitHeader(minPosition);
+    return { deviceUuid, ...(await this.queries.timeline(deviceUuid, query, scopeOf(principal))) };
+  }
+}

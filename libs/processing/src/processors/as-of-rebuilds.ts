@@ -1,0 +1,114 @@
+import type { EventStore } from '@ledger/eventstore';
+import { ValidationError } from '@ledger/kernel';
+import type { SqlDatabase } from '../sql/sql-database.port';
+import { openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import type { LogPoint } from './log-point';
+import type { Processor } from './processor';
+import { rebuildProcessor } from './rebuild-processor';
+
+/** An `asOf` position the log has not reached: the past cannot be read ahead of the head. */
+export class AsOfBeyondHeadError extends ValidationError {
+  constructor(position: number, head: number) {
+    super('AUDIT.AS_OF_BEYOND_HEAD', `asOf ${position} is beyond the head of the log (${head})`, { position, head });
+  }
+}
+
+interface Rebuild {
+  readonly db: Promise<SqlDatabase>;
+  readers: number;
+  evicted: boolean;
+}
+
+/** How many rebuilt read models are kept by default: each is a whole projection in memory. */
+const DEFAULT_CAPACITY = 4;
+
+/**
+ * Read models as they were at a point of the log, for `?asOf=` and the
+ * GraphQL `asOf` argument: the projection is rebuilt from position 0 into a
+ * scratch in-memory SQLite up to that point, and the caller's own query
+ * class runs on it. The newest few rebuilds are kept by (projection,
+ * position); one evicted while a reader still uses it closes when that
+ * reader is done. A time resolves to the last position recorded at or
+ * before it, so two times between the same events share one rebuild.
+ */
+export class AsOfRebuilds {
+  private readonly cache = new Map<string, Rebuild>();
+
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
+    private readonly capacity = DEFAULT_CAPACITY,
+  ) {}
+
+  /** Runs `read` on the projection's read model as of `point`; resolves to its answer and the position it reflects. */
+  async read<T>(projection: Processor, point: LogPoint, read: (db: SqlDatabase) => Promise<T>): Promise<{ position: number; answer: T }> {
+    const position = await this.positionOf(point);
+    const rebuild = this.rebuildAt(projection, position);
+    rebuild.readers++;
+    try {
+      return { position, answer: await read(await rebuild.db) };
+    } finally {
+      rebuild.readers--;
+      if (rebuild.evicted && rebuild.readers === 0) await closeQuietly(rebuild.db);
+    }
+  }
+
+  private rebuildAt(projection: Processor, position: number): Rebuild {
+    const key = `${projection.name}@${position}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const db = (async () => {
+      const scratch = await openSqliteSqlDatabase({ file: ':memory:' });
+      await rebuildProcessor(this.store, scratch, projection, { untilPosition: position });
+      return scratch;
+    })();
+    const rebuild: Rebuild = { db, readers: 0, evicted: false };
+    // A failed rebuild is not kept: the next request tries again.
+    db.catch(() => this.cache.get(key) === rebuild && this.cache.delete(key));
+    this.cache.set(key, rebuild);
+    while (this.cache.size > this.capacity) this.evictOldest();
+    return rebuild;
+  }
+
+  private evictOldest(): void {
+    const [key, oldest] = this.cache.entries().next().value as [string, Rebuild];
+    this.cache.delete(key);
+    oldest.evicted = true;
+    if (oldest.readers === 0) void closeQuietly(oldest.db);
+  }
+
+  private async positionOf(point: LogPoint): Promise<number> {
+    const head = await this.store.headPosition();
+    if ('position' in point) {
+      if (point.position > head) throw new AsOfBeyondHeadError(point.position, head);
+      return point.position;
+    }
+    // Binary search for the last event recorded at or before the time: positions are recorded in time order.
+    let low = 0;
+    let high = head;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      const { events } = await this.store.readAll({ after: middle - 1, max: 1 });
+      if (events.length > 0 && events[0].recordedAt <= point.time) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /** Closes every kept rebuild (at shutdown). */
+  async close(): Promise<void> {
+    for (const key of [...this.cache.keys()]) {
+      const rebuild = this.cache.get(key)!;
+      this.cache.delete(key);
+      rebuild.evicted = true;
+      if (rebuild.readers === 0) await closeQuietly(rebuild.db);
+    }
+  }
+}
+
+async function closeQuietly(db: Promise<SqlDatabase>): Promise<void> {
+  await db.then((open) => open.close()).catch(() => undefined);
+}

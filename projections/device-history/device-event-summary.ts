@@ -1,0 +1,33 @@
+import type { RecordedEvent } from '@ledger/eventstore';
+
+type Data = Record<string, unknown>;
+
+const quoted = (value: unknown): string => (value === null || value === undefined ? '-' : String(value));
+
+/** One line an auditor reads in a device's timeline; the event itself is in the log at its position. */
+const SUMMARIES: Readonly<Record<string, (data: Data) => string>> = {
+  'inventory.DeviceDiscovered': (d) => `discovered on ${quoted(d.hostname)}`,
+  'inventory.DeviceChanged': (d) => `changed: ${((d.changedFields as string[]) ?? []).join(', ')}`,
+  'inventory.DeviceRemoved': (d) => `removed from ${quoted(d.hostname)}`,
+  'inventory.AttachHandlesAdded': (d) => `${((d.handles as unknown[]) ?? []).length} attach handle(s) added on deployable ${quoted(d.deployableUuid)}`,
+  'inventory.AttachHandlesRemoved': (d) => `${((d.handleUuids as unknown[]) ?? []).length} attach handle(s) removed from deployable ${quoted(d.deployableUuid)}`,
+  'inventory.DeviceDisabled': (d) => `disabled${d.reason ? `: ${String(d.reason)}` : ''}`,
+  'inventory.DeviceEnabled': () => 'enabled',
+  'inventory.AttachHandleClaimed': (d) => `handle ${quoted(d.handleUuid)} claimed by request ${quoted(d.arqUuid)}`,
+  'inventory.AttachHandleReleased': (d) => `handle ${quoted(d.handleUuid)} released by request ${quoted(d.arqUuid)}`,
+  'inventory.DeviceHealthChanged': (d) => `health ${quoted(d.health)}${d.reason ? `: ${String(d.reason)}` : ''}`,
+  'inventory.RegionProgrammed': (d) => `region ${quoted(d.region)} programmed with bitstream ${quoted(d.bitstreamId)} (function ${quoted(d.functionId)})`,
+  'inventory.RegionProgramFailed': (d) => `programming region ${quoted(d.region)} failed: ${quoted(d.code)}`,
+  'inventory.ShellProgrammed': (d) => `shell programmed with bitstream ${quoted(d.bitstreamId)} (interface ${quoted(d.interfaceId)})`,
+  'inventory.VfsConfigured': (d) => `${quoted(d.numVfs)} VFs configured`,
+  'allocation.ArqBindStarted': (d) => `request ${quoted(d.uuid)} bind started for instance ${quoted(d.instanceUuid)}`,
+  'allocation.ArqBound': (d) => `request ${quoted(d.uuid)} bound`,
+  'allocation.ArqBindFailed': (d) => `request ${quoted(d.uuid)} bind failed: ${quoted(d.code)}`,
+  'allocation.ArqUnbound': (d) => `request ${quoted(d.uuid)} unbound`,
+  'allocation.ArqDeleted': (d) => `request ${quoted(d.uuid)} deleted`,
+};
+
+/** The event types a device's timeline shows: every one of them names the device or a request bound to it. */
+export const TIMELINE_EVENT_TYPES: readonly string[] = Object.keys(SUMMARIES);
+
+export const summarizeDeviceEvent = (event: RecordedEvent): string => SUMMARIES[event.type]?.((event.data ?? {}) as Data) ?? event.type;
