@@ -2,6 +2,8 @@ import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
+import { INVENTORY_AS_OF } from '../../audit/as-of-views';
+import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, PageArgs, pageRequestOf } from '../shared/page.args';
 import { HostConnection, HostObject } from './host.object';
@@ -10,11 +12,15 @@ import { HostConnection, HostObject } from './host.object';
 @Resolver(() => HostObject)
 @Allow('admin', 'manager')
 export class HostsResolver {
-  constructor(@Inject(InventoryQueries) private readonly queries: InventoryQueries) {}
+  constructor(
+    @Inject(InventoryQueries) private readonly queries: InventoryQueries,
+    @Inject(GraphqlAsOf) private readonly asOf: GraphqlAsOf,
+  ) {}
 
   @Query(() => HostConnection, { description: 'Hosts by name.', complexity: connectionCost })
-  async hosts(@Args() page: PageArgs): Promise<ConnectionOf<HostView>> {
-    return toConnection(await this.queries.listHosts(pageRequestOf(page)));
+  async hosts(@Args() page: PageArgs, @Args() { asOf }: AsOfArgs): Promise<ConnectionOf<HostView>> {
+    const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listHosts(pageRequestOf(page)));
+    return toConnection(answer, position);
   }
 
   @Query(() => HostObject, { nullable: true })
