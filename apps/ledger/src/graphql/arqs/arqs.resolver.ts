@@ -6,7 +6,7 @@ import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
 import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
-import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost } from '../shared/page.args';
@@ -29,7 +29,8 @@ export class ArqsResolver {
   ) {}
 
   @Query(() => ArqConnection, { description: 'Oldest first.', complexity: connectionCost })
-  async acceleratorRequests(@Args() args: ArqListArgs, @Args() { asOf }: AsOfArgs, @GqlPrincipal() principal: Principal): Promise<ConnectionOf<ArqView>> {
+  async acceleratorRequests(@Args() args: ArqListArgs, @GqlPrincipal() principal: Principal): Promise<ConnectionOf<ArqView>> {
+    const { asOf } = args;
     // A past answer needs no wait: it is rebuilt from the log up to its point.
     if (asOf === undefined || asOf === null) await this.consistency.awaitFresh();
     const filter = args.instanceUuid !== undefined && args.instanceUuid !== null ? { instanceUuid: args.instanceUuid } : {};

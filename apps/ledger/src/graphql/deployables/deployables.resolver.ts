@@ -5,7 +5,7 @@ import { type AttachHandleView, type DeployableView, InventoryQueries } from '@l
 import { attachHandlesSeenBy } from '../../inventory/attach-handles-seen-by';
 import { pathUuid } from '../../inventory/inventory-not-found';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
@@ -22,7 +22,8 @@ export class DeployablesResolver {
   ) {}
 
   @Query(() => DeployableConnection, { description: 'Deployables by host, then uuid.', complexity: connectionCost })
-  async deployables(@Args() args: DeployableListArgs, @Args() { asOf }: AsOfArgs): Promise<ConnectionOf<DeployableView>> {
+  async deployables(@Args() args: DeployableListArgs): Promise<ConnectionOf<DeployableView>> {
+    const { asOf } = args;
     const { hostname, deviceUuid, resourceClass } = args;
     const filter = { ...presentArgs({ hostname, deviceUuid, resourceClass }), ...pageRequestOf(args) };
     const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listDeployables(filter));

@@ -5,7 +5,7 @@ import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory
 import { withBareVendorId } from '../../inventory/device-filter';
 import { pathUuid } from '../../inventory/inventory-not-found';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { DeviceConnection, DeviceObject } from './device.object';
@@ -21,7 +21,8 @@ export class DevicesResolver {
   ) {}
 
   @Query(() => DeviceConnection, { description: 'Devices by host, then uuid.', complexity: connectionCost })
-  async devices(@Args() args: DeviceListArgs, @Args() { asOf }: AsOfArgs): Promise<ConnectionOf<DeviceView>> {
+  async devices(@Args() args: DeviceListArgs): Promise<ConnectionOf<DeviceView>> {
+    const { asOf } = args;
     const { hostname, type, vendor, status } = args;
     const filter = withBareVendorId({ ...presentArgs({ hostname, type, vendor, status }), ...pageRequestOf(args) });
     const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));

@@ -3,9 +3,10 @@ import { Args, Query, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
-import { connectionCost, PageArgs, pageRequestOf } from '../shared/page.args';
+import { connectionCost, pageRequestOf } from '../shared/page.args';
+import { HostListArgs } from './hosts.args';
 import { HostConnection, HostObject } from './host.object';
 
 /** Hosts, as GET /api/v1/hosts serves them: operators only (admin, manager). */
@@ -18,7 +19,7 @@ export class HostsResolver {
   ) {}
 
   @Query(() => HostConnection, { description: 'Hosts by name.', complexity: connectionCost })
-  async hosts(@Args() page: PageArgs, @Args() { asOf }: AsOfArgs): Promise<ConnectionOf<HostView>> {
+  async hosts(@Args() { asOf, ...page }: HostListArgs): Promise<ConnectionOf<HostView>> {
     const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listHosts(pageRequestOf(page)));
     return toConnection(answer, position);
   }

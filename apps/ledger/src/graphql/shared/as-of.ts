@@ -19,13 +19,17 @@ export interface AsOfAnswer<T> {
 export const AS_OF_DESCRIPTION =
   'Answer as the read model was at this point of the log: a position (digits) or an ISO-8601 time (AUDIT.BAD_LOG_POINT, AUDIT.AS_OF_BEYOND_HEAD). Fields under the answer read the same point.';
 
-@ArgsType()
-export class AsOfArgs {
-  @Field(() => String, { nullable: true, description: AS_OF_DESCRIPTION })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  asOf?: string | null;
+/** A root list's arguments with `asOf` (one argument class per field: the validation pipe refuses properties a class does not declare). */
+export function WithAsOf<Base extends new (...args: any[]) => object>(base: Base) {
+  @ArgsType()
+  class AsOfArgs extends base {
+    @Field(() => String, { nullable: true, description: AS_OF_DESCRIPTION })
+    @IsOptional()
+    @IsString()
+    @MaxLength(64)
+    asOf?: string | null;
+  }
+  return AsOfArgs;
 }
 
 /** The nodes of an as-of answer, each carrying its position for the fields under it; live nodes as they are. */

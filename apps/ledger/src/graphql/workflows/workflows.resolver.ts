@@ -3,7 +3,7 @@ import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { WorkflowQueries, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
 import { WORKFLOWS_AS_OF } from '../../audit/as-of-views';
-import { AsOfArgs, GraphqlAsOf } from '../shared/as-of';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { WorkflowConnection, WorkflowObject, WorkflowStepObject } from './workflow.object';
@@ -19,7 +19,8 @@ export class WorkflowsResolver {
   ) {}
 
   @Query(() => WorkflowConnection, { description: 'Newest first.', complexity: connectionCost })
-  async workflows(@Args() args: WorkflowListArgs, @Args() { asOf }: AsOfArgs): Promise<ConnectionOf<WorkflowView>> {
+  async workflows(@Args() args: WorkflowListArgs): Promise<ConnectionOf<WorkflowView>> {
+    const { asOf } = args;
     const { name, status } = args;
     const filter = { ...presentArgs({ name, status }), ...pageRequestOf(args) };
     const { position, answer } = await this.asOf.root(asOf, WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
