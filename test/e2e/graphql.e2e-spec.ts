@@ -217,6 +217,12 @@ describe('GraphQL at /graphql', () => {
     });
   });
 
+  it('reads the same devices whether their fields are selected directly or through fragments', async () => {
+    const direct = '{ hosts(first: 2) { edges { node { devices { edges { node { uuid model pciAddress boardInfo } } } } } } }';
+    const fragments = '{ hosts(first: 2) { edges { node { devices { ...Page } } } } } fragment Page on DeviceConnection { edges { node { uuid ... on Device { model pciAddress boardInfo } } } }';
+    expect(dataOf(await asAdmin(fragments))).toEqual(dataOf(await asAdmin(direct)));
+  });
+
   it('answers a document the same on every use: parsed, then cached, then compiled (graphql-jit from the second use)', async () => {
     const documents: [string, string, Record<string, unknown>?][] = [
       ['{ deviceProfiles { edges { node { name } } } device(uuid: "00000000-0000-4000-8000-000000000000") { uuid } }', tokenOf(A, 'reader')],

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Info, Query, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { Allow } from '@ledger/auth';
 import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
 import { withBareVendorId } from '../../inventory/device-filter';
@@ -9,6 +10,7 @@ import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { DeviceConnection, DeviceObject } from './device.object';
+import { type DeviceNode, selectedDeviceFields } from './device-fields';
 import { DeviceListArgs } from './devices.args';
 
 /** Devices, as GET /api/v1/devices serves them: operators only (admin, manager). */
@@ -21,11 +23,11 @@ export class DevicesResolver {
   ) {}
 
   @Query(() => DeviceConnection, { description: 'Devices by host, then uuid.', complexity: connectionCost })
-  async devices(@Args() args: DeviceListArgs): Promise<ConnectionOf<DeviceView>> {
+  async devices(@Args() args: DeviceListArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionOf<DeviceNode>> {
     const { asOf } = args;
     const { hostname, type, vendor, status } = args;
     const filter = withBareVendorId({ ...presentArgs({ hostname, type, vendor, status }), ...pageRequestOf(args) });
-    const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listDevices(filter));
+    const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listDeviceFields(filter, selectedDeviceFields(info)));
     return toConnection(answer, position);
   }
 
