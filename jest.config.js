@@ -15,8 +15,11 @@ module.exports = {
     // content-disposition 3 is ES-module only. Node 20.19+ requires it natively (the built app), Jest 30 on
     // Node 20 cannot; Mercurius loads it through @fastify/static, so the in-process app needs it compiled to CommonJS.
     '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
+    // Mercurius's document cache loads quick-lru (ES module only) with `import()`, which Jest cannot run without
+    // --experimental-vm-modules: both are compiled to CommonJS, the import() to a require().
+    '/node_modules/(mercurius/index|quick-lru/index)\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/|mercurius/index\\.js|quick-lru/)'],
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -9,3 +9,4 @@ export * from './live-view/live-view.rows';
 export * from './live-view/live-view.views';
 export * from './live-view/live-view.queries';
 export * from './live-view/write-live-view';
+export { DEVICE_FIELDS, type DeviceField, isDeviceField } from './inventory.rows';

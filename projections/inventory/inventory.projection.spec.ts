@@ -132,6 +132,9 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     } while (cursor);
     expect(paged).toEqual(all.items);
     expect(all.items.map((device) => device.hostname)).toEqual(['compute-1', 'compute-1', 'compute-1', 'compute-2']);
+    const some = await queries.listDeviceFields({ limit: 2 }, ['boardInfo', 'status']);
+    expect(some.items).toEqual(all.items.slice(0, 2).map(({ uuid, hostname, boardInfo, status }) => ({ uuid, hostname, boardInfo, status })));
+    expect((await queries.listDeviceFields({ limit: 2, cursor: some.nextCursor! }, [])).items).toEqual(all.items.slice(2).map(({ uuid, hostname }) => ({ uuid, hostname })));
 
     const first = await queries.listDeployables({ limit: 3 });
     const rest = await queries.listDeployables({ limit: 3, cursor: first.nextCursor! });

@@ -2,10 +2,14 @@ import type { SqlExecutor } from '@ledger/processing';
 import { KeyListStatement } from './multi-row';
 import { decodeCursor, encodeCursor, pageLimit } from './page-cursor';
 import {
+  DEVICE_FIELDS,
+  type DeviceField,
+  deviceColumnOf,
   toAttachHandleView,
   toAttributeView,
   toDeployableBindingView,
   toDeployableView,
+  toDeviceFields,
   toDeviceView,
   toHandleClaimView,
   toHostView,
@@ -106,12 +110,23 @@ export class InventoryQueries {
   }
 
   async listDevices(filter: DeviceFilter = {}): Promise<Page<DeviceView>> {
+    return this.listDeviceFields(filter, DEVICE_FIELDS);
+  }
+
+  /**
+   * `listDevices` reading only the columns of `fields` (and the page keys,
+   * uuid and hostname): a caller that shows a few fields of many devices
+   * (GraphQL's fleet page) does not pay for building every column of each row.
+   */
+  async listDeviceFields<K extends DeviceField>(filter: DeviceFilter, fields: readonly K[]): Promise<Page<Pick<DeviceView, K | 'uuid' | 'hostname'>>> {
     const where = new Conditions(['removed = 0']);
     where.equal('hostname', filter.hostname);
     where.equal('type', filter.type);
     where.equal('vendor_id', filter.vendor?.toLowerCase());
     where.equal('status', filter.status);
-    return this.listByHostAndUuid('inv_devices', where, filter, toDeviceView);
+    const read = [...new Set<K | 'uuid' | 'hostname'>(['uuid', 'hostname', ...fields])];
+    const columns = read.length === DEVICE_FIELDS.length ? '*' : read.map(deviceColumnOf).join(', ');
+    return this.listByHostAndUuid('inv_devices', where, filter, (row) => toDeviceFields(row, read), columns);
   }
 
   async getDevice(uuid: string): Promise<DeviceView | undefined> {
@@ -223,12 +238,13 @@ export class InventoryQueries {
     where: Conditions,
     request: PageRequest,
     toView: (row: Row) => T,
+    columns = '*',
   ): Promise<Page<T>> {
     const limit = pageLimit(request.limit);
     const after = decodeCursor(request.cursor, 2);
     if (after) where.add(`(hostname, uuid) > (${where.param(after[0])}, ${where.param(after[1])})`);
     const rows = await this.db.all<Row>(
-      `SELECT * FROM ${table} ${where.sql()} ORDER BY hostname, uuid LIMIT ${limit + 1}`,
+      `SELECT ${columns} FROM ${table} ${where.sql()} ORDER BY hostname, uuid LIMIT ${limit + 1}`,
       where.params,
     );
     return page(rows, limit, toView, (item) => [item.hostname, item.uuid]);

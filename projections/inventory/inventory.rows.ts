@@ -21,30 +21,53 @@ export const toHostView = (row: Row): HostView => ({
   lastSeenAt: isoOfMs(row.last_seen_ms),
 });
 
-export const toDeviceView = (row: Row): DeviceView => ({
-  uuid: row.uuid as string,
-  hostname: row.hostname as string,
-  type: row.type as string,
-  vendorId: row.vendor_id as string,
-  productId: row.product_id as string,
-  subsystemVendorId: (row.subsystem_vendor_id as string | null) ?? null,
-  subsystemProductId: (row.subsystem_product_id as string | null) ?? null,
-  model: row.model as string,
-  pciAddress: row.pci_address as string,
-  boardInfo: JSON.parse(row.board_info as string) as Record<string, string>,
-  vendorBoardInfo: (row.vendor_board_info as string | null) ?? null,
-  driver: (row.driver as string | null) ?? null,
-  numaNode: row.numa_node === null || row.numa_node === undefined ? null : Number(row.numa_node),
-  capacity: row.capacity ? (JSON.parse(row.capacity as string) as Record<string, number>) : null,
-  status: row.status as DeviceView['status'],
-  disabledReason: (row.disabled_reason as string | null) ?? null,
-  health: ((row.health as string | null) ?? 'ok') as DeviceView['health'],
-  healthReason: (row.health_reason as string | null) ?? null,
-  shellInterfaceId: (row.shell_interface_id as string | null) ?? null,
-  configuredVfs: row.configured_vfs === null || row.configured_vfs === undefined ? null : Number(row.configured_vfs),
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-});
+type DeviceReaders = { readonly [K in keyof DeviceView]: (row: Row) => DeviceView[K] };
+
+/** How each field of a DeviceView is read from its row (the field's column is its snake_case name). */
+const DEVICE_READERS: DeviceReaders = {
+  uuid: (row) => row.uuid as string,
+  hostname: (row) => row.hostname as string,
+  type: (row) => row.type as string,
+  vendorId: (row) => row.vendor_id as string,
+  productId: (row) => row.product_id as string,
+  subsystemVendorId: (row) => (row.subsystem_vendor_id as string | null) ?? null,
+  subsystemProductId: (row) => (row.subsystem_product_id as string | null) ?? null,
+  model: (row) => row.model as string,
+  pciAddress: (row) => row.pci_address as string,
+  boardInfo: (row) => JSON.parse(row.board_info as string) as Record<string, string>,
+  vendorBoardInfo: (row) => (row.vendor_board_info as string | null) ?? null,
+  driver: (row) => (row.driver as string | null) ?? null,
+  numaNode: (row) => (row.numa_node === null || row.numa_node === undefined ? null : Number(row.numa_node)),
+  capacity: (row) => (row.capacity ? (JSON.parse(row.capacity as string) as Record<string, number>) : null),
+  status: (row) => row.status as DeviceView['status'],
+  disabledReason: (row) => (row.disabled_reason as string | null) ?? null,
+  health: (row) => ((row.health as string | null) ?? 'ok') as DeviceView['health'],
+  healthReason: (row) => (row.health_reason as string | null) ?? null,
+  shellInterfaceId: (row) => (row.shell_interface_id as string | null) ?? null,
+  configuredVfs: (row) => (row.configured_vfs === null || row.configured_vfs === undefined ? null : Number(row.configured_vfs)),
+  createdAt: (row) => row.created_at as string,
+  updatedAt: (row) => row.updated_at as string,
+};
+
+export type DeviceField = keyof DeviceView;
+
+export const DEVICE_FIELDS = Object.keys(DEVICE_READERS) as DeviceField[];
+
+export const isDeviceField = (name: string): name is DeviceField => Object.hasOwn(DEVICE_READERS, name);
+
+const DEVICE_COLUMNS = Object.fromEntries(DEVICE_FIELDS.map((field) => [field, field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)])) as Record<DeviceField, string>;
+
+/** The column of a DeviceView field (its snake_case name, worked out once: a fleet page asks for it per host). */
+export const deviceColumnOf = (field: DeviceField): string => DEVICE_COLUMNS[field];
+
+/** The fields `fields` of a device row read with only their columns. */
+export function toDeviceFields<K extends DeviceField>(row: Row, fields: readonly K[]): Pick<DeviceView, K> {
+  const view: Partial<DeviceView> = {};
+  for (const field of fields) (view as Record<K, unknown>)[field] = DEVICE_READERS[field](row);
+  return view as Pick<DeviceView, K>;
+}
+
+export const toDeviceView = (row: Row): DeviceView => toDeviceFields(row, DEVICE_FIELDS);
 
 export const toDeployableView = (row: Row): DeployableView => ({
   uuid: row.uuid as string,

@@ -221,6 +221,26 @@ describe('GraphQL at /graphql', () => {
     });
   });
 
+  it('reads the same devices whether their fields are selected directly or through fragments', async () => {
+    const direct = '{ hosts(first: 2) { edges { node { devices { edges { node { uuid model pciAddress boardInfo } } } } } } }';
+    const fragments = '{ hosts(first: 2) { edges { node { devices { ...Page } } } } } fragment Page on DeviceConnection { edges { node { uuid ... on Device { model pciAddress boardInfo } } } }';
+    expect(dataOf(await asAdmin(fragments))).toEqual(dataOf(await asAdmin(direct)));
+  });
+
+  it('answers a document the same on every use: parsed, then cached, then compiled (graphql-jit from the second use)', async () => {
+    const documents: [string, string, Record<string, unknown>?][] = [
+      ['{ deviceProfiles { edges { node { name } } } device(uuid: "00000000-0000-4000-8000-000000000000") { uuid } }', tokenOf(A, 'reader')],
+      [`{ quota(project: "${B}") { usage } }`, tokenOf(A, 'manager')],
+      ['query($n: Int) { hosts(first: $n) { edges { node { hostname devices(first: $n) { edges { node { uuid acceleratorRequests { edges { node { uuid } } } } } } } } } }', tokenOf(A, 'manager'), { n: 2 }],
+    ];
+    for (const [query, token, variables] of documents) {
+      const answers = [];
+      for (let use = 0; use < 3; use++) answers.push(await gql(query, token, { variables }));
+      const shapes = answers.map((answer) => ({ status: answer.status, body: answer.body }));
+      expect(shapes.slice(1)).toEqual([shapes[0], shapes[0]]);
+    }
+  });
+
   it('reads its own writes with X-Ledger-Min-Position, as REST does', async () => {
     const report = await rest('PUT', '/api/v1/hosts/compute-late/report', ledger.adminToken, hostReportBody(9));
     const response = await gql('{ host(hostname: "compute-late") { hostname deviceCount } }', ledger.adminToken, { headers: { 'x-ledger-min-position': String(report.position) } });

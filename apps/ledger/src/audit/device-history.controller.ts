@@ -1,14 +1,11 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow, CurrentPrincipal, isAdmin, type Principal } from '@ledger/auth';
-import { parseLogPoint } from '@ledger/processing';
-import { DeviceHistoryQueries, type ProjectScope, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
+import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { DeviceHistoryQueries, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { pathUuid } from '../inventory/inventory-not-found';
+import { projectScopeOf, tenancyRangeOf } from './device-history-scope';
 import { TenancyRangeQuery, TimelinePageQuery } from './device-history.query.dto';
-
-/** An operator sees every project's use of a device; anyone else only their own project's. */
-const scopeOf = (principal: Principal): ProjectScope => (isAdmin(principal) ? { all: true } : { project: principal.project ?? '' });
 
 /**
  * The auditor's questions about one device, answered from the
@@ -35,9 +32,9 @@ export class DeviceHistoryController {
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ): Promise<{ deviceUuid: string; tenancies: TenancyView[] }> {
     const deviceUuid = pathUuid(uuid);
-    const range = { from: query.from === undefined ? undefined : parseLogPoint(query.from, 'from'), to: query.to === undefined ? undefined : parseLogPoint(query.to, 'to') };
+    const range = tenancyRangeOf(query);
     await this.consistency.awaitHeader(minPosition);
-    return { deviceUuid, tenancies: await this.queries.tenancies(deviceUuid, range, scopeOf(principal)) };
+    return { deviceUuid, tenancies: await this.queries.tenancies(deviceUuid, range, projectScopeOf(principal)) };
   }
 
   @Get(':uuid/timeline')
@@ -51,6 +48,6 @@ export class DeviceHistoryController {
   ): Promise<{ deviceUuid: string } & TimelinePage> {
     const deviceUuid = pathUuid(uuid);
     await this.consistency.awaitHeader(minPosition);
-    return { deviceUuid, ...(await this.queries.timeline(deviceUuid, query, scopeOf(principal))) };
+    return { deviceUuid, ...(await this.queries.timeline(deviceUuid, query, projectScopeOf(principal))) };
   }
 }

@@ -13,6 +13,7 @@ import { placementQueriesProvider } from '../placement/placement-queries.provide
 import { placementSyncQueriesProvider } from '../placement/placement-sync-queries.provider';
 import { bitstreamQueriesProvider } from '../programming/bitstream-queries.provider';
 import { GraphqlRequestModule } from './graphql-request.module';
+import { GraphqlAsOf } from './shared/as-of';
 import { GRAPHQL_RESOLVERS } from './graphql-resolvers';
 import { mercuriusOptions } from './mercurius-options';
 
@@ -34,6 +35,7 @@ import { mercuriusOptions } from './mercurius-options';
   ],
   providers: [
     ...GRAPHQL_RESOLVERS,
+    GraphqlAsOf,
     inventoryQueriesProvider,
     jobQueriesProvider,
     placementQueriesProvider,

@@ -1,5 +1,5 @@
-import { GraphQLError, type ValidationRule } from 'graphql';
-import { createComplexityRule, fieldExtensionsEstimator, simpleEstimator } from 'graphql-query-complexity';
+import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
 /**
  * Deepest selection a query may nest. The ledger's own types have no cycle
@@ -19,15 +19,26 @@ export const MAX_QUERY_COST = 25_000;
 
 const GRAPHQL_TOO_COSTLY = 'GRAPHQL.TOO_COSTLY';
 
-/** The cost check of one request: it needs the request's variables, since `first: $n` sets the cost. */
-export function queryCostRule(variables: Record<string, unknown> | undefined): ValidationRule {
-  return createComplexityRule({
-    maximumComplexity: MAX_QUERY_COST,
-    variables: variables ?? {},
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-    createError: (max, actual) =>
-      new GraphQLError(`the query costs ${actual}, more than the ${max} one request may cost: ask for smaller pages or fewer nested lists`, {
-        extensions: { code: GRAPHQL_TOO_COSTLY, cost: actual, maximumCost: max },
-      }),
-  });
+/** A request refused before it ran; Mercurius answers it as a refused document (the error formatter unwraps `errors`). */
+class QueryRefused extends Error {
+  readonly statusCode = 400;
+
+  constructor(readonly errors: readonly GraphQLError[]) {
+    super(errors[0].message);
+  }
+}
+
+/**
+ * The cost check of one request, as a Mercurius `preExecution` hook: it
+ * runs on the parsed (and cached) document with this request's variables,
+ * since `first: $n` sets the cost. As a validation rule it would need the
+ * variables at validation, which Mercurius's document cache (and so its
+ * graphql-jit compilation) cannot key on.
+ */
+export function refuseCostlyQuery(schema: GraphQLSchema, document: DocumentNode, _context: unknown, variables: Record<string, unknown> | undefined): void {
+  const cost = getComplexity({ schema, query: document, variables: variables ?? {}, estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })] });
+  if (cost > MAX_QUERY_COST) {
+    const message = `the query costs ${cost}, more than the ${MAX_QUERY_COST} one request may cost: ask for smaller pages or fewer nested lists`;
+    throw new QueryRefused([new GraphQLError(message, { extensions: { code: GRAPHQL_TOO_COSTLY, cost, maximumCost: MAX_QUERY_COST } })]);
+  }
 }

@@ -4,6 +4,7 @@ import { DeviceArqsResolver } from './arqs/device-arqs.resolver';
 import { BitstreamsResolver } from './bitstreams/bitstreams.resolver';
 import { DeployablesResolver } from './deployables/deployables.resolver';
 import { DeviceDeployablesResolver } from './deployables/device-deployables.resolver';
+import { DeviceHistoryResolver } from './device-history/device-history.resolver';
 import { DeviceProfilesResolver } from './device-profiles/device-profiles.resolver';
 import { DevicesResolver } from './devices/devices.resolver';
 import { HostDevicesResolver } from './devices/host-devices.resolver';
@@ -23,6 +24,7 @@ export const GRAPHQL_RESOLVERS: readonly Type[] = [
   DeviceArqsResolver,
   DeployablesResolver,
   DeviceProfilesResolver,
+  DeviceHistoryResolver,
   ArqsResolver,
   QuotaResolver,
   WorkflowsResolver,

@@ -2,7 +2,7 @@ import type { MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { AuthOptions } from '@ledger/auth';
 import type { ConsistencyService } from '../http/consistency.service';
 import { formatGraphqlErrors } from './graphql-errors';
-import { MAX_QUERY_DEPTH, queryCostRule } from './graphql-limits';
+import { MAX_QUERY_DEPTH, refuseCostlyQuery } from './graphql-limits';
 import { graphqlRequestHook } from './graphql-request.hook';
 import { GRAPHQL_SCHEMA_OPTIONS } from './graphql-schema.options';
 
@@ -14,9 +14,10 @@ export function mercuriusOptions(auth: AuthOptions, consistency: ConsistencyServ
     path: '/graphql',
     graphiql: false,
     queryDepth: MAX_QUERY_DEPTH,
-    // The cost rule reads each request's variables, which Mercurius's parse-and-validate cache cannot key on.
-    cache: false,
-    validationRules: ({ variables }) => [queryCostRule(variables)],
+    // Documents are parsed and validated once (Mercurius's cache) and compiled with graphql-jit from their second use;
+    // the cost, which depends on each request's variables, is checked before each execution.
+    jit: 1,
+    hooks: { preExecution: refuseCostlyQuery },
     errorFormatter: formatGraphqlErrors,
     additionalRouteOptions: { preHandler: graphqlRequestHook(auth, consistency) },
     // Guards run on field resolvers too: a nested list checks the same roles as its top-level query.

@@ -5,6 +5,8 @@ import { isUuid } from '@ledger/kernel';
 import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
 import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
+import { ARQS_AS_OF } from '../../audit/as-of-views';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost } from '../shared/page.args';
@@ -23,13 +25,17 @@ export class ArqsResolver {
   constructor(
     @Inject(ArqQueries) private readonly arqs: ArqQueries,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(GraphqlAsOf) private readonly asOf: GraphqlAsOf,
   ) {}
 
   @Query(() => ArqConnection, { description: 'Oldest first.', complexity: connectionCost })
   async acceleratorRequests(@Args() args: ArqListArgs, @GqlPrincipal() principal: Principal): Promise<ConnectionOf<ArqView>> {
-    await this.consistency.awaitFresh();
+    const { asOf } = args;
+    // A past answer needs no wait: it is rebuilt from the log up to its point.
+    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh();
     const filter = args.instanceUuid !== undefined && args.instanceUuid !== null ? { instanceUuid: args.instanceUuid } : {};
-    return toConnection(pageOfArqs(await this.arqs.list(visibilityOf(principal), filter), args));
+    const { position, answer } = await this.asOf.root(asOf, ARQS_AS_OF, this.arqs, (arqs) => arqs.list(visibilityOf(principal), filter));
+    return toConnection(pageOfArqs(answer, args), position);
   }
 
   @Query(() => ArqObject, { nullable: true, description: 'Null when missing or of another project.' })

@@ -1,5 +1,6 @@
 import { ArgsType, Field } from '@nestjs/graphql';
 import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { WithAsOf } from '../shared/as-of';
 import { PageArgs } from '../shared/page.args';
 
 @ArgsType()
@@ -12,7 +13,7 @@ export class DeployableFilterArgs extends PageArgs {
 }
 
 @ArgsType()
-export class DeployableListArgs extends DeployableFilterArgs {
+export class DeployableListArgs extends WithAsOf(DeployableFilterArgs) {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsString()

@@ -4,6 +4,8 @@ import { Allow, type Principal } from '@ledger/auth';
 import { type AttachHandleView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
 import { attachHandlesSeenBy } from '../../inventory/attach-handles-seen-by';
 import { pathUuid } from '../../inventory/inventory-not-found';
+import { INVENTORY_AS_OF } from '../../audit/as-of-views';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
@@ -14,12 +16,18 @@ import { DeployableListArgs } from './deployables.args';
 @Resolver(() => DeployableObject)
 @Allow('admin', 'manager')
 export class DeployablesResolver {
-  constructor(@Inject(InventoryQueries) private readonly queries: InventoryQueries) {}
+  constructor(
+    @Inject(InventoryQueries) private readonly queries: InventoryQueries,
+    @Inject(GraphqlAsOf) private readonly asOf: GraphqlAsOf,
+  ) {}
 
   @Query(() => DeployableConnection, { description: 'Deployables by host, then uuid.', complexity: connectionCost })
   async deployables(@Args() args: DeployableListArgs): Promise<ConnectionOf<DeployableView>> {
+    const { asOf } = args;
     const { hostname, deviceUuid, resourceClass } = args;
-    return toConnection(await this.queries.listDeployables({ ...presentArgs({ hostname, deviceUuid, resourceClass }), ...pageRequestOf(args) }));
+    const filter = { ...presentArgs({ hostname, deviceUuid, resourceClass }), ...pageRequestOf(args) };
+    const { position, answer } = await this.asOf.root(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.listDeployables(filter));
+    return toConnection(answer, position);
   }
 
   @Query(() => DeployableObject, { nullable: true })
@@ -29,6 +37,7 @@ export class DeployablesResolver {
 
   @ResolveField(() => [AttachHandleObject], { description: 'Every handle (at most 4096).', complexity: 50 })
   async attachHandles(@Parent() deployable: DeployableView, @GqlPrincipal() principal: Principal): Promise<AttachHandleView[]> {
-    return attachHandlesSeenBy(principal, await this.queries.listAttachHandles(deployable.uuid));
+    const { answer } = await this.asOf.under(deployable, INVENTORY_AS_OF, this.queries, (queries) => queries.listAttachHandles(deployable.uuid));
+    return attachHandlesSeenBy(principal, answer);
   }
 }

@@ -1,5 +1,6 @@
 import { ArgsType, Field } from '@nestjs/graphql';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { WithAsOf } from '../shared/as-of';
 import { PageArgs } from '../shared/page.args';
 
 @ArgsType()
@@ -21,7 +22,7 @@ export class DeviceFilterArgs extends PageArgs {
 }
 
 @ArgsType()
-export class DeviceListArgs extends DeviceFilterArgs {
+export class DeviceListArgs extends WithAsOf(DeviceFilterArgs) {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsString()

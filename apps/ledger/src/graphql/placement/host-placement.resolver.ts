@@ -5,6 +5,7 @@ import { type DesiredHostPlacement, type HostSyncStatus, PlacementSyncQueries } 
 import type { HostView } from '@ledger/projections/inventory';
 import { PlacementQueries } from '@ledger/projections/placement';
 import { HostObject } from '../hosts/host.object';
+import { refuseUnderAsOf } from '../shared/as-of';
 import { HostPlacementObject } from './host-placement.object';
 
 type HostPlacement = DesiredHostPlacement & { sync: HostSyncStatus | null };
@@ -25,6 +26,7 @@ export class HostPlacementResolver {
 
   @ResolveField(() => HostPlacementObject, { nullable: true, name: 'placement', complexity: 20 })
   async placement(@Parent() host: HostView): Promise<HostPlacement | undefined> {
+    refuseUnderAsOf(host, 'Host.placement');
     return this.placementOf(host.hostname);
   }
 

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { Field, ObjectType } from '@nestjs/graphql';
+import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { stampedAt } from './as-of';
 
 @ObjectType({ description: 'Where a page ends (Relay cursor connections).' })
 export class PageInfo {
@@ -18,6 +19,7 @@ export interface Edge<T> {
 export interface ConnectionOf<T> {
   readonly edges: Edge<T>[];
   readonly pageInfo: PageInfo;
+  readonly asOfPosition: number | null;
 }
 
 /**
@@ -42,15 +44,19 @@ export function Connection<T>(node: Type<T>, name: string): Type<ConnectionOf<T>
 
     @Field(() => PageInfo)
     pageInfo!: PageInfo;
+
+    @Field(() => Int, { nullable: true, description: 'The log position this page is as of, when `asOf` was given (or a parent was read as of one); null for a live page.' })
+    asOfPosition!: number | null;
   }
   return ConnectionType;
 }
 
-/** A query class's page (`items`, `nextCursor`) as a connection. */
-export function toConnection<T>(page: { readonly items: readonly T[]; readonly nextCursor: string | null }): ConnectionOf<T> {
+/** A query class's page (`items`, `nextCursor`) as a connection, live or as of a position (the fields under its nodes then read that position too). */
+export function toConnection<T extends object>(page: { readonly items: readonly T[]; readonly nextCursor: string | null }, asOfPosition: number | null = null): ConnectionOf<T> {
   const last = page.items.length - 1;
   return {
-    edges: page.items.map((node, index) => ({ node, cursor: index === last ? page.nextCursor : null })),
+    edges: stampedAt(asOfPosition, page.items).map((node, index) => ({ node, cursor: index === last ? page.nextCursor : null })),
     pageInfo: { endCursor: page.nextCursor, hasNextPage: page.nextCursor !== null },
+    asOfPosition,
   };
 }

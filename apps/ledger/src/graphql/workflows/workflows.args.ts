@@ -1,10 +1,11 @@
 import { ArgsType, Field } from '@nestjs/graphql';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { WorkflowStatus } from '@ledger/workflows';
+import { WithAsOf } from '../shared/as-of';
 import { PageArgs } from '../shared/page.args';
 
 @ArgsType()
-export class WorkflowListArgs extends PageArgs {
+export class WorkflowListArgs extends WithAsOf(PageArgs) {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsString()

@@ -2,6 +2,8 @@ import { Inject } from '@nestjs/common';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { WorkflowQueries, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
+import { WORKFLOWS_AS_OF } from '../../audit/as-of-views';
+import { GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { WorkflowConnection, WorkflowObject, WorkflowStepObject } from './workflow.object';
@@ -11,12 +13,18 @@ import { WorkflowListArgs } from './workflows.args';
 @Resolver(() => WorkflowObject)
 @Allow('admin')
 export class WorkflowsResolver {
-  constructor(@Inject(WorkflowQueries) private readonly queries: WorkflowQueries) {}
+  constructor(
+    @Inject(WorkflowQueries) private readonly queries: WorkflowQueries,
+    @Inject(GraphqlAsOf) private readonly asOf: GraphqlAsOf,
+  ) {}
 
   @Query(() => WorkflowConnection, { description: 'Newest first.', complexity: connectionCost })
   async workflows(@Args() args: WorkflowListArgs): Promise<ConnectionOf<WorkflowView>> {
+    const { asOf } = args;
     const { name, status } = args;
-    return toConnection(await this.queries.list({ ...presentArgs({ name, status }), ...pageRequestOf(args) }));
+    const filter = { ...presentArgs({ name, status }), ...pageRequestOf(args) };
+    const { position, answer } = await this.asOf.root(asOf, WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
+    return toConnection(answer, position);
   }
 
   @Query(() => WorkflowObject, { nullable: true })
@@ -26,6 +34,8 @@ export class WorkflowsResolver {
 
   @ResolveField(() => [WorkflowStepObject], { description: 'Each step and compensation, in the order they began.', complexity: 20 })
   async steps(@Parent() workflow: WorkflowView & { steps?: WorkflowStepView[] }): Promise<WorkflowStepView[]> {
-    return workflow.steps ?? (await this.queries.get(workflow.name, workflow.id))?.steps ?? [];
+    if (workflow.steps) return workflow.steps;
+    const { answer } = await this.asOf.under(workflow, WORKFLOWS_AS_OF, this.queries, (queries) => queries.get(workflow.name, workflow.id));
+    return answer?.steps ?? [];
   }
 }
