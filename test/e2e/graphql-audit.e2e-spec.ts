@@ -91,6 +91,25 @@ describe("GraphQL: the auditor's questions (asOf, deviceTenancy, deviceTimeline)
       expect(later.acceleratorRequests).toEqual({ asOfPosition: head, edges: onDevice });
     });
 
+    it('answers one node as of a point as its REST route does, with the fields under it at the same point', async () => {
+      const restDevice = (await get(`/api/v1/devices?asOf=${beforeQuota}&type=FPGA`)).body.items[0];
+      const singles = [
+        { query: `host(hostname: "compute-7", asOf: "${beforeReport}") { hostname }`, field: 'host', path: `/api/v1/hosts/compute-7?asOf=${beforeReport}` },
+        { query: `host(hostname: "compute-7", asOf: "${head}") { hostname deviceCount }`, field: 'host', path: `/api/v1/hosts/compute-7?asOf=${head}` },
+        { query: `device(uuid: "${restDevice.uuid}", asOf: "${beforeQuota}") { uuid status }`, field: 'device', path: `/api/v1/devices/${restDevice.uuid}?asOf=${beforeQuota}` },
+        { query: `deployable(uuid: "${slot.deployable}", asOf: "${beforeQuota}") { uuid resourceClass }`, field: 'deployable', path: `/api/v1/deployables/${slot.deployable}?asOf=${beforeQuota}` },
+        { query: `acceleratorRequest(uuid: "${ARQ_1}", asOf: "${beforeQuota}") { uuid }`, field: 'acceleratorRequest', path: `/v2/accelerator_requests/${ARQ_1}?asOf=${beforeQuota}` },
+        { query: `acceleratorRequest(uuid: "${ARQ_1}", asOf: "${head}") { uuid }`, field: 'acceleratorRequest', path: `/v2/accelerator_requests/${ARQ_1}?asOf=${head}` },
+      ];
+      for (const { query, field, path } of singles) {
+        const restAnswer = await get(path);
+        const node = dataOf(await gql(`{ ${query} }`))[field];
+        expect({ path, node }).toEqual({ path, node: restAnswer.status === 404 ? null : pick(Object.keys(node ?? { uuid: 0 }))(restAnswer.body) });
+      }
+      const nested = dataOf(await gql(`{ device(uuid: "${restDevice.uuid}", asOf: "${beforeQuota}") { deployables(first: 2) { asOfPosition } } }`)).device;
+      expect(nested.deployables.asOfPosition).toBe(beforeQuota);
+    });
+
     it('refuses a field with no as-of read model under an as-of node: GRAPHQL.AS_OF_NOT_NESTABLE', async () => {
       const response = await gql(`{ hosts(asOf: "${head}") { edges { node { hostname placement { hostname } } } } }`);
       expect(codesOf(response)).toEqual(['GRAPHQL.AS_OF_NOT_NESTABLE']);

@@ -6,7 +6,7 @@ import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
 import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
-import { GraphqlAsOf } from '../shared/as-of';
+import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost } from '../shared/page.args';
@@ -39,9 +39,9 @@ export class ArqsResolver {
   }
 
   @Query(() => ArqObject, { nullable: true, description: 'Null when missing or of another project.' })
-  async acceleratorRequest(@Args('uuid') uuid: string, @GqlPrincipal() principal: Principal): Promise<ArqView | undefined> {
+  async acceleratorRequest(@Args('uuid') uuid: string, @GqlPrincipal() principal: Principal, @Args(AS_OF_ARG) asOf?: string | null): Promise<ArqView | undefined> {
     if (!isUuid(uuid)) return undefined;
-    await this.consistency.awaitFresh();
-    return this.arqs.get(uuid.toLowerCase(), visibilityOf(principal));
+    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh();
+    return this.asOf.node(asOf, ARQS_AS_OF, this.arqs, (arqs) => arqs.get(uuid.toLowerCase(), visibilityOf(principal)));
   }
 }

@@ -5,7 +5,7 @@ import { type AttachHandleView, type DeployableView, InventoryQueries } from '@l
 import { attachHandlesSeenBy } from '../../inventory/attach-handles-seen-by';
 import { pathUuid } from '../../inventory/inventory-not-found';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { GraphqlAsOf } from '../shared/as-of';
+import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { GqlPrincipal } from '../shared/gql-principal';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
@@ -31,8 +31,9 @@ export class DeployablesResolver {
   }
 
   @Query(() => DeployableObject, { nullable: true })
-  async deployable(@Args('uuid') uuid: string): Promise<DeployableView | undefined> {
-    return this.queries.getDeployable(pathUuid(uuid));
+  async deployable(@Args('uuid') uuid: string, @Args(AS_OF_ARG) asOf?: string | null): Promise<DeployableView | undefined> {
+    const deployableUuid = pathUuid(uuid);
+    return this.asOf.node(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.getDeployable(deployableUuid));
   }
 
   @ResolveField(() => [AttachHandleObject], { description: 'Every handle (at most 4096).', complexity: 50 })

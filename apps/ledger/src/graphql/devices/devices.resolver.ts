@@ -6,7 +6,7 @@ import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory
 import { withBareVendorId } from '../../inventory/device-filter';
 import { pathUuid } from '../../inventory/inventory-not-found';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { GraphqlAsOf } from '../shared/as-of';
+import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { DeviceConnection, DeviceObject } from './device.object';
@@ -32,7 +32,8 @@ export class DevicesResolver {
   }
 
   @Query(() => DeviceObject, { nullable: true })
-  async device(@Args('uuid') uuid: string): Promise<DeviceView | undefined> {
-    return this.queries.getDevice(pathUuid(uuid));
+  async device(@Args('uuid') uuid: string, @Args(AS_OF_ARG) asOf?: string | null): Promise<DeviceView | undefined> {
+    const deviceUuid = pathUuid(uuid);
+    return this.asOf.node(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.getDevice(deviceUuid));
   }
 }

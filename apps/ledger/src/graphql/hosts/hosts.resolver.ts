@@ -3,7 +3,7 @@ import { Args, Query, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
-import { GraphqlAsOf } from '../shared/as-of';
+import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf } from '../shared/page.args';
 import { HostListArgs } from './hosts.args';
@@ -25,7 +25,7 @@ export class HostsResolver {
   }
 
   @Query(() => HostObject, { nullable: true })
-  async host(@Args('hostname') hostname: string): Promise<HostView | undefined> {
-    return this.queries.getHost(hostname);
+  async host(@Args('hostname') hostname: string, @Args(AS_OF_ARG) asOf?: string | null): Promise<HostView | undefined> {
+    return this.asOf.node(asOf, INVENTORY_AS_OF, this.queries, (queries) => queries.getHost(hostname));
   }
 }

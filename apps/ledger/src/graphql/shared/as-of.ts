@@ -19,6 +19,9 @@ export interface AsOfAnswer<T> {
 export const AS_OF_DESCRIPTION =
   'Answer as the read model was at this point of the log: a position (digits) or an ISO-8601 time (AUDIT.BAD_LOG_POINT, AUDIT.AS_OF_BEYOND_HEAD). Fields under the answer read the same point.';
 
+/** The `asOf` argument of a root field that answers one node. */
+export const AS_OF_ARG = { name: 'asOf', type: () => String, nullable: true, description: AS_OF_DESCRIPTION } as const;
+
 /** A root list's arguments with `asOf` (one argument class per field: the validation pipe refuses properties a class does not declare). */
 export function WithAsOf<Base extends new (...args: any[]) => object>(base: Base) {
   @ArgsType()
@@ -63,6 +66,12 @@ export class GraphqlAsOf {
   /** The answer of `read` on the view's projection rebuilt up to `asOf`, for a field whose live read is not that projection's (quota). */
   async past<Queries, T>(asOf: string, view: AsOfView<Queries>, read: (queries: Queries) => Promise<T>): Promise<AsOfAnswer<T>> {
     return this.rebuilds.read(view.projection, parseLogPoint(asOf, 'asOf'), (db) => read(view.queries(db)));
+  }
+
+  /** One node, live or as of `asOf`, carrying its position for the fields under it. */
+  async node<Queries, T extends object>(asOf: string | null | undefined, view: AsOfView<Queries>, live: Queries, read: (queries: Queries) => Promise<T | undefined>): Promise<T | undefined> {
+    const { position, answer } = await this.root(asOf, view, live, read);
+    return answer === undefined ? undefined : stampedAt(position, [answer])[0];
   }
 
   async under<Queries, T>(parent: object, view: AsOfView<Queries>, live: Queries, read: (queries: Queries) => Promise<T>): Promise<AsOfAnswer<T>> {

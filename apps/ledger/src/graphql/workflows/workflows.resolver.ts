@@ -3,7 +3,7 @@ import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { WorkflowQueries, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
 import { WORKFLOWS_AS_OF } from '../../audit/as-of-views';
-import { GraphqlAsOf } from '../shared/as-of';
+import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
 import { WorkflowConnection, WorkflowObject, WorkflowStepObject } from './workflow.object';
@@ -28,8 +28,8 @@ export class WorkflowsResolver {
   }
 
   @Query(() => WorkflowObject, { nullable: true })
-  async workflow(@Args('name') name: string, @Args('id') id: string): Promise<WorkflowView | undefined> {
-    return this.queries.get(name, id);
+  async workflow(@Args('name') name: string, @Args('id') id: string, @Args(AS_OF_ARG) asOf?: string | null): Promise<WorkflowView | undefined> {
+    return this.asOf.node(asOf, WORKFLOWS_AS_OF, this.queries, (queries) => queries.get(name, id));
   }
 
   @ResolveField(() => [WorkflowStepObject], { description: 'Each step and compensation, in the order they began.', complexity: 20 })
