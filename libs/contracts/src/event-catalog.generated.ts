@@ -46,6 +46,9 @@ export const LEDGER_EVENT_CATALOG = {
   'quota.LimitSet': { context: 'quota', schemaVersion: 1 },
   'quota.Released': { context: 'quota', schemaVersion: 1 },
   'quota.Reserved': { context: 'quota', schemaVersion: 1 },
+  'workflow.InputRecorded': { context: 'workflow', schemaVersion: 1 },
+  'workflow.OutputsDecided': { context: 'workflow', schemaVersion: 1 },
+  'workflow.OutputSent': { context: 'workflow', schemaVersion: 1 },
 } as const;
 
 export type LedgerEventType = keyof typeof LEDGER_EVENT_CATALOG;

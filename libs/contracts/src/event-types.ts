@@ -10,3 +10,4 @@ export type * as inventory from '../../inventory/src/domain/inventory.events';
 export type * as jobs from '../../jobs/src/domain/job.events';
 export type * as programming from '../../programming/src/domain/programming.events';
 export type * as quota from '../../quota/src/domain/quota.events';
+export type * as workflow from '../../workflows/src/domain/workflow.events';

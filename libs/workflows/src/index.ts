@@ -1,7 +1,7 @@
 export * from './domain/workflow';
 export * from './domain/workflow-input';
 export * from './domain/workflow-output';
-export * from './domain/workflow-events';
+export * from './domain/workflow.events';
 export * from './domain/workflow-record';
 export * from './domain/steps/step-definition';
 export type { StepWorkflowState } from './domain/steps/step-state';

@@ -1,5 +1,5 @@
 import type { Workflow } from './workflow';
-import { type OutputsDecided, type WorkflowEvent, WorkflowEventTypes } from './workflow-events';
+import { type OutputsDecided, type WorkflowEvent, WorkflowEventTypes } from './workflow.events';
 import type { WorkflowInput } from './workflow-input';
 import { type DecidedOutput, type DecidedSendable, isSendable, type WorkflowOutput } from './workflow-output';
 

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { Projection, SqlExecutor } from '@ledger/processing';
 import { WORKFLOW_CATEGORY } from '../domain/workflow';
-import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
+import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow.events';
 import type { DecidedOutput, StepNote } from '../domain/workflow-output';
 import { createWorkflowsTables, emptyWorkflowsTables } from './workflows.tables';
 

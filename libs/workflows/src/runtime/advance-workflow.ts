@@ -2,7 +2,7 @@ import type { EventStore } from '@ledger/eventstore';
 import type { Clock } from '@ledger/processing';
 import type { Workflow } from '../domain/workflow';
 import { workflowIdOf } from '../domain/workflow';
-import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow-events';
+import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow.events';
 import type { WorkflowInput } from '../domain/workflow-input';
 import type { DecidedSendable } from '../domain/workflow-output';
 import { decidePending, hasEnded, type WorkflowRecord } from '../domain/workflow-record';

@@ -2,7 +2,7 @@ import type { EventStore } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
 import { ensureProcessingTables, type ProcessorStatus, WorkerPool, type WorkerPoolOptions } from '@ledger/processing';
 import { type Workflow, WORKFLOW_NAME, workflowStream } from '../domain/workflow';
-import { WorkflowEventTypes } from '../domain/workflow-events';
+import { WorkflowEventTypes } from '../domain/workflow.events';
 import type { WorkflowInput } from '../domain/workflow-input';
 import type { WorkflowStatus } from '../domain/workflow-record';
 import type { WorkflowStepPoint } from './advance-workflow';

@@ -1,7 +1,7 @@
 import { type EventStore, WrongExpectedVersionError } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import type { Workflow } from '../domain/workflow';
-import type { WorkflowEvent } from '../domain/workflow-events';
+import type { WorkflowEvent } from '../domain/workflow.events';
 import { emptyRecord, evolveRecord, type WorkflowRecord } from '../domain/workflow-record';
 
 /**

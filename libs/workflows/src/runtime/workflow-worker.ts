@@ -10,7 +10,7 @@ import {
   type WorkerSettings,
 } from '@ledger/processing';
 import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow';
-import { WorkflowEventTypes } from '../domain/workflow-events';
+import { WorkflowEventTypes } from '../domain/workflow.events';
 import type { WorkflowRecord } from '../domain/workflow-record';
 import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
 import { dueTimers } from './workflow-timers';

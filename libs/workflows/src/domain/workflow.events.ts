@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@ledger/kernel';
 import type { WorkflowInput } from './workflow-input';
 import type { DecidedOutput } from './workflow-output';
 
@@ -8,21 +9,13 @@ export const WorkflowEventTypes = {
   outputSent: 'workflow.OutputSent',
 } as const;
 
-export interface InputRecorded {
-  readonly type: typeof WorkflowEventTypes.inputRecorded;
-  readonly data: { readonly input: WorkflowInput };
-}
+/** An input (another stream's event, a job's result, a timer, an operator's cancel), recorded once: deduplicated by its id. */
+export type InputRecorded = DomainEvent<typeof WorkflowEventTypes.inputRecorded, { readonly input: WorkflowInput }>;
 
 /** The decision on one input: every output, with its id. May be empty (the input changed nothing). */
-export interface OutputsDecided {
-  readonly type: typeof WorkflowEventTypes.outputsDecided;
-  readonly data: { readonly inputId: string; readonly outputs: readonly DecidedOutput[] };
-}
+export type OutputsDecided = DomainEvent<typeof WorkflowEventTypes.outputsDecided, { readonly inputId: string; readonly outputs: readonly DecidedOutput[] }>;
 
 /** A command, job or timer left through its port (recorded after the port accepted or refused it). */
-export interface OutputSent {
-  readonly type: typeof WorkflowEventTypes.outputSent;
-  readonly data: { readonly outputId: string };
-}
+export type OutputSent = DomainEvent<typeof WorkflowEventTypes.outputSent, { readonly outputId: string }>;
 
 export type WorkflowEvent = InputRecorded | OutputsDecided | OutputSent;
