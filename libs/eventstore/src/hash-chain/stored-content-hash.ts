@@ -1,32 +1,25 @@
+import { isCanonicalJson } from '@ledger/kernel';
 import { canonicalContentText } from './canonical-content-text';
 import { sha256 } from './hash-chain';
 import type { StoredEvent } from './stored-event';
-
-/**
- * The text between the two JSON columns in `canonicalJson(content)`. Every
- * other part of that text is a fixed key or a JSON string literal, which
- * cannot hold this sequence's unescaped quotes.
- */
-const METADATA_KEY = ',"metadata":';
 
 /**
  * `contentHash` rebuilt from the stored columns by concatenation, without
  * parsing: writers store data and metadata as their canonical JSON, so for
  * an untouched row this is exactly the text `contentHash` hashed.
  *
- * Returns undefined when a match could not be trusted, and the caller must
- * decode. A match means the concatenation equals the written text; it then
- * splits into the same columns unless one JSON column contains
- * `,"metadata":` (the id, recordedAt and type literals are pinned by their
- * unescaped quotes; only the data/id/metadata boundary could move, and
- * moving it puts the real `,"metadata":` inside one of the JSON columns).
- * So on a match the columns are the written canonical text, and decoding
- * would hash the same: the verdict is the full decode's.
+ * Returns undefined when the columns are not provably canonical text (rows
+ * written before stores kept it, jsonb's text, a string with an escape, a
+ * forged row), and the caller must decode. When it returns a hash, it is the
+ * hash decoding would give: each JSON column is its value's canonical text,
+ * and the concatenation splits one way only (a complete JSON value ends
+ * where it ends; the id, recordedAt and type literals end at their first
+ * unescaped quote). So a match here and a match after decoding agree.
  */
 export function storedContentHash(event: StoredEvent): string | undefined {
   const { id, type, recordedAt, dataJson, metadataJson } = event;
   if (typeof id !== 'string' || typeof type !== 'string' || typeof recordedAt !== 'string') return undefined;
   if (typeof dataJson !== 'string' || typeof metadataJson !== 'string') return undefined;
-  if (dataJson.includes(METADATA_KEY) || metadataJson.includes(METADATA_KEY)) return undefined;
+  if (!isCanonicalJson(dataJson) || !isCanonicalJson(metadataJson)) return undefined;
   return sha256(canonicalContentText({ id, type, recordedAt, dataJson, metadataJson }));
 }

@@ -3,8 +3,7 @@ import type { RecordedEvent } from '../../envelope';
 import type { EventStore } from '../../event-store.port';
 import { AnchoredVerifier, type AnchoredVerdict } from '../../anchoring/anchored-verifier';
 import { type SignedCheckpoint, signCheckpoint } from '../../anchoring/head-checkpoint';
-import { canonicalContentText } from '../../hash-chain/canonical-content-text';
-import { chainHash, sha256 } from '../../hash-chain/hash-chain';
+import { chainHash, contentHash } from '../../hash-chain/hash-chain';
 import { decodeStoredEvent, type StoredEvent } from '../../hash-chain/stored-event';
 import type { ContractContext } from './contract-context';
 import { newEvent, readAllAfter, uniqueStream, untilVisible } from './fixtures';
@@ -52,12 +51,12 @@ function sameVerdict(events: readonly StoredEvent[], checkpoints: readonly Signe
 const editedAt = (events: readonly StoredEvent[], index: number, edit: Partial<StoredEvent>): StoredEvent[] =>
   events.map((event, at) => (at === index ? { ...event, ...edit } : event));
 
-/** Re-links every event from `from` on, as a forger with write access to the store would. */
+/** Re-links every event from `from` on, as a forger with write access to the store would (hashing the decoded content, as writers do). */
 function rechained(events: readonly StoredEvent[], from: number): StoredEvent[] {
   const linked = events.slice(0, from);
   for (const event of events.slice(from)) {
     const prevHash = linked[linked.length - 1].hash;
-    const content = sha256(canonicalContentText(event));
+    const content = contentHash(decodeStoredEvent(event));
     linked.push({ ...event, prevHash, hash: chainHash(prevHash, event.position, event.stream, event.version, content) });
   }
   return linked;
