@@ -15,10 +15,12 @@ export function isCanonicalJson(text: string): boolean {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-const NUMBER_CHARS = /[-+.eE0-9]/;
+/** What a string or key may hold to be proven canonical without decoding: no escape, control character or surrogate. */
+const NOT_PLAIN = /[\\\u0000-\u001f\ud800-\udfff]/;
+/** Integers String() writes as they are (no leading zero, no -0, short of 2^53). */
+const SMALL_INTEGER = /^(?:0|-?[1-9][0-9]{0,14})$/;
 const NUMBER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 
 class CanonicalScanner {
@@ -79,24 +81,19 @@ class CanonicalScanner {
 
   /**
    * A string without escapes (JSON.stringify's escapes are not proven here)
-   * and without a lone surrogate (JSON.stringify would escape it). Returns
-   * its content, which then equals the decoded string, or undefined.
+   * and without surrogates (a lone one would have been escaped; pairs are
+   * left to the decode too, for brevity). Returns its content, which then
+   * equals the decoded string, or undefined.
    */
   private string(): string | undefined {
-    const text = this.text;
-    if (text.charCodeAt(this.at) !== QUOTE) return undefined;
-    const start = ++this.at;
-    for (; this.at < text.length; this.at++) {
-      const code = text.charCodeAt(this.at);
-      if (code === QUOTE) return text.slice(start, this.at++);
-      if (code === BACKSLASH || code < 0x20) return undefined;
-      if (code >= 0xd800 && code <= 0xdfff) {
-        const low = text.charCodeAt(this.at + 1);
-        if (code > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return undefined;
-        this.at++;
-      }
-    }
-    return undefined;
+    if (this.text.charCodeAt(this.at) !== QUOTE) return undefined;
+    const start = this.at + 1;
+    const end = this.text.indexOf('"', start);
+    if (end < 0) return undefined;
+    const content = this.text.slice(start, end);
+    if (NOT_PLAIN.test(content)) return undefined;
+    this.at = end + 1;
+    return content;
   }
 
   /** Steps over a closing bracket. */
@@ -114,10 +111,14 @@ class CanonicalScanner {
   /** canonicalJson writes `String(n)`: the text must be that, and finite. */
   private number(): boolean {
     const start = this.at;
-    while (this.at < this.text.length && NUMBER_CHARS.test(this.text[this.at])) this.at++;
+    while (this.at < this.text.length && isNumberChar(this.text.charCodeAt(this.at))) this.at++;
     const span = this.text.slice(start, this.at);
+    if (SMALL_INTEGER.test(span)) return true;
     if (!NUMBER_GRAMMAR.test(span)) return false;
     const value = Number(span);
     return Number.isFinite(value) && String(value) === span;
   }
 }
+
+/** Digits, sign, point, exponent. */
+const isNumberChar = (code: number): boolean => (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2b || code === 0x2e || code === 0x65 || code === 0x45;
