@@ -214,6 +214,10 @@ describe('GraphQL at /graphql', () => {
     it('answers a query that is not GraphQL, or not of this schema, 400 GRAPHQL.INVALID_QUERY', async () => {
       expect(refusal(await asAdmin('{ hosts { edges { node { nope } } } }'))).toEqual({ status: 400, header: 'GRAPHQL.INVALID_QUERY', codes: ['GRAPHQL.INVALID_QUERY'] });
       expect(refusal(await asAdmin('{ hosts('))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });
+      // Text that is JSON, not GraphQL: Mercurius would take it as a parsed document (found by the fuzzer as a 500 on "0").
+      for (const json of ['0', 'null', '{}', '[]', '"{ __typename }"', '{"kind":"Document","definitions":[]}']) {
+        expect(refusal(await asAdmin(json))).toMatchObject({ status: 400, header: 'GRAPHQL.INVALID_QUERY' });
+      }
     });
   });
 

@@ -14,32 +14,16 @@ import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProv
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
-import { arqProjection } from '@ledger/projections/arqs';
-import { bitstreamsProjection } from '@ledger/projections/bitstreams';
-import { deviceHistoryProjection } from '@ledger/projections/device-history';
-import { inventoryProjection } from '@ledger/projections/inventory';
-import { quotaProjection } from '@ledger/projections/quota';
-import { deviceProfilesProjection } from '@ledger/projections/device-profiles';
-import { jobsProjection } from '@ledger/projections/jobs';
-import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
-import { workflowsProjection, type WorkflowRuntime } from '@ledger/workflows';
+import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
+import { PlacementQueries } from '@ledger/projections/placement';
+import type { WorkflowRuntime } from '@ledger/workflows';
 import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
-/** Every processor the ledger runs, in one list. */
-export const LEDGER_PROCESSORS: readonly Processor[] = [
-  inventoryProjection,
-  deviceProfilesProjection,
-  quotaProjection,
-  arqProjection,
-  jobsProjection,
-  placementProjection,
-  bitstreamsProjection,
-  workflowsProjection,
-  deviceHistoryProjection,
-];
+/** Every processor the ledger runs: the read models an auditor can also rebuild as of any point. */
+export const LEDGER_PROCESSORS: readonly Processor[] = [...REPLAYABLE_PROJECTIONS.values()];
 
 @Injectable()
 class ProcessorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {

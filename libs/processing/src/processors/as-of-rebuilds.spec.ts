@@ -37,4 +37,21 @@ describe('AsOfRebuilds', () => {
     expect(answer.answer).toEqual({ 'device-0': 2, 'device-1': 2 });
     await rebuilds.close();
   });
+
+  it('rebuilds a later position from a copy of the nearest kept one, reading only the events after it', async () => {
+    const readsFrom: number[] = [];
+    const counting = { headPosition: () => store.headPosition(), readAll: (options: Parameters<typeof store.readAll>[0]) => (readsFrom.push(options?.after ?? 0), store.readAll(options)) };
+    const rebuilds = new AsOfRebuilds(counting);
+    expect((await rebuilds.read(counter, { position: 2 }, readStreamCounts)).answer).toEqual({ 'device-0': 1, 'device-1': 1 });
+    readsFrom.length = 0;
+    expect((await rebuilds.read(counter, { position: 5 }, readStreamCounts)).answer).toEqual({ 'device-0': 3, 'device-1': 2 });
+    expect(Math.min(...readsFrom)).toBe(2);
+    // The kept earlier rebuild is a separate copy: it still answers as of 2.
+    expect((await rebuilds.read(counter, { position: 2 }, readStreamCounts)).answer).toEqual({ 'device-0': 1, 'device-1': 1 });
+    // An earlier position than every kept one replays from the start.
+    readsFrom.length = 0;
+    expect((await rebuilds.read(counter, { position: 1 }, readStreamCounts)).answer).toEqual({ 'device-0': 1 });
+    expect(Math.min(...readsFrom)).toBe(0);
+    await rebuilds.close();
+  });
 });

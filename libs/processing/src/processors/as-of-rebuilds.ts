@@ -1,7 +1,7 @@
 import type { EventStore } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
 import type { SqlDatabase } from '../sql/sql-database.port';
-import { openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import { copySqliteSqlDatabase, openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
 import type { LogPoint } from './log-point';
 import type { Processor } from './processor';
 import { rebuildProcessor } from './rebuild-processor';
@@ -14,6 +14,8 @@ export class AsOfBeyondHeadError extends ValidationError {
 }
 
 interface Rebuild {
+  readonly projection: string;
+  readonly position: number;
   readonly db: Promise<SqlDatabase>;
   readers: number;
   evicted: boolean;
@@ -28,7 +30,10 @@ const DEFAULT_CAPACITY = 4;
  * scratch in-memory SQLite up to that point, and the caller's own query
  * class runs on it. The newest few rebuilds are kept by (projection,
  * position); one evicted while a reader still uses it closes when that
- * reader is done. A time resolves to the last position recorded at or
+ * reader is done. A rebuild at a later position than a kept one starts
+ * from a copy of the nearest kept one and replays only the events between
+ * (moving forward through time pays for the distance moved, not for the
+ * whole log). A time resolves to the last position recorded at or
  * before it, so two times between the same events share one rebuild.
  */
 export class AsOfRebuilds {
@@ -60,17 +65,38 @@ export class AsOfRebuilds {
       this.cache.set(key, cached);
       return cached;
     }
+    const base = this.nearestBefore(projection.name, position);
     const db = (async () => {
-      const scratch = await openSqliteSqlDatabase({ file: ':memory:' });
-      await rebuildProcessor(this.store, scratch, projection, { untilPosition: position });
+      const scratch = base ? await this.copyOf(base) : await openSqliteSqlDatabase({ file: ':memory:' });
+      await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: base !== undefined });
       return scratch;
     })();
-    const rebuild: Rebuild = { db, readers: 0, evicted: false };
+    const rebuild: Rebuild = { projection: projection.name, position, db, readers: 0, evicted: false };
     // A failed rebuild is not kept: the next request tries again.
     db.catch(() => this.cache.get(key) === rebuild && this.cache.delete(key));
     this.cache.set(key, rebuild);
     while (this.cache.size > this.capacity) this.evictOldest();
     return rebuild;
+  }
+
+  /** The kept rebuild of `projection` at the latest position before `position`. */
+  private nearestBefore(projection: string, position: number): Rebuild | undefined {
+    let nearest: Rebuild | undefined;
+    for (const kept of this.cache.values()) {
+      if (kept.projection === projection && kept.position < position && kept.position > (nearest?.position ?? -1)) nearest = kept;
+    }
+    return nearest;
+  }
+
+  /** A copy of a kept rebuild, held open (not closed by an eviction) while it is copied. */
+  private async copyOf(base: Rebuild): Promise<SqlDatabase> {
+    base.readers++;
+    try {
+      return await copySqliteSqlDatabase(await base.db);
+    } finally {
+      base.readers--;
+      if (base.evicted && base.readers === 0) await closeQuietly(base.db);
+    }
   }
 
   private evictOldest(): void {

@@ -1,6 +1,6 @@
 import type { EventStore } from '@ledger/eventstore';
 import type { Checkpoint } from '../checkpoints/checkpoint';
-import { restartCheckpoint } from '../checkpoints/checkpoint';
+import { readCheckpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { ensureProcessingTables } from '../checkpoints/processing-tables';
 import type { SqlDatabase } from '../sql/sql-database.port';
@@ -22,6 +22,12 @@ export interface RebuildOptions {
    * as-of replay and audit verify").
    */
   readonly batchSize?: number;
+  /**
+   * Continue from the read model's own checkpoint instead of emptying it:
+   * `db` holds this processor's read model as of an earlier position (a copy
+   * of an earlier as-of rebuild). Default false.
+   */
+  readonly resume?: boolean;
   /** Called after each committed batch. */
   readonly onProgress?: (progress: RebuildProgress) => void;
 }
@@ -52,13 +58,7 @@ export async function rebuildProcessor(
   const untilPosition = options.untilPosition ?? Number.POSITIVE_INFINITY;
   const untilTime = options.untilTime === undefined ? undefined : new Date(options.untilTime).toISOString();
   const filter = processorFilter(processor);
-  await ensureProcessingTables(db);
-  await db.transaction(async (tx) => {
-    await processor.setup(tx);
-    await processor.reset(tx);
-    await restartCheckpoint(tx, processor.name, processor.version, new Date());
-  });
-  let from: Checkpoint = { version: processor.version, position: 0 };
+  let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor);
   let applied = 0;
   const progress = (): RebuildProgress => ({ position: from.position, applied, elapsedMs: performance.now() - started });
   for (;;) {
@@ -80,4 +80,22 @@ export async function rebuildProcessor(
     if (late !== -1) break;
   }
   return progress();
+}
+
+async function emptied(db: SqlDatabase, processor: Processor): Promise<Checkpoint> {
+  await ensureProcessingTables(db);
+  await db.transaction(async (tx) => {
+    await processor.setup(tx);
+    await processor.reset(tx);
+    await restartCheckpoint(tx, processor.name, processor.version, new Date());
+  });
+  return { version: processor.version, position: 0 };
+}
+
+async function resumableCheckpoint(db: SqlDatabase, processor: Processor): Promise<Checkpoint> {
+  const stored = await readCheckpoint(db, processor.name);
+  if (stored?.version !== processor.version) {
+    throw new Error(`cannot resume ${processor.name} version ${processor.version}: the database holds ${stored ? `version ${stored.version}` : 'no checkpoint'}`);
+  }
+  return stored;
 }
