@@ -1,5 +1,6 @@
 import type { NewEvent, RecordedEvent } from './envelope';
 import type { ExpectedVersion } from './expected-version';
+import type { StoredEvent } from './hash-chain/stored-event';
 
 export interface AppendOptions {
   readonly expected: ExpectedVersion;
@@ -74,6 +75,12 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of the global log in position order, after a position. */
   readAll(options?: ReadAllOptions): Promise<ReadAllResult>;
+  /**
+   * Up to `max` events after `after` in position order, data and metadata as
+   * the text stored: lets `audit verify` hash without decoding. Only stores
+   * that keep the written text offer it (SQLite; PostgreSQL's jsonb does not).
+   */
+  readAllStored?(after: number, max: number): Promise<StoredEvent[]>;
   /** Position of the last event a reader can see now (0 when empty). */
   headPosition(): Promise<number>;
   subscribe(options?: SubscribeOptions): Subscription;

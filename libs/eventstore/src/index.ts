@@ -6,6 +6,7 @@ export * from './errors/invalid-append.error';
 export * from './errors/store-closed.error';
 export * from './hash-chain/hash-chain';
 export * from './hash-chain/chain-verifier';
+export * from './hash-chain/stored-event';
 export * from './subscriptions/catch-up-subscription';
 export * from './command-handling/decider';
 export * from './command-handling/aggregate-cache';

@@ -3,6 +3,7 @@ export * from './errors/common-errors';
 export * from './ids/uuid-v7';
 export * from './ids/name-based-uuid';
 export * from './json/canonical-json';
+export * from './json/is-canonical-json';
 export * from './actor';
 export * from './jobs/job-origin';
 export * from './decider/decider';

@@ -41,7 +41,7 @@ export function registerAuditVerify(audit: Command): void {
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
       let seen = 0;
       try {
-        outer: for await (const batch of source.batches()) {
+        outer: for await (const batch of source.verifiableBatches()) {
           for (const event of batch) {
             seen++;
             if (!verifier.check(event)) break outer;

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint } from '@ledger/eventstore';
+import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
 
@@ -17,6 +17,12 @@ export interface EventSource {
   /** The signed checkpoints the source carries (an export's header); the live store's are in files beside it. */
   checkpoints(): Promise<SignedCheckpoint[]>;
   batches(): AsyncIterable<RecordedEvent[]>;
+  /**
+   * The same log for `audit verify`: as stored (data and metadata undecoded)
+   * where the store keeps the written text, so the chain check can hash it
+   * without parsing; decoded events elsewhere.
+   */
+  verifiableBatches(): AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>;
   close(): Promise<void>;
 }
 
@@ -26,23 +32,29 @@ export async function openLiveSource(): Promise<EventSource> {
   const store = await openEventStore(eventStoreOptions(config));
   const head = await store.headPosition();
   const { events: headEvents } = await store.readAll({ after: Math.max(0, head - 1), max: 1 });
+  const readDecoded = async (after: number): Promise<RecordedEvent[]> => (await store.readAll({ after, max: BATCH })).events;
+  const readStored = store.readAllStored?.bind(store);
   return {
     description: `${config.store} store`,
     total: head,
     headHash: headEvents.find((event) => event.position === head)?.hash,
     checkpoints: async () => [],
-    async *batches() {
-      let after = 0;
-      while (after < head) {
-        const { events, position } = await store.readAll({ after, max: BATCH });
-        if (position === after) break;
-        const upToHead = events.filter((event) => event.position <= head);
-        if (upToHead.length > 0) yield upToHead;
-        after = position;
-      }
-    },
+    batches: () => upToHead(head, readDecoded),
+    verifiableBatches: () => upToHead<RecordedEvent | StoredEvent>(head, readStored ? (after) => readStored(after, BATCH) : readDecoded),
     close: () => store.close(),
   };
+}
+
+/** Reads batch after batch from the start, stopping at `head` (events appended later are not the log being read). */
+async function* upToHead<E extends { readonly position: number }>(head: number, read: (after: number) => Promise<E[]>): AsyncIterable<E[]> {
+  let after = 0;
+  while (after < head) {
+    const events = await read(after);
+    if (events.length === 0) break;
+    const last = events[events.length - 1].position;
+    yield last <= head ? events : events.filter((event) => event.position <= head);
+    after = last;
+  }
 }
 
 /** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */
@@ -59,7 +71,7 @@ const isCheckpointLine = (value: unknown): value is CheckpointLine =>
  * order. Checkpoints lead so that cutting the export's tail cannot cut them.
  */
 export function openFileSource(file: string): EventSource {
-  return {
+  const source: EventSource = {
     description: file,
     async checkpoints() {
       const found: SignedCheckpoint[] = [];
@@ -98,8 +110,11 @@ export function openFileSource(file: string): EventSource {
       }
       if (batch.length > 0) yield batch;
     },
+    // An export's lines are whole envelopes in the writer's key order, not the canonical text: decoded, then checked.
+    verifiableBatches: () => source.batches(),
     close: async () => undefined,
   };
+  return source;
 }
 
 function parseJson(line: string): unknown {

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { RecordedEvent } from '../envelope';
 import { type ChainBreak, type ChainVerdict, ChainVerifier } from '../hash-chain/chain-verifier';
+import type { StoredEvent } from '../hash-chain/stored-event';
 import { checkpointSignatureValid, type SignedCheckpoint } from './head-checkpoint';
 
 export interface AnchoredVerdict extends ChainVerdict {
@@ -54,7 +55,7 @@ export class AnchoredVerifier {
   }
 
   /** Returns false once the log is found broken; further events are ignored. */
-  check(event: RecordedEvent): boolean {
+  check(event: RecordedEvent | StoredEvent): boolean {
     if (this.broken) return false;
     if (!this.chain.check(event)) return false;
     const checkpoint = this.vouched.get(event.position);

@@ -1,5 +1,7 @@
 import type { RecordedEvent } from '../envelope';
 import { chainHash, contentHash, GENESIS_HASH } from './hash-chain';
+import { storedContentHash } from './stored-content-hash';
+import { decodeStoredEvent, isStoredEvent, type StoredEvent } from './stored-event';
 
 export type ChainBreakReason =
   | 'content-changed'
@@ -33,6 +35,8 @@ export interface ChainVerdict {
 /**
  * Checks events in log order, one at a time, so a caller can stream a store
  * or an export through it in constant memory. Stops at the first break.
+ * Takes decoded events or stored ones (JSON text undecoded): the verdict is
+ * the same for either form of the same log.
  */
 export class ChainVerifier {
   private previousHash = GENESIS_HASH;
@@ -41,7 +45,7 @@ export class ChainVerifier {
   private broken: ChainBreak | undefined;
 
   /** Returns false once the chain is broken; further events are ignored. */
-  check(event: RecordedEvent): boolean {
+  check(event: RecordedEvent | StoredEvent): boolean {
     if (this.broken) return false;
     const fail = (reason: ChainBreakReason, detail: string): boolean => {
       this.broken = { position: event.position, eventId: event.id, reason, detail };
@@ -56,8 +60,7 @@ export class ChainVerifier {
     if (event.prevHash !== this.previousHash) {
       return fail('predecessor-mismatch', 'prevHash does not match the previous event: an event was deleted, inserted or reordered');
     }
-    const expected = chainHash(event.prevHash, event.position, event.stream, event.version, contentHash(event));
-    if (expected !== event.hash) {
+    if (!linksContent(event)) {
       return fail('content-changed', 'hash does not match the event content: the event was altered');
     }
     this.previousHash = event.hash;
@@ -75,4 +78,26 @@ export class ChainVerifier {
       firstBreak: this.broken,
     };
   }
+}
+
+const links = (event: RecordedEvent | StoredEvent, content: string): boolean =>
+  chainHash(event.prevHash, event.position, event.stream, event.version, content) === event.hash;
+
+/**
+ * A stored event is first hashed from its text as stored (no parse); only
+ * when that does not link — a row written before stores kept canonical text,
+ * or re-written in an equivalent form — is it decoded and canonicalised,
+ * which decides. Text that is not JSON was not written by a writer: changed.
+ */
+function linksContent(event: RecordedEvent | StoredEvent): boolean {
+  if (!isStoredEvent(event)) return links(event, contentHash(event));
+  const fast = storedContentHash(event);
+  if (fast !== undefined && links(event, fast)) return true;
+  let decoded: RecordedEvent;
+  try {
+    decoded = decodeStoredEvent(event);
+  } catch {
+    return false;
+  }
+  return links(event, contentHash(decoded));
 }

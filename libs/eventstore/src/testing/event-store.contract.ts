@@ -6,6 +6,7 @@ import { expectedVersionContract } from './contract/expected-version.contract';
 import { hashChainContract } from './contract/hash-chain.contract';
 import { readAllContract } from './contract/read-all.contract';
 import { readStreamContract } from './contract/read-stream.contract';
+import { storedChainContract } from './contract/stored-chain.contract';
 import { subscriptionContract } from './contract/subscription.contract';
 
 /**
@@ -39,6 +40,7 @@ export function describeEventStoreContract(name: string, open: OpenStore, descri
     describe('concurrent writers', () => concurrencyContract(context));
     describe('subscriptions', () => subscriptionContract(context));
     describe('hash chain', () => hashChainContract(context));
+    describe('hash chain over stored text', () => storedChainContract(context));
     describe('envelope', () => envelopeContract(context));
   });
 }

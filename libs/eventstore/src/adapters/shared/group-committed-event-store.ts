@@ -103,7 +103,7 @@ export class GroupCommittedEventStore implements EventStore {
     await this.engine.close();
   }
 
-  private assertOpen(): void {
+  protected assertOpen(): void {
     if (this.closed) throw new StoreClosedError();
   }
 }

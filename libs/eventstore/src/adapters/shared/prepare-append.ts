@@ -1,8 +1,9 @@
-import { isUuid, uuidV7 } from '@ledger/kernel';
+import { canonicalJson, isUuid, uuidV7 } from '@ledger/kernel';
 import type { NewEvent } from '../../envelope';
 import { InvalidAppendError } from '../../errors/invalid-append.error';
 import type { ExpectedVersion } from '../../expected-version';
-import { contentHash } from '../../hash-chain/hash-chain';
+import { canonicalContentText } from '../../hash-chain/canonical-content-text';
+import { sha256 } from '../../hash-chain/hash-chain';
 import type { PreparedAppend, PreparedEvent } from './prepared-append';
 
 /** `<category>-<id>`: the category (before the first dash) and the id must both be non-empty. */
@@ -14,8 +15,9 @@ const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 /**
  * Validates an append and fixes what the hash needs before any store sees it:
  * ids, the recording time (taken now, at enqueue) and the content hash. Data
- * and metadata are replaced by their JSON form so that the hash is computed
- * over exactly what a reader will get back from any adapter.
+ * and metadata are replaced by their canonical JSON, the very text the
+ * content hash covers, so that the hash is over exactly what a reader gets
+ * back from any adapter, and a verifier can hash the stored text as it is.
  */
 export function prepareAppend(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): PreparedAppend {
   if (typeof stream !== 'string' || !STREAM_NAME.test(stream) || stream.startsWith('$')) {
@@ -48,15 +50,17 @@ function prepareEvent(stream: string, event: NewEvent, index: number, recordedAt
   if (event.metadata === null || typeof event.metadata !== 'object' || Array.isArray(event.metadata)) {
     throw new InvalidAppendError(`event ${index} has no metadata object`, facts);
   }
-  const dataJson = toJson(event.data, `event ${index} data`, facts);
-  const metadataJson = toJson(event.metadata, `event ${index} metadata`, facts);
-  // Hashed from the caller's values, now, rather than a parse of their JSON: canonicalJson
-  // gives both the same text, and parsing would be half the cost of preparing.
-  const content = { id: event.id ?? uuidV7(), type: event.type, recordedAt, data: event.data, metadata: event.metadata };
-  return { id: content.id, type: content.type, recordedAt, idFromCaller: event.id !== undefined, dataJson, metadataJson, contentHash: contentHash(content) };
+  // JSON.stringify validates (it throws on cycles and BigInt, where canonicalJson would not); the canonical text is stored.
+  assertJson(event.data, `event ${index} data`, facts);
+  assertJson(event.metadata, `event ${index} metadata`, facts);
+  const dataJson = canonicalJson(event.data);
+  const metadataJson = canonicalJson(event.metadata);
+  const id = event.id ?? uuidV7();
+  const contentHash = sha256(canonicalContentText({ id, type: event.type, recordedAt, dataJson, metadataJson }));
+  return { id, type: event.type, recordedAt, idFromCaller: event.id !== undefined, dataJson, metadataJson, contentHash };
 }
 
-function toJson(value: unknown, what: string, facts: Record<string, unknown>): string {
+function assertJson(value: unknown, what: string, facts: Record<string, unknown>): void {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
@@ -70,7 +74,6 @@ function toJson(value: unknown, what: string, facts: Record<string, unknown>): s
     // PostgreSQL's jsonb cannot hold U+0000; refusing it everywhere keeps stores interchangeable.
     throw new InvalidAppendError(`${what} contains a U+0000 character`, facts);
   }
-  return json;
 }
 
 function isExpectedVersion(expected: unknown): expected is ExpectedVersion {

@@ -1,9 +1,11 @@
 import type { Database } from 'better-sqlite3';
+import type { StoredEvent } from '../../hash-chain/stored-event';
 import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
 import { sqliteBatchCommitter } from './commit-sqlite-batch';
 import { readAllSqlite } from './read-all-sqlite';
 import { readStreamSqlite } from './read-stream-sqlite';
-import { prepareSqliteStatements } from './sqlite-statements';
+import { storedFromSqliteRow } from './sqlite-row';
+import { prepareSqliteStatements, type SqliteStatements } from './sqlite-statements';
 
 export interface SqliteEventStoreStats {
   /** Write transactions committed: each pays one fsync. */
@@ -17,6 +19,8 @@ export interface SqliteEventStoreStats {
  * better-sqlite3 makes cheap.
  */
 export class SqliteEventStore extends GroupCommittedEventStore {
+  private readonly statements: SqliteStatements;
+
   constructor(db: Database) {
     const statements = prepareSqliteStatements(db);
     super({
@@ -29,6 +33,12 @@ export class SqliteEventStore extends GroupCommittedEventStore {
         db.close();
       },
     });
+    this.statements = statements;
+  }
+
+  async readAllStored(after: number, max: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.statements.readAfter(max).all(after).map(storedFromSqliteRow);
   }
 
   stats(): SqliteEventStoreStats {

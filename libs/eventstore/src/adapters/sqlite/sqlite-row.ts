@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../envelope';
+import type { StoredEvent } from '../../hash-chain/stored-event';
 
 /**
  * The columns every read selects, in this order. Reads run in better-sqlite3's
@@ -30,6 +31,20 @@ export const fromSqliteRow = (row: SqliteEventRow): RecordedEvent => ({
   recordedAt: row[5],
   data: JSON.parse(row[6]),
   metadata: JSON.parse(row[7]),
+  prevHash: row[8],
+  hash: row[9],
+});
+
+/** The row with data and metadata left as the text written: no JSON.parse. */
+export const storedFromSqliteRow = (row: SqliteEventRow): StoredEvent => ({
+  id: row[1],
+  type: row[4],
+  stream: row[2],
+  version: row[3],
+  position: row[0],
+  recordedAt: row[5],
+  dataJson: row[6],
+  metadataJson: row[7],
   prevHash: row[8],
   hash: row[9],
 });
