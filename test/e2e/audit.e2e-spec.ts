@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Principal } from '@ledger/auth';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '@ledger/eventstore';
+import type { EventStore, RecordedEvent } from '@ledger/eventstore';
 import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
-import { ARQ_1, ARQ_2, appendTwoTenancies, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
-import { hostReportBody } from '../support/fleet';
+import { ARQ_1, ARQ_2, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
+import { recordAuditHistory } from '../support/audit-history';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
 
@@ -24,18 +24,8 @@ describe("the auditor's questions: asOf, device tenancy, timelines, ledgerctl au
 
   beforeAll(async () => {
     ledger = await startTestLedger();
-    store = ledger.app.get<EventStore>(EVENT_STORE);
     env = { LEDGER_DATA_DIR: ledger.config.dataDir, LEDGER_URL: ledger.url };
-    beforeReport = await store.headPosition();
-    const reported = await ledger.request('PUT', '/api/v1/hosts/compute-7/report', { token: ledger.adminToken, body: hostReportBody(7, 0) });
-    const wait = { 'x-ledger-min-position': String(reported.body.position) };
-    const fpga = await ledger.request('GET', '/api/v1/deployables?resourceClass=FPGA', { token: ledger.adminToken, headers: wait });
-    const deployable = await ledger.request('GET', `/api/v1/deployables/${fpga.body.items[0].uuid}`, { token: ledger.adminToken, headers: wait });
-    slot = { device: deployable.body.deviceUuid, deployable: deployable.body.uuid, handle: deployable.body.attachHandles[0].uuid };
-    beforeQuota = await store.headPosition();
-    await ledger.request('PUT', '/api/v1/quotas/p1', { token: ledger.adminToken, body: { limits: { FPGA: 4 } } });
-    await appendTwoTenancies(store, slot);
-    head = await store.headPosition();
+    ({ store, slot, beforeReport, beforeQuota, head } = await recordAuditHistory(ledger));
     exportFile = join(ledger.config.dataDir, 'audit-export.jsonl');
     expect((await ledgerctl(env, 'audit', 'export', '--out', exportFile, '--quiet')).code).toBe(0);
   });

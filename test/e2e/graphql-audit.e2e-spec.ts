@@ -1,7 +1,6 @@
 import type { Principal } from '@ledger/auth';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { ARQ_1, ARQ_2, appendTwoTenancies, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
-import { hostReportBody } from '../support/fleet';
+import { ARQ_1, ARQ_2, type HeldSlot } from '../../projections/device-history/testing/tenancy-history';
+import { recordAuditHistory } from '../support/audit-history';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 
 const member = (project: string): Principal => ({ user: `${project}-user`, project, roles: ['member'] });
@@ -27,17 +26,7 @@ describe("GraphQL: the auditor's questions (asOf, deviceTenancy, deviceTimeline)
 
   beforeAll(async () => {
     ledger = await startTestLedger();
-    const store = ledger.app.get<EventStore>(EVENT_STORE);
-    beforeReport = await store.headPosition();
-    const reported = await ledger.request('PUT', '/api/v1/hosts/compute-7/report', { token: ledger.adminToken, body: hostReportBody(7, 0) });
-    const wait = { 'x-ledger-min-position': String(reported.body.position) };
-    const fpga = await ledger.request('GET', '/api/v1/deployables?resourceClass=FPGA', { token: ledger.adminToken, headers: wait });
-    const deployable = await ledger.request('GET', `/api/v1/deployables/${fpga.body.items[0].uuid}`, { token: ledger.adminToken, headers: wait });
-    slot = { device: deployable.body.deviceUuid, deployable: deployable.body.uuid, handle: deployable.body.attachHandles[0].uuid };
-    beforeQuota = await store.headPosition();
-    await ledger.request('PUT', '/api/v1/quotas/p1', { token: ledger.adminToken, body: { limits: { FPGA: 4 } } });
-    await appendTwoTenancies(store, slot);
-    head = await store.headPosition();
+    ({ slot, beforeReport, beforeQuota, head } = await recordAuditHistory(ledger));
   });
   afterAll(() => ledger?.close());
 
