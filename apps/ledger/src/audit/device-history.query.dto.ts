@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { LimitQuery } from '../inventory/inventory.query.dto';
 
 const POINT = 'a global position (digits) or an ISO-8601 time; a bad value is 400 AUDIT.BAD_LOG_POINT';
 
@@ -18,19 +19,11 @@ export class TenancyRangeQuery {
   to?: string;
 }
 
-export class TimelinePageQuery {
+export class TimelinePageQuery extends LimitQuery {
   @ApiPropertyOptional({ description: 'entries after this position (the `next` of the previous page)', minimum: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   after?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit?: number;
 }

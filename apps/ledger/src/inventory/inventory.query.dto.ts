@@ -3,8 +3,8 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AsOfParameter } from '../audit/as-of.query';
 
-/** Keyset pagination: `limit` (1–1000, default 100) and the `nextCursor` of the previous page. */
-export class PageQuery {
+/** A page's size: `limit`, 1–1000, default 100. */
+export class LimitQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
   @Type(() => Number)
@@ -12,7 +12,10 @@ export class PageQuery {
   @Min(1)
   @Max(1000)
   limit?: number;
+}
 
+/** Keyset pagination: `limit` (1–1000, default 100) and the `nextCursor` of the previous page. */
+export class PageQuery extends LimitQuery {
   @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
   @IsOptional()
   @IsString()
