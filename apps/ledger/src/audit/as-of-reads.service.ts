@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AsOfRebuilds, parseLogPoint, type Processor, type SqlDatabase } from '@ledger/processing';
+import { AsOfRebuilds, type LogPoint, parseLogPoint, type Processor, type SqlDatabase } from '@ledger/processing';
 import type { ConsistencyService } from '../http/consistency.service';
 
 /** The position an as-of answer reflects, on every such answer. */
@@ -10,6 +10,11 @@ export const AS_OF_POSITION_HEADER = 'x-ledger-as-of-position';
 export interface AsOfView<Queries> {
   readonly projection: Processor;
   readonly queries: (db: SqlDatabase) => Queries;
+}
+
+/** `read` on the view's projection rebuilt up to `point`, and the position it reflects: every as-of answer, REST's and GraphQL's. */
+export function readAsOf<Queries, T>(rebuilds: AsOfRebuilds, point: LogPoint, view: AsOfView<Queries>, read: (queries: Queries) => Promise<T>): Promise<{ position: number; answer: T }> {
+  return rebuilds.read(view.projection, point, (db) => read(view.queries(db)));
 }
 
 /** What a read route hands over: `?asOf=`, the reply (for the position header), and its usual freshness wait for a live read. */
@@ -47,7 +52,7 @@ export class AsOfReads {
 
   /** The answer of `read` on the view's projection rebuilt up to `asOf`, for a route whose live read is not that projection's. */
   async past<Queries, T>(asOf: string, reply: FastifyReply, view: AsOfView<Queries>, read: (queries: Queries) => Promise<T>): Promise<T> {
-    const { position, answer } = await this.rebuilds.read(view.projection, parseLogPoint(asOf, 'asOf'), (db) => read(view.queries(db)));
+    const { position, answer } = await readAsOf(this.rebuilds, parseLogPoint(asOf, 'asOf'), view, read);
     reply.header(AS_OF_POSITION_HEADER, String(position));
     return answer;
   }

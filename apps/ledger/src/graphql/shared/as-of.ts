@@ -3,7 +3,7 @@ import { ArgsType, Field } from '@nestjs/graphql';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ValidationError } from '@ledger/kernel';
 import { AsOfRebuilds, parseLogPoint } from '@ledger/processing';
-import type { AsOfView } from '../../audit/as-of-reads.service';
+import { type AsOfView, readAsOf } from '../../audit/as-of-reads.service';
 
 /** Where a node read as of a point of the log keeps that point, so the fields under it read the same point. */
 const AS_OF_POSITION = Symbol('asOfPosition');
@@ -65,7 +65,7 @@ export class GraphqlAsOf {
 
   /** The answer of `read` on the view's projection rebuilt up to `asOf`, for a field whose live read is not that projection's (quota). */
   async past<Queries, T>(asOf: string, view: AsOfView<Queries>, read: (queries: Queries) => Promise<T>): Promise<AsOfAnswer<T>> {
-    return this.rebuilds.read(view.projection, parseLogPoint(asOf, 'asOf'), (db) => read(view.queries(db)));
+    return readAsOf(this.rebuilds, parseLogPoint(asOf, 'asOf'), view, read);
   }
 
   /** One node, live or as of `asOf`, carrying its position for the fields under it. */
@@ -77,6 +77,6 @@ export class GraphqlAsOf {
   async under<Queries, T>(parent: object, view: AsOfView<Queries>, live: Queries, read: (queries: Queries) => Promise<T>): Promise<AsOfAnswer<T>> {
     const position = (parent as Stamped)[AS_OF_POSITION];
     if (position === undefined) return { position: null, answer: await read(live) };
-    return this.rebuilds.read(view.projection, { position }, (db) => read(view.queries(db)));
+    return readAsOf(this.rebuilds, { position }, view, read);
   }
 }
