@@ -12,7 +12,7 @@ import { refuseJsonAsQuery } from './json-as-query';
  */
 export function graphqlRequestHook(auth: AuthOptions, consistency: ConsistencyService) {
   return async (request: FastifyRequest & { principal?: Principal }): Promise<void> => {
-    request.principal = authenticate(request.headers, auth);
+    request.principal = await authenticate(request.headers, auth);
     refuseJsonAsQuery(request);
     const minPosition = request.headers[MIN_POSITION_HEADER];
     await consistency.awaitHeader(typeof minPosition === 'string' ? minPosition : undefined);

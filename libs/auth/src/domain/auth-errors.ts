@@ -16,5 +16,5 @@ export const wrongHost = (credentialHost: string | undefined, requestedHost: str
     requestedHost,
   });
 
-export const serviceTokenWithoutRole = () =>
-  new ForbiddenError('AUTH.SERVICE_TOKEN_ROLE', 'the X-Service-Token does not carry the service role');
+export const serviceTokenWithoutRole = (roles: readonly string[]) =>
+  new ForbiddenError('AUTH.SERVICE_TOKEN_ROLE', `the X-Service-Token carries none of the service roles: ${roles.join(', ')}`, { roles });

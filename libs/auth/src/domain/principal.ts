@@ -6,8 +6,12 @@ export type Role = (typeof ROLES)[number];
 export interface Principal {
   readonly user: string;
   readonly project: string | null;
-  /** The token's roles, plus `service` when a valid X-Service-Token carries it (as Nova sends). */
-  readonly roles: readonly Role[];
+  /**
+   * The token's roles, plus `service` when a valid X-Service-Token carries it
+   * (as Nova sends). Keystone's tokens may carry roles of the cloud's own
+   * naming beside the ones the ledger knows; policy rules may name them.
+   */
+  readonly roles: readonly string[];
   /** For `agent` tokens: the one host this agent may speak for. */
   readonly host?: string;
   /** The user of the X-Service-Token that vouched for this request, if any. */
@@ -28,9 +32,11 @@ const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
   agent: ['agent'],
 };
 
-export const hasRole = (principal: Pick<Principal, 'roles'>, role: Role): boolean =>
-  principal.roles.some((granted) => IMPLIED[granted].includes(role));
+export const hasRole = (principal: Pick<Principal, 'roles'>, role: string): boolean =>
+  principal.roles.some((granted) => granted === role || (isKnownRole(granted) && IMPLIED[granted].includes(role as Role)));
 
-export const hasAnyRole = (principal: Pick<Principal, 'roles'>, roles: readonly Role[]): boolean => roles.some((role) => hasRole(principal, role));
+export const isKnownRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
+
+export const hasAnyRole = (principal: Pick<Principal, 'roles'>, roles: readonly string[]): boolean => roles.some((role) => hasRole(principal, role));
 
 export const isAdmin = (principal: Pick<Principal, 'roles'>): boolean => hasRole(principal, 'admin');

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { roleRequired, wrongHost } from '../domain/auth-errors';
-import { hasAnyRole, isAdmin, type Principal, type Role } from '../domain/principal';
+import { hasAnyRole, isAdmin, type Principal } from '../domain/principal';
 import { ALLOWED_ROLES, HOST_PARAM, PUBLIC_ROUTE } from './auth.decorators';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import { authenticate, type RequestHeaders } from './authenticate';
@@ -26,14 +26,14 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = requestOf(context);
-    const principal = request.principal ?? authenticate(request.headers, this.options);
+    const principal = request.principal ?? (await authenticate(request.headers, this.options));
     request.principal = principal;
 
-    const allowed = this.reflector.getAllAndOverride<Role[] | undefined>(ALLOWED_ROLES, targets) ?? [];
+    const allowed = this.reflector.getAllAndOverride<string[] | undefined>(ALLOWED_ROLES, targets) ?? [];
     if (!hasAnyRole(principal, allowed)) throw roleRequired(allowed);
 
     const hostParam = this.reflector.getAllAndOverride<string | undefined>(HOST_PARAM, targets);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { uuidV7 } from '@ledger/kernel';
 import { expiredToken, invalidToken } from '../domain/auth-errors';
-import { type Principal, type Role, ROLES } from '../domain/principal';
+import { isKnownRole, type Principal } from '../domain/principal';
 
 /** What a token says, beyond the principal: when it was issued and until when it holds. */
 export interface TokenClaims extends Principal {
@@ -24,6 +24,9 @@ interface JwtPayload {
 const VERIFIED_CAPACITY = 20_000;
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+
+/** Whether a token has the ledger's form (a JWT with its header): Keystone's fernet tokens never do. */
+export const looksLikeLedgerToken = (token: string): boolean => token.startsWith(`${HEADER}.`);
 
 /**
  * Signed tokens in the JWT compact form (HS256), so any JWT tool can read
@@ -84,7 +87,7 @@ export class TokenCodec {
     }
     if (typeof payload.sub !== 'string' || !Array.isArray(payload.roles)) throw invalidToken('missing claims');
     if (payload.exp !== undefined && payload.exp <= nowSeconds) throw expiredToken();
-    const roles = payload.roles.filter((role): role is Role => (ROLES as readonly string[]).includes(role));
+    const roles = payload.roles.filter(isKnownRole);
     return {
       user: payload.sub,
       project: payload.project ?? null,
