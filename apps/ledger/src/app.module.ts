@@ -20,6 +20,7 @@ import { ProcessorsModule } from './infrastructure/processors.module';
 import { WorkflowRuntimeModule } from './infrastructure/workflow-runtime.module';
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
+import { ledgerIdentity } from './infrastructure/identity';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { ProvisioningConductorModule } from './provisioning/provisioning-conductor.module';
 import { ProvisioningHttpModule } from './provisioning/provisioning-http.module';
@@ -38,7 +39,7 @@ export class AppModule {
     const imports: (DynamicModule | Type)[] = [
       CqrsModule.forRoot(),
       PersistenceModule.forRoot(config),
-      AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
+      authModule(config, codec),
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
@@ -53,4 +54,9 @@ export class AppModule {
     const controllers: Type[] = [HealthController];
     return { module: AppModule, imports, providers, controllers };
   }
+}
+
+function authModule(config: LedgerConfig, codec: TokenCodec): DynamicModule {
+  const { auth, keystoneSession } = ledgerIdentity(config, codec);
+  return AuthModule.forRoot(auth, keystoneSession);
 }

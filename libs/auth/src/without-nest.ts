@@ -7,3 +7,4 @@ export * from './domain/principal';
 export * from './domain/auth-errors';
 export * from './tokens/token-codec';
 export * from './credentials/credential-files';
+export * from './keystone';

@@ -7,3 +7,4 @@ export * from './client-ledger-url';
 export * from './placement-config';
 export * from './bitstream-config';
 export * from './kafka-config';
+export * from './keystone-config';

@@ -5,6 +5,7 @@ import { ConfigError } from './config-error';
 import { booleanSetting, type Env, integerSetting, nonEmpty, urlSetting } from './env-values';
 import { type BitstreamConfig, loadBitstreamConfig } from './bitstream-config';
 import { type KafkaConfig, loadKafkaConfig } from './kafka-config';
+import { type AuthConfig, loadAuthConfig } from './keystone-config';
 import { loadPlacementConfig, type PlacementConfig } from './placement-config';
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
@@ -109,6 +110,8 @@ export interface LedgerConfig {
   readonly bitstreams: BitstreamConfig;
   /** LEDGER_KAFKA_*: the Kafka relay (kafka-config.ts). */
   readonly kafka: KafkaConfig;
+  /** LEDGER_AUTH, LEDGER_KEYSTONE_*: whose tokens are accepted, and the ledger as a Keystone client (keystone-config.ts). */
+  readonly auth: AuthConfig;
 }
 
 
@@ -161,6 +164,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     placement: loadPlacementConfig(env),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),
+    auth: loadAuthConfig(env),
   };
 }
 

@@ -11,3 +11,4 @@ export * from './async/for-each-concurrently';
 export * from './paging/page-cursor';
 export * from './async/group-commit';
 export * from './jobs/bitstream-content-path';
+export * from './http/fetch-failure';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReportedDevice } from '@ledger/inventory';
+import { fetchFailureReason, isFetchTimeout } from '@ledger/kernel';
 import { LedgerCallError } from './ledger-call.error';
 import type { Heartbeat, HeartbeatAnswer, JobOffer, JobResult, ReportAnswer } from './protocol';
 
@@ -128,9 +129,8 @@ function withTimeout(timeoutMs: number, outer?: AbortSignal): { signal: AbortSig
 
 function unreachable(route: string, error: unknown, timeoutMs: number, outer?: AbortSignal): LedgerCallError {
   if (outer?.aborted) return new LedgerCallError('unreachable', route, 'cancelled: the agent is stopping');
-  if ((error as Error)?.name === 'TimeoutError') return new LedgerCallError('unreachable', route, `no answer within ${timeoutMs / 1000} s`);
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return new LedgerCallError('unreachable', route, `cannot reach the ledger (${cause?.code ?? cause?.message ?? (error as Error)?.message})`);
+  if (isFetchTimeout(error)) return new LedgerCallError('unreachable', route, `no answer within ${timeoutMs / 1000} s`);
+  return new LedgerCallError('unreachable', route, `cannot reach the ledger (${fetchFailureReason(error)})`);
 }
 
 function parseJson(text: string): unknown {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkedLedgerUrl, clientLedgerUrl, dataFiles, type LedgerConfig } from '@ledger/config';
+import { fetchFailureReason, isFetchTimeout } from '@ledger/kernel';
 import { CliError } from './cli-error';
 import { cliConfig, cliSetting } from './config';
 
@@ -70,9 +71,8 @@ export class LedgerApiClient {
   }
 
   private unreachable(error: unknown): CliError {
-    if ((error as Error)?.name === 'TimeoutError') return new CliError(`the ledger at ${this.baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`, 1);
-    const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-    return new CliError(`cannot reach the ledger at ${this.baseUrl} (${cause?.code ?? cause?.message ?? (error as Error)?.message})`, 1);
+    if (isFetchTimeout(error)) return new CliError(`the ledger at ${this.baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`, 1);
+    return new CliError(`cannot reach the ledger at ${this.baseUrl} (${fetchFailureReason(error)})`, 1);
   }
 }
 

@@ -1,3 +1,4 @@
+import { fetchFailureReason } from '@ledger/kernel';
 import type { Inventories, InventoryRecord } from '../domain/actual-placement';
 import {
   PlacementDuplicateError,
@@ -174,7 +175,7 @@ export class HttpPlacementApi implements PlacementApi {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      throw new PlacementUnavailableError(operation, describeFetchFailure(error));
+      throw new PlacementUnavailableError(operation, fetchFailureReason(error));
     }
     if (response.ok) return response;
     throw await errorFor(operation, method, response);
@@ -204,13 +205,6 @@ function placementError(text: string): { code?: string; detail: string } {
     // Not Placement's JSON (a proxy's page): the text itself says most.
   }
   return { detail: text.slice(0, 200) };
-}
-
-/** Why fetch threw, from its cause (ECONNREFUSED, UND_ERR_SOCKET…). Duck-typed: fetch's errors come from another realm under Jest. */
-function describeFetchFailure(error: unknown): string {
-  const failure = error as { name?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
-  if (failure?.name === 'TimeoutError') return 'timed out';
-  return failure?.cause?.code ?? failure?.cause?.message ?? failure?.message ?? String(error);
 }
 
 function fromWireProvider(wire: WireProvider): PlacementProvider {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BitstreamOriginReader, OriginBytes } from '../application/bitstream-origin.port';
+import { fetchFailureReason } from '@ledger/kernel';
 import { shownOriginUrl } from '../domain/bitstream-origin';
 import { BitstreamOriginUnavailableError } from '../domain/programming.errors';
 
@@ -44,9 +45,6 @@ async function readBounded(body: ReadableStream<Uint8Array>, maxBytes: number): 
   return { bytes: Buffer.concat(chunks, sizeBytes), sha256: hash.digest('hex'), sizeBytes, overflowed: false };
 }
 
-/** Duck-typed: fetch's errors come from another realm under Jest. */
 function whyUnreadable(error: unknown, timeoutMs: number): string {
-  const failure = error as { name?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
-  if (failure?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (LEDGER_BITSTREAM_ORIGIN_TIMEOUT_MS)`;
-  return failure?.cause?.code ?? failure?.cause?.message ?? failure?.message ?? String(error);
+  return fetchFailureReason(error, `no answer within ${timeoutMs} ms (LEDGER_BITSTREAM_ORIGIN_TIMEOUT_MS)`);
 }

@@ -1,0 +1,3 @@
+export * from './keystone-errors';
+export * from './keystone-session';
+export * from './keystone-tokens';
