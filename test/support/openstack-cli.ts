@@ -39,8 +39,22 @@ export interface OpenstackCli {
    * sends `X-Auth-Token: notused`).
    */
   accelerator(token: string | null, args: readonly string[], options?: AcceleratorCallOptions): Promise<CliRun>;
+  /**
+   * Runs `openstack … accelerator <args>` as an operator of a Keystone cloud
+   * does: password authentication against `--os-auth-url` and no
+   * `--os-endpoint`, so the client finds the ledger in the service catalog.
+   */
+  acceleratorWithPassword(login: KeystoneLogin, args: readonly string[], options?: Pick<AcceleratorCallOptions, 'apiVersion'>): Promise<CliRun>;
   /** Removes the CLI's temporary HOME. */
   close(): void;
+}
+
+/** A Keystone user's login, as `openstack --os-auth-url … --os-username … --os-password … --os-project-name …` gives it. */
+export interface KeystoneLogin {
+  readonly authUrl: string;
+  readonly user: string;
+  readonly password: string;
+  readonly project: string;
 }
 
 /** Far longer than a call takes (1–2 s, nearly all Python start-up, more on a loaded machine), short enough to fail a hung call clearly. */
@@ -60,6 +74,16 @@ export function openstackCli(ledgerUrl: string): OpenstackCli {
       const auth = token === null ? ['--os-auth-type', 'none'] : ['--os-auth-type', 'admin_token', '--os-token', token];
       const global = [...auth, '--os-endpoint', options.endpoint ?? `${ledgerUrl}/v2`, '--os-accelerator-api-version', options.apiVersion ?? '2.2'];
       const shown = [OPENSTACK, ...global.map((arg) => (arg === token ? '<token>' : arg)), 'accelerator', ...args].join(' ');
+      return run(OPENSTACK, [...global, 'accelerator', ...args], env, shown);
+    },
+    acceleratorWithPassword(login, args, options = {}) {
+      const global = [
+        ...['--os-auth-type', 'password', '--os-identity-api-version', '3', '--os-auth-url', login.authUrl],
+        ...['--os-username', login.user, '--os-password', login.password, '--os-project-name', login.project],
+        ...['--os-user-domain-name', 'Default', '--os-project-domain-name', 'Default', '--os-region-name', 'RegionOne'],
+        ...['--os-accelerator-api-version', options.apiVersion ?? '2.2'],
+      ];
+      const shown = [OPENSTACK, ...global.map((arg) => (arg === login.password ? '<password>' : arg)), 'accelerator', ...args].join(' ');
       return run(OPENSTACK, [...global, 'accelerator', ...args], env, shown);
     },
     close: () => rmSync(home, { recursive: true, force: true }),
