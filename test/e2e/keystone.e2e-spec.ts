@@ -158,6 +158,12 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     expect(refusal(await v2('GET', '/accelerator_requests', forged))).toEqual([401, 'AUTH.TOKEN_INVALID']);
   });
 
+  it('says in /readyz that it is signed in to Keystone', async () => {
+    const ready = await ledger.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.identity).toEqual({ ok: true, detail: `Keystone at ${keystone.url}: the ledger is signed in` });
+  });
+
   it('answers 503 while Keystone is down and the token needs checking, and recovers when it is back', async () => {
     const rita = await tokenOf('rita', 'tenant-a');
     await keystone.stop();

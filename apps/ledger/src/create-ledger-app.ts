@@ -48,6 +48,13 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   app.useGlobalPipes(requestValidationPipe());
   app.enableShutdownHooks();
   if (config.roles.includes('api')) mountApiDocs(app);
+  if (config.auth.mode === 'keystone') {
+    const keystone = config.auth.keystone;
+    new Logger('Auth').log(
+      `LEDGER_AUTH=keystone: tokens are checked with Keystone at ${keystone?.authUrl}, each validation trusted for ${keystone?.tokenCacheSeconds} s; ` +
+        (config.auth.acceptLedgerTokens ? "the ledger's own tokens (agents') are accepted too" : "the ledger's own tokens are refused (LEDGER_AUTH_ACCEPT_LEDGER_TOKENS=false)"),
+    );
+  }
   if (config.devNoAuth) {
     new Logger('Auth').warn('LEDGER_DEV_NO_AUTH is on: requests without a token act as admin. Never run like this outside a laptop.');
   }

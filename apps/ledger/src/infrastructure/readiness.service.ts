@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { KEYSTONE_SESSION, type KeystoneSession } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { HOST_SYNC_STATES, PLACEMENT_RECONCILER, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
@@ -17,9 +18,10 @@ export interface ReadinessReport {
 
 /**
  * Ready = the event store and read models answer, and no processor has
- * failed. Reactors and the Placement sync are reported, never unready: an
- * outside that is down or an event parked for an operator does not stop
- * the ledger serving.
+ * failed. Reactors, the Placement sync and Keystone are reported, never
+ * unready: an outside that is down or an event parked for an operator does
+ * not stop the ledger serving (requests Keystone must check get 503 on their
+ * own, while agents' ledger tokens still work).
  */
 @Injectable()
 export class ReadinessService {
@@ -33,6 +35,7 @@ export class ReadinessService {
     @Optional() @Inject(REACTOR_RUNTIME) private readonly reactorRuntime?: ReactorRuntime,
     @Optional() @Inject(PLACEMENT_RECONCILER) private readonly placementReconciler?: PlacementReconciler | null,
     @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflowRuntime?: WorkflowRuntime,
+    @Optional() @Inject(KEYSTONE_SESSION) private readonly keystone?: KeystoneSession | null,
   ) {
     this.placementSync = new PlacementSyncQueries(readModels);
   }
@@ -53,6 +56,7 @@ export class ReadinessService {
       checks.readModels = { ok: false, detail: (error as Error).message };
     }
     if (checks.readModels.ok) checks.placement = { ok: true, ...(await this.describePlacement()) };
+    if (this.keystone) checks.identity = { ok: true, detail: await describeKeystone(this.keystone) };
     const processors = await this.runtime?.status();
     if (processors) {
       const failed = processors.filter((processor) => processor.state === 'failed').map((processor) => processor.name);
@@ -75,6 +79,16 @@ export class ReadinessService {
     const notInSync = HOST_SYNC_STATES.filter((state) => state !== 'in-sync' && counts[state] > 0).map((state) => `${counts[state]} ${state}`);
     const notes = [...(since ? [`Placement unavailable since ${since}`] : []), ...(notInSync.length > 0 ? [`not in sync: ${notInSync.join(', ')}`] : [])];
     return notes.length > 0 ? { detail: notes.join('; ') } : {};
+  }
+}
+
+/** Whether the ledger holds a Keystone token of its own (getting one when it has none): without one no user token can be checked. */
+async function describeKeystone(session: KeystoneSession): Promise<string> {
+  try {
+    await session.token();
+    return `Keystone at ${session.authUrl}: the ledger is signed in`;
+  } catch (error) {
+    return `Keystone at ${session.authUrl}: ${(error as Error).message}`;
   }
 }
 

@@ -12,7 +12,7 @@ export interface KeystoneTokensOptions {
   readonly serviceTokenRoles: readonly string[];
   /** How long a validation is trusted before Keystone is asked again: a revoked token is refused within this. */
   readonly revalidateSeconds: number;
-  /** Validations kept; the least recently used goes first. */
+  /** Validations kept; the least recently validated goes first. */
   readonly cacheSize: number;
   readonly timeoutMs: number;
   readonly now?: () => number;
