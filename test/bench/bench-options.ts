@@ -14,6 +14,9 @@ export interface BenchOptions {
 
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** The PostgreSQL the benchmarks use (the postgres pass, and services that keep their data there, such as Keystone). */
+export const benchPostgresUrl = (env: NodeJS.ProcessEnv = process.env): string => env.LEDGER_BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL;
+
 const list = (value: string): string[] =>
   value
     .split(',')
@@ -45,6 +48,6 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     stores: [...new Set(options.stores)],
     only: options.only,
     quick: options.quick,
-    postgresUrl: env.LEDGER_BENCH_POSTGRES_URL || DEFAULT_POSTGRES_URL,
+    postgresUrl: benchPostgresUrl(env),
   };
 }

@@ -6,7 +6,7 @@ import { keystoneMissing, type KeystoneService, startKeystoneService } from '../
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 import { type KeystoneLogin, openstackCli, type OpenstackCli } from '../support/openstack-cli';
 import { DEBIAN_PYTHON } from '../support/python-service';
-import { describeWithService, openstackClientUnavailable, postgresUnavailable } from '../support/services';
+import { describeWithService, openstackClientUnavailable, postgresUnavailable, postgresUrl } from '../support/services';
 
 /**
  * The ledger as a drop-in for Cyborg in a cloud with a real Keystone
@@ -39,7 +39,7 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
   const refusal = (response: TestResponse) => [response.status, response.headers.get('x-error-code')];
 
   beforeAll(async () => {
-    keystone = await startKeystoneService();
+    keystone = await startKeystoneService({ postgresUrl: postgresUrl() });
     admin = await keystone.admin();
     const service = await admin.createProject('service');
     await admin.userWithRoles('ledger', 'ledger-pw', service, ['service']);

@@ -1,12 +1,12 @@
 import { startKeystoneService, type KeystoneService, keystoneMissing } from './keystone-service';
-import { describeWithService, postgresUnavailable } from './services';
+import { describeWithService, postgresUnavailable, postgresUrl } from './services';
 
 const describeKeystone = describeWithService('Keystone (python3-keystone on PostgreSQL)', keystoneMissing() ?? postgresUnavailable());
 
 describeKeystone('the test Keystone', () => {
   let keystone: KeystoneService;
   beforeAll(async () => {
-    keystone = await startKeystoneService();
+    keystone = await startKeystoneService({ postgresUrl: postgresUrl() });
   }, 120_000);
   afterAll(() => keystone?.dispose());
 

@@ -1,11 +1,10 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { KeystoneAdmin } from './keystone-admin';
 import { freePort } from './ledger-process';
 import { DEBIAN_PYTHON, pythonService, runPython } from './python-service';
-import { postgresUrl } from './services';
 
 /**
  * A real OpenStack Keystone (Debian's python3-keystone) for tests and
@@ -17,7 +16,8 @@ import { postgresUrl } from './services';
  * About 8 s to set up, 2 s to start.
  */
 const KEYSTONE_MANAGE = '/usr/bin/keystone-manage';
-const WSGI_SCRIPT = join(__dirname, 'keystone-wsgi.py');
+/** The server script, beside this file in the sources (dist/ holds only the compiled code, so look up from there too). */
+const WSGI_SCRIPT = besideInSources('keystone-wsgi.py');
 
 export interface KeystoneService {
   /** The identity endpoint, `http://127.0.0.1:PORT/v3` (what `--os-auth-url` takes). */
@@ -35,6 +35,8 @@ export interface KeystoneService {
 }
 
 export interface KeystoneServiceOptions {
+  /** The PostgreSQL where Keystone gets a fresh database of its own (dropped by `dispose`). */
+  readonly postgresUrl: string;
   /** `[token] expiration` in seconds (Keystone's default: 3600). */
   readonly tokenExpirationSeconds?: number;
 }
@@ -46,7 +48,7 @@ export function keystoneMissing(): string | undefined {
   return undefined;
 }
 
-export async function startKeystoneService(options: KeystoneServiceOptions = {}): Promise<KeystoneService> {
+export async function startKeystoneService(options: KeystoneServiceOptions): Promise<KeystoneService> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-keystone-'));
   const database = `keystone_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const adminPassword = `admin-${Math.random().toString(36).slice(2)}`;
@@ -54,7 +56,7 @@ export async function startKeystoneService(options: KeystoneServiceOptions = {})
   const url = `http://127.0.0.1:${port}/v3`;
   const config = join(dir, 'keystone.conf');
   writeFileSync(config, keystoneConf(dir, database, options));
-  await withPostgres((client) => client.query(`CREATE DATABASE ${database}`));
+  await withPostgres(options.postgresUrl, (client) => client.query(`CREATE DATABASE ${database}`));
   const manage = (...args: string[]) => runPython([KEYSTONE_MANAGE, '--config-file', config, ...args], dir);
   const server = pythonService({ name: 'keystone', dir, args: [WSGI_SCRIPT, config, String(port)], readyUrl: url });
   const service: KeystoneService = {
@@ -68,7 +70,7 @@ export async function startKeystoneService(options: KeystoneServiceOptions = {})
     stop: () => server.stop(),
     async dispose() {
       await server.stop();
-      await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => undefined);
+      await withPostgres(options.postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -88,7 +90,7 @@ export async function startKeystoneService(options: KeystoneServiceOptions = {})
 }
 
 function keystoneConf(dir: string, database: string, options: KeystoneServiceOptions): string {
-  const { hostname, port } = new URL(postgresUrl());
+  const { hostname, port } = new URL(options.postgresUrl);
   return [
     '[DEFAULT]',
     'debug = false',
@@ -108,12 +110,21 @@ function keystoneConf(dir: string, database: string, options: KeystoneServiceOpt
   ].join('\n');
 }
 
-async function withPostgres<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: postgresUrl() });
+async function withPostgres<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+function besideInSources(name: string): string {
+  for (let directory = __dirname; ; directory = dirname(directory)) {
+    const candidate = join(directory, 'test', 'support', name);
+    if (existsSync(join(directory, name))) return join(directory, name);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(directory) === directory) throw new Error(`${name} not found above ${__dirname}`);
   }
 }

@@ -1,7 +1,7 @@
 import { isLedgerError } from '@ledger/kernel';
 import type { KeystoneAdmin } from '../../../../test/support/keystone-admin';
 import { keystoneMissing, type KeystoneService, startKeystoneService } from '../../../../test/support/keystone-service';
-import { describeWithService, postgresUnavailable } from '../../../../test/support/services';
+import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../test/support/services';
 import { KeystoneSession } from './keystone-session';
 import { KeystoneTokens } from './keystone-tokens';
 
@@ -29,7 +29,7 @@ describeKeystone('KeystoneTokens against a real Keystone', () => {
   const userToken = async () => (await admin.issue({ user: 'alice', password: 'alice-pw', project: 'tenant-a' })).token;
 
   beforeAll(async () => {
-    keystone = await startKeystoneService();
+    keystone = await startKeystoneService({ postgresUrl: postgresUrl() });
     admin = await keystone.admin();
     const service = await admin.createProject('service');
     await admin.userWithRoles('ledger', 'ledger-pw', service, ['service']);
