@@ -144,12 +144,15 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     expect((await v2('DELETE', `/accelerator_requests?arqs=${uuid}`, alice)).status).toBe(204);
   });
 
-  it('refuses a revoked token once the revalidation interval has passed', async () => {
+  it('authorizes no request with a revoked token once the revalidation interval has passed', async () => {
     const alice = await tokenOf('alice', 'tenant-a');
     expect((await v2('GET', '/accelerator_requests', alice)).status).toBe(200);
     await admin.revoke(alice);
-    const refused = await eventually(() => v2('GET', '/accelerator_requests', alice), (response) => response.status !== 200, (REVALIDATE_SECONDS + 5) * 1000);
-    expect(refusal(refused)).toEqual([401, 'AUTH.TOKEN_INVALID']);
+    const revokedAt = Date.now();
+    // The promise is about time itself: from one interval after the revocation on, every request is refused.
+    await new Promise((resolve) => setTimeout(resolve, revokedAt + REVALIDATE_SECONDS * 1000 - Date.now()));
+    const after = await Promise.all(Array.from({ length: 20 }, () => v2('GET', '/accelerator_requests', alice)));
+    expect(new Set(after.map(refusal).map(String))).toEqual(new Set(['401,AUTH.TOKEN_INVALID']));
   });
 
   it('refuses a token Keystone never issued, and a forged ledger token', async () => {
@@ -199,13 +202,3 @@ function novaFlow(request: Record<string, string>): Promise<NovaStep[]> {
   });
 }
 
-/** Calls `call` until `done` holds for its answer, or fails after `timeoutMs` with the last answer. */
-async function eventually<T>(call: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await call();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms; last answer: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

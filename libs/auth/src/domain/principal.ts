@@ -16,6 +16,9 @@ export interface Principal {
   readonly host?: string;
   /** The user of the X-Service-Token that vouched for this request, if any. */
   readonly serviceUser?: string;
+  /** Keystone's domain ids of the user and of the project (Keystone tokens only), for policy rules that name them. */
+  readonly userDomain?: string;
+  readonly projectDomain?: string;
 }
 
 /**

@@ -47,7 +47,13 @@ describeKeystone('KeystoneTokens against a real Keystone', () => {
 
   it("gives the token's user, project and roles, implied ones included", async () => {
     const principal = await tokens().verify(await userToken());
-    expect(principal).toEqual({ user: expect.stringMatching(/^[0-9a-f]{32}$/), project: projectId, roles: expect.arrayContaining(['member', 'reader']) });
+    expect(principal).toEqual({
+      user: expect.stringMatching(/^[0-9a-f]{32}$/),
+      project: projectId,
+      roles: expect.arrayContaining(['member', 'reader']),
+      userDomain: 'default',
+      projectDomain: 'default',
+    });
   });
 
   it('refuses a token Keystone never issued', async () => {

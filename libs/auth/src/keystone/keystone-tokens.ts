@@ -24,8 +24,8 @@ type Validation =
 
 interface WireToken {
   readonly expires_at: string;
-  readonly user: { readonly id: string };
-  readonly project?: { readonly id: string };
+  readonly user: { readonly id: string; readonly domain?: { readonly id: string } };
+  readonly project?: { readonly id: string; readonly domain?: { readonly id: string } };
   readonly roles?: readonly { readonly name: string }[];
 }
 
@@ -106,6 +106,8 @@ export class KeystoneTokens implements ExternalTokens {
       project: wire.project?.id ?? null,
       // oslo.policy compares role names without case.
       roles: (wire.roles ?? []).map((role) => role.name.toLowerCase()),
+      ...(wire.user.domain ? { userDomain: wire.user.domain.id } : {}),
+      ...(wire.project?.domain ? { projectDomain: wire.project.domain.id } : {}),
     };
     return this.remember(token, { valid: true, principal, expiresAt, checkedAt: this.now() });
   }
