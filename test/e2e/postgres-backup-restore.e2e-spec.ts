@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { Client } from 'pg';
+import { withPostgresClient } from '../support/postgres-client';
 import { TokenCodec } from '@ledger/auth';
 import { eventually } from '@ledger/processing/testing';
 import { devicesServed, runProcess, startReportWriters, type ProcessResult } from '../support/backup-writes';
@@ -34,15 +34,6 @@ function runDocumented(code: string, site: string, env: Record<string, string>):
   return runProcess('bash', ['-euo', 'pipefail', '-c', script], { cwd: site, env: { ...inherited, ...env } });
 }
 
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A database of the test PostgreSQL, each test its own, so the ledger uses the default schema (public) as the docs assume. */
 function databaseUrl(name: string): string {
@@ -76,7 +67,7 @@ describeWithService('PostgreSQL', postgresUnavailable())('backup and restore of 
   afterAll(async () => {
     for (const ledger of ledgers) await ledger.kill('SIGKILL');
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    await withClient(postgresUrl(), async (client) => {
+    await withPostgresClient(postgresUrl(), async (client) => {
       for (const name of databases) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     });
   });
@@ -89,7 +80,7 @@ describeWithService('PostgreSQL', postgresUnavailable())('backup and restore of 
   it.each(layouts)('$layout', async ({ readModels, copied, keepNewerReadModels }) => {
     const procedure = documentedProcedure();
     const database = `ledger_backup_${process.pid}_${readModels}`;
-    await withClient(postgresUrl(), (client) => client.query(`CREATE DATABASE ${database}`));
+    await withPostgresClient(postgresUrl(), (client) => client.query(`CREATE DATABASE ${database}`));
     databases.push(database);
     const site = mkdtempSync(join(tmpdir(), 'ledger-pg-backup-'));
     dirs.push(site);
@@ -152,7 +143,7 @@ describeWithService('PostgreSQL', postgresUnavailable())('backup and restore of 
     expect((await fetch(`${restored.url}/v2/device_profiles/${uuid}`, { headers: { 'x-auth-token': admin } })).status).toBe(200);
 
     // The schema as it was before the restore is kept, as evidence, with every acknowledged report in it.
-    const evidence = await withClient(databaseUrl(database), (client) => client.query<{ head: string }>('SELECT max(position) AS head FROM public_before_restore.ledger_events'));
+    const evidence = await withPostgresClient(databaseUrl(database), (client) => client.query<{ head: string }>('SELECT max(position) AS head FROM public_before_restore.ledger_events'));
     expect(Number(evidence.rows[0].head)).toBeGreaterThanOrEqual(Math.max(...writers.acks.map((ack) => ack.position)));
   });
 });

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from 'pg';
 import { KeystoneAdmin } from './keystone-admin';
 import { freePort } from './ledger-process';
+import { withPostgresClient } from './postgres-client';
 import { DEBIAN_PYTHON, pythonService, runPython } from './python-service';
 
 /**
@@ -56,7 +56,7 @@ export async function startKeystoneService(options: KeystoneServiceOptions): Pro
   const url = `http://127.0.0.1:${port}/v3`;
   const config = join(dir, 'keystone.conf');
   writeFileSync(config, keystoneConf(dir, database, options));
-  await withPostgres(options.postgresUrl, (client) => client.query(`CREATE DATABASE ${database}`));
+  await withPostgresClient(options.postgresUrl, (client) => client.query(`CREATE DATABASE ${database}`));
   const manage = (...args: string[]) => runPython([KEYSTONE_MANAGE, '--config-file', config, ...args], dir);
   const server = pythonService({ name: 'keystone', dir, args: [WSGI_SCRIPT, config, String(port)], readyUrl: url });
   const service: KeystoneService = {
@@ -70,7 +70,7 @@ export async function startKeystoneService(options: KeystoneServiceOptions): Pro
     stop: () => server.stop(),
     async dispose() {
       await server.stop();
-      await withPostgres(options.postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => undefined);
+      await withPostgresClient(options.postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -110,15 +110,6 @@ function keystoneConf(dir: string, database: string, options: KeystoneServiceOpt
   ].join('\n');
 }
 
-async function withPostgres<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function besideInSources(name: string): string {
   for (let directory = __dirname; ; directory = dirname(directory)) {
