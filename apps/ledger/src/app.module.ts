@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { AuthModule, type TokenCodec } from '@ledger/auth';
+import { AuthModule, loadPolicyEnforcer, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { InventoryModule } from '@ledger/inventory';
 import { ProgrammingModule } from '@ledger/programming';
@@ -38,7 +38,7 @@ export class AppModule {
     const imports: (DynamicModule | Type)[] = [
       CqrsModule.forRoot(),
       PersistenceModule.forRoot(config),
-      AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth }),
+      AuthModule.forRoot({ codec, devNoAuth: config.devNoAuth, policy: loadPolicyEnforcer(config.policyFile) }),
     ];
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));

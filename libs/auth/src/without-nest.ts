@@ -7,3 +7,7 @@ export * from './domain/principal';
 export * from './domain/auth-errors';
 export * from './tokens/token-codec';
 export * from './credentials/credential-files';
+export * from './policy/cyborg-default-rules';
+export * from './policy/policy-enforcer';
+export * from './policy/policy-file';
+export * from './policy/policy-rule-error';
