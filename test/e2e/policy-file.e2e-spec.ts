@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@ledger/config';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { ledgerctl } from '../support/ledgerctl-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'policy-e2e-'));
 const policyFile = (name: string, text: string): string => {
@@ -71,5 +72,30 @@ describe("an operator's policy.yaml (LEDGER_POLICY_FILE)", () => {
     const failure = startTestLedger({ LEDGER_POLICY_FILE: file });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(`LEDGER_POLICY_FILE: ${file}: rule "cyborg:arq:create" ("role:member or"): expected a check but found the end`);
+  });
+});
+
+describe('ledgerctl policy show', () => {
+  it('prints the effective rules, the file\'s marked, from LEDGER_POLICY_FILE or --file, also as JSON', async () => {
+    const file = policyFile('show.yaml', POLICY_YAML);
+    const table = await ledgerctl({ LEDGER_POLICY_FILE: file }, 'policy', 'show');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^cyborg:arq:create +file +rule:project_reader_or_admin$/m);
+    expect(table.stdout).toMatch(/^cyborg:arq:get_all +default +rule:project_reader_or_admin$/m);
+
+    const json = await ledgerctl({}, 'policy', 'show', '--file', file, '--json');
+    const rules = JSON.parse(json.stdout) as { name: string; rule: string; source: string; default: string }[];
+    expect(rules.find((rule) => rule.name === 'cyborg:device_profile:get_all')).toMatchObject({ rule: '!', source: 'file', default: 'rule:project_reader_or_admin' });
+    expect(rules.filter((rule) => rule.source === 'file')).toHaveLength(4);
+
+    const defaults = await ledgerctl({ LEDGER_POLICY_FILE: '' }, 'policy', 'show', '--json');
+    expect((JSON.parse(defaults.stdout) as { source: string }[]).every((rule) => rule.source === 'default')).toBe(true);
+  });
+
+  it('exits 2 naming the file and the rule it cannot read', async () => {
+    const file = policyFile('typo.yaml', '"cyborg:arq:craete": "role:member"\n');
+    const run = await ledgerctl({}, 'policy', 'show', '--file', file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`ledgerctl: invalid configuration: LEDGER_POLICY_FILE: ${file}: unknown rule "cyborg:arq:craete"`);
   });
 });

@@ -15,6 +15,8 @@ export interface EffectiveRule {
   readonly default: string;
   readonly description: string;
   readonly operations: readonly string[];
+  /** One of Cyborg's legacy base rules. */
+  readonly deprecated?: true;
 }
 
 /** Rule names in an operator's file that Cyborg does not define: a typo must not leave the default silently in force. */
@@ -38,9 +40,10 @@ export class PolicyEnforcer {
   constructor(overrides: Readonly<Record<string, string>> = {}) {
     const unknown = Object.keys(overrides).filter((name) => !CYBORG_DEFAULT_RULES.some((rule) => rule.name === name));
     if (unknown.length > 0) throw new UnknownPolicyRulesError(unknown);
-    this.effective = CYBORG_DEFAULT_RULES.map((rule) => {
-      const override = Object.hasOwn(overrides, rule.name) ? overrides[rule.name] : undefined;
-      return { ...rule, default: rule.rule, rule: override ?? rule.rule, source: override === undefined ? 'default' : 'file' };
+    this.effective = CYBORG_DEFAULT_RULES.map(({ name, rule, description, operations, deprecated }) => {
+      const override = Object.hasOwn(overrides, name) ? overrides[name] : undefined;
+      const source = override === undefined ? 'default' : 'file';
+      return { name, rule: override ?? rule, source, default: rule, description, operations, ...(deprecated ? { deprecated } : {}) };
     });
     this.checks = new Map(this.effective.map((rule) => [rule.name, parsePolicyRule(rule.name, rule.rule)]));
     this.checkReferences();
