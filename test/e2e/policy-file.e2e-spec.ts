@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CYBORG_API_RULES } from '@ledger/auth';
 import { ConfigError } from '@ledger/config';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
@@ -65,6 +66,29 @@ describe("an operator's policy.yaml (LEDGER_POLICY_FILE)", () => {
       body: { [arq.uuid]: [{ op: 'add', path: '/hostname', value: 'compute-1' }] },
     });
     expect([bind.status, bind.headers.get('x-error-code')]).toEqual([403, 'AUTH.ROLE_REQUIRED']);
+  });
+
+  it('refuses a caller without roles on every v2 route, naming the rule the OpenAPI document gives', async () => {
+    const nobody = defaults.token({ user: 'nobody', project: 'tenant-a', roles: [] });
+    const paths = (await defaults.request('GET', '/v2/openapi.json')).body.paths as Record<string, Record<string, { description?: string }>>;
+    const checked: string[] = [];
+    for (const [template, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const documented = /^Policy rule `([^`]+)`/.exec(operation.description ?? '')?.[1];
+        if (documented === undefined) continue;
+        const path = template.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        const refused = await defaults.request(method.toUpperCase(), path, { token: nobody });
+        expect([template, method, refused.status, refused.headers.get('x-error-code'), refused.body.error_message]).toEqual([
+          template,
+          method,
+          403,
+          'AUTH.POLICY_DENIED',
+          `the policy does not allow ${documented} to be performed`,
+        ]);
+        checked.push(documented);
+      }
+    }
+    expect(new Set(checked)).toEqual(new Set(CYBORG_API_RULES.map((rule) => rule.name)));
   });
 
   it('stops start-up on a rule it cannot read, naming the setting, the file and the rule', async () => {
