@@ -18,56 +18,60 @@ const RULES = new Map([
 const passes = (text: string, credentials = CREDENTIALS, target = TARGET) =>
   evaluatePolicyCheck(parsePolicyRule('test', text), { credentials, target, rules: RULES });
 
+type Case = readonly [text: string, passes: boolean, credentials?: PolicyValues, target?: PolicyValues];
+
 describe('evaluatePolicyCheck', () => {
-  it('passes "@" and the empty rule, never "!"', () => {
-    expect(passes('@')).toBe(true);
-    expect(passes('')).toBe(true);
-    expect(passes('!')).toBe(false);
-  });
+  const cases: Record<string, readonly Case[]> = {
+    'passes "@" and the empty rule, never "!"': [
+      ['@', true],
+      ['', true],
+      ['!', false],
+    ],
+    'compares roles without regard to case, also against the target': [
+      ['role:member', true],
+      ['role:READER', true],
+      ['role:admin', false],
+      ['role:%(wanted)s', true, CREDENTIALS, { wanted: 'reader' }],
+      ['role:%(missing)s', false],
+    ],
+    'follows rule:, and fails a rule that is not defined': [
+      ['rule:member', true],
+      ['rule:nobody', false],
+      ['rule:unknown', false],
+    ],
+    'compares a credential with the target, failing when either lacks it': [
+      ['project_id:%(project_id)s', true],
+      ['user_id:%(owner)s', false],
+      ['project_id:%(project_id)s', false, { roles: [] }],
+      ['project_id:%(project_id)s', false, CREDENTIALS, {}],
+      ['user_id:alice', true],
+    ],
+    'prints booleans as Python does, and reads literals on the left': [
+      ['is_admin:False', true],
+      ['is_admin:True', false],
+      ['is_admin:True', true, { ...CREDENTIALS, is_admin: true }],
+      ["'alice':%(user_id)s", true],
+      ['"bob":%(user_id)s', false],
+      ['True:%(flag)s', true, CREDENTIALS, { flag: true }],
+      ["'50%':50%%", true],
+    ],
+    'follows dotted credentials into lists': [
+      ['nested.groups.name:dev', true],
+      ['nested.groups.name:qa', false],
+      ['roles:reader', true],
+    ],
+    'combines with and, or, not, "and" first': [
+      ['role:admin or role:member and user_id:alice', true],
+      ['(role:admin or role:member) and user_id:bob', false],
+      ['role:member and not role:admin', true],
+      ['not rule:member', false],
+      ['role:admin or not @', false],
+    ],
+  };
 
-  it('compares roles without regard to case, also against the target', () => {
-    expect(passes('role:member')).toBe(true);
-    expect(passes('role:READER')).toBe(true);
-    expect(passes('role:admin')).toBe(false);
-    expect(passes('role:%(wanted)s', CREDENTIALS, { wanted: 'reader' })).toBe(true);
-    expect(passes('role:%(missing)s')).toBe(false);
-  });
-
-  it('follows rule:, and fails a rule that is not defined', () => {
-    expect(passes('rule:member')).toBe(true);
-    expect(passes('rule:nobody')).toBe(false);
-    expect(passes('rule:unknown')).toBe(false);
-  });
-
-  it('compares a credential with the target, failing when either lacks it', () => {
-    expect(passes('project_id:%(project_id)s')).toBe(true);
-    expect(passes('user_id:%(owner)s')).toBe(false);
-    expect(passes('project_id:%(project_id)s', { roles: [] })).toBe(false);
-    expect(passes('project_id:%(project_id)s', CREDENTIALS, {})).toBe(false);
-    expect(passes('user_id:alice')).toBe(true);
-  });
-
-  it('prints booleans as Python does, and reads literals on the left', () => {
-    expect(passes('is_admin:False')).toBe(true);
-    expect(passes('is_admin:True')).toBe(false);
-    expect(passes('is_admin:True', { ...CREDENTIALS, is_admin: true })).toBe(true);
-    expect(passes("'alice':%(user_id)s")).toBe(true);
-    expect(passes('"bob":%(user_id)s')).toBe(false);
-    expect(passes('True:%(flag)s', CREDENTIALS, { flag: true })).toBe(true);
-    expect(passes("'50%':50%%")).toBe(true);
-  });
-
-  it('follows dotted credentials into lists', () => {
-    expect(passes('nested.groups.name:dev')).toBe(true);
-    expect(passes('nested.groups.name:qa')).toBe(false);
-    expect(passes('roles:reader')).toBe(true);
-  });
-
-  it('combines with and, or, not, "and" first', () => {
-    expect(passes('role:admin or role:member and user_id:alice')).toBe(true);
-    expect(passes('(role:admin or role:member) and user_id:bob')).toBe(false);
-    expect(passes('role:member and not role:admin')).toBe(true);
-    expect(passes('not rule:member')).toBe(false);
-    expect(passes('role:admin or not @')).toBe(false);
+  it.each(Object.entries(cases))('%s', (_, rows) => {
+    for (const [text, expected, credentials, target] of rows) {
+      expect([text, passes(text, credentials, target)]).toEqual([text, expected]);
+    }
   });
 });

@@ -51,22 +51,18 @@ class Parser {
     return check;
   }
 
+  /** Checks joined by `or`, each of them checks joined by `and`: `and` binds tighter. */
   private orExpression(): PolicyCheck {
-    const checks = [this.andExpression()];
-    while (this.peek()?.kind === 'or') {
-      this.position++;
-      checks.push(this.andExpression());
-    }
-    return checks.length === 1 ? checks[0] : { kind: 'or', checks };
+    return this.joined('or', () => this.joined('and', () => this.unary()));
   }
 
-  private andExpression(): PolicyCheck {
-    const checks = [this.unary()];
-    while (this.peek()?.kind === 'and') {
+  private joined(operator: 'and' | 'or', operand: () => PolicyCheck): PolicyCheck {
+    const checks = [operand()];
+    while (this.peek()?.kind === operator) {
       this.position++;
-      checks.push(this.unary());
+      checks.push(operand());
     }
-    return checks.length === 1 ? checks[0] : { kind: 'and', checks };
+    return checks.length === 1 ? checks[0] : { kind: operator, checks };
   }
 
   private unary(): PolicyCheck {
