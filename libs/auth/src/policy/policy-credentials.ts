@@ -11,11 +11,12 @@ export type PolicyValues = Readonly<Record<string, unknown>>;
  * `service_user_id` when an X-Service-Token vouched for the request.
  */
 export function policyCredentials(principal: Principal): PolicyValues {
+  const roles = impliedRoles(principal);
   return {
     user_id: principal.user,
     ...(principal.project === null ? {} : { project_id: principal.project }),
-    roles: impliedRoles(principal),
-    is_admin: impliedRoles(principal).includes('admin'),
+    roles,
+    is_admin: roles.includes('admin'),
     ...(principal.serviceUser === undefined ? {} : { service_user_id: principal.serviceUser }),
   };
 }
