@@ -135,9 +135,9 @@ describe('Cyborg v2: device profiles over HTTP (embedded SQLite)', () => {
       await expectRefused(
         () => ledger.request('POST', '/v2/device_profiles', { token: member, body: [{ name: 'mine', groups: fpgaGroups }] }),
         403,
-        'AUTH.ROLE_REQUIRED',
+        'AUTH.POLICY_DENIED',
       );
-      await expectRefused(() => ledger.request('DELETE', '/v2/device_profiles?value=fpga-dp', { token: reader }), 403, 'AUTH.ROLE_REQUIRED');
+      await expectRefused(() => ledger.request('DELETE', '/v2/device_profiles?value=fpga-dp', { token: reader }), 403, 'AUTH.POLICY_DENIED');
       await expectRefused(() => ledger.request('GET', '/v2/device_profiles'), 401, 'AUTH.TOKEN_MISSING');
     });
   });

@@ -298,7 +298,7 @@ describe('Cyborg v2: devices, deployables, attributes over HTTP (embedded SQLite
 
     it.each(['/v2/devices', '/v2/deployables', '/v2/attributes'])('refuses %s to members and readers, serves managers', async (path) => {
       for (const role of ['member', 'reader'] as const) {
-        await expectRefused(() => ledger.request('GET', path, { token: as([role]) }), 403, 'AUTH.ROLE_REQUIRED');
+        await expectRefused(() => ledger.request('GET', path, { token: as([role]) }), 403, 'AUTH.POLICY_DENIED');
       }
       expect((await ledger.request('GET', path, { token: manager })).status).toBe(200);
     });
@@ -313,7 +313,7 @@ describe('Cyborg v2: devices, deployables, attributes over HTTP (embedded SQLite
         ['DELETE', `/v2/attributes/${attributeUuidOf(deployable.uuid, 'site')}`, undefined],
       ];
       for (const [method, path, body] of writes) {
-        await expectRefused(() => ledger.request(method, path, { token: manager, body }), 403, 'AUTH.ROLE_REQUIRED');
+        await expectRefused(() => ledger.request(method, path, { token: manager, body }), 403, 'AUTH.POLICY_DENIED');
       }
       expect((await ledger.request('GET', `/v2/devices/${gpu.uuid}`, { token: manager })).status).toBe(200);
     });

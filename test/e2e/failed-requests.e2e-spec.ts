@@ -59,7 +59,7 @@ describe('failed requests: which leave a trace in the log', () => {
     ['nested too deep', 400, 'REQUEST.TOO_DEEP', none, () => ledger.request('PUT', '/api/v1/quotas/tenant-a', { token: ledger.adminToken, ...json('['.repeat(100)) })],
     ['a body of the wrong shape', 400, 'REQUEST.INVALID', none, () => ledger.request('PUT', '/api/v1/quotas/tenant-a', { token: ledger.adminToken, body: { limits: 'many' } })],
     ['no token', 401, 'AUTH.TOKEN_MISSING', none, () => ledger.request('POST', '/v2/accelerator_requests', { body: { device_profile_name: 'gpu' } })],
-    ['a role the route does not allow', 403, 'AUTH.ROLE_REQUIRED', none, () => ledger.request('POST', '/v2/device_profiles', { token: member(), body: [{ name: 'x', groups: [{ 'resources:FPGA': '1' }] }] })],
+    ['a policy rule the caller does not pass', 403, 'AUTH.POLICY_DENIED', none, () => ledger.request('POST', '/v2/device_profiles', { token: member(), body: [{ name: 'x', groups: [{ 'resources:FPGA': '1' }] }] })],
     ['a device profile breaking a rule', 400, 'DEVICE_PROFILE.INVALID', none, () => ledger.request('POST', '/v2/device_profiles', { token: ledger.adminToken, body: [{ name: 'x', groups: [{ 'resources:FPGA': '-1' }] }] })],
     ['an unknown device profile', 404, 'DEVICE_PROFILE.NOT_FOUND', none, () => ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'nothing' } })],
     ['a bind to an unknown provider', 400, 'ARQ.INVALID', () => createArq('fpga'), (arq) => bind(arq, crypto.randomUUID(), crypto.randomUUID())],

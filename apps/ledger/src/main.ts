@@ -3,24 +3,12 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { loadOrCreateCredentials } from '@ledger/auth';
-import { ConfigError, dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
+import { ConfigError, dataFiles, loadLedgerConfig } from '@ledger/config';
 import { createLedgerApp } from './create-ledger-app';
 import { describeListenAddress } from './http/listen-address';
 
-function loadConfigOrExit(): LedgerConfig {
-  try {
-    return loadLedgerConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`ledger: invalid configuration: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
-
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadLedgerConfig();
   const logger = new Logger('Ledger');
   mkdirSync(config.dataDir, { recursive: true });
   const credentials = loadOrCreateCredentials(dataFiles(config), config.authSecret);
@@ -35,6 +23,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof ConfigError) {
+    // A setting read at start (LEDGER_*, or the policy file LEDGER_POLICY_FILE names) is invalid.
+    process.stderr.write(`ledger: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`ledger: failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });

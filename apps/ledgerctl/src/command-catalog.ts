@@ -99,6 +99,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['policy', "the v2 API's policy rules: Cyborg's defaults and the overrides of LEDGER_POLICY_FILE"]],
+    async register(program) {
+      (await import('./commands/policy.command')).registerPolicyCommands(program);
+    },
+  },
+  {
     commands: [['placement', "the sync with OpenStack Placement (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/placement-status.command')).registerPlacementCommands(program);

@@ -8,3 +8,7 @@ export * from './domain/auth-errors';
 export * from './tokens/token-codec';
 export * from './credentials/credential-files';
 export * from './keystone';
+export * from './policy/cyborg-default-rules';
+export * from './policy/policy-enforcer';
+export * from './policy/policy-file';
+export * from './policy/policy-rule-error';

@@ -49,6 +49,11 @@ describe('loadLedgerConfig', () => {
     expect(() => loadLedgerConfig({ LEDGER_CHECKPOINT_SECONDS: '0' })).toThrow(ConfigError);
   });
 
+  it("enforces Cyborg's default policy unless LEDGER_POLICY_FILE names a file, resolved from the working directory", () => {
+    expect(loadLedgerConfig({}, '/srv/ledger').policyFile).toBeUndefined();
+    expect(loadLedgerConfig({ LEDGER_POLICY_FILE: 'etc/policy.yaml' }, '/srv/ledger').policyFile).toBe('/srv/ledger/etc/policy.yaml');
+  });
+
   it('refuses JSON bodies nested deeper than 64 levels unless told otherwise', () => {
     expect(loadLedgerConfig({}).jsonMaxDepth).toBe(64);
     expect(loadLedgerConfig({ LEDGER_JSON_MAX_DEPTH: '16' }).jsonMaxDepth).toBe(16);

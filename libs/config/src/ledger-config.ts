@@ -54,6 +54,11 @@ export interface LedgerConfig {
   readonly authSecret?: string;
   /** LEDGER_DEV_NO_AUTH (false): accept unauthenticated requests as admin. Development only. */
   readonly devNoAuth: boolean;
+  /**
+   * LEDGER_POLICY_FILE: an operator's policy.yaml overriding Cyborg's default
+   * v2 policy rules (docs/policy.md); read and checked at start. Unset: the defaults.
+   */
+  readonly policyFile?: string;
   /** LEDGER_BODY_LIMIT_BYTES (1048576): the largest request body accepted. */
   readonly bodyLimitBytes: number;
   /**
@@ -149,6 +154,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     processorLeaseMs: integerSetting(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
     authSecret,
     devNoAuth: booleanSetting(env, 'LEDGER_DEV_NO_AUTH', false),
+    policyFile: optionalPath(env, 'LEDGER_POLICY_FILE', cwd),
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),

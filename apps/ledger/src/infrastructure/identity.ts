@@ -1,4 +1,4 @@
-import { type AuthOptions, KeystoneSession, KeystoneTokens, type TokenCodec } from '@ledger/auth';
+import { type AuthOptions, KeystoneSession, KeystoneTokens, loadPolicyEnforcer, type TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 
 export interface LedgerIdentity {
@@ -7,7 +7,7 @@ export interface LedgerIdentity {
   readonly keystoneSession: KeystoneSession | null;
 }
 
-/** Whose tokens this ledger accepts, from LEDGER_AUTH and LEDGER_KEYSTONE_* (docs/keystone.md). */
+/** Whose tokens this ledger accepts, from LEDGER_AUTH and LEDGER_KEYSTONE_* (docs/keystone.md), and the v2 policy from LEDGER_POLICY_FILE (docs/policy.md). */
 export function ledgerIdentity(config: LedgerConfig, codec: TokenCodec): LedgerIdentity {
   const keystone = config.auth.keystone;
   const keystoneSession = keystone
@@ -30,7 +30,12 @@ export function ledgerIdentity(config: LedgerConfig, codec: TokenCodec): LedgerI
         })
       : undefined;
   return {
-    auth: { codec, devNoAuth: config.devNoAuth, ...(external ? { external, acceptLedgerTokens: config.auth.acceptLedgerTokens } : {}) },
+    auth: {
+      codec,
+      devNoAuth: config.devNoAuth,
+      policy: loadPolicyEnforcer(config.policyFile),
+      ...(external ? { external, acceptLedgerTokens: config.auth.acceptLedgerTokens } : {}),
+    },
     keystoneSession,
   };
 }

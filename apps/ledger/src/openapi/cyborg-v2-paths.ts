@@ -1,3 +1,5 @@
+import type { CyborgApiRule } from '@ledger/auth';
+
 /** Every route of Cyborg's v2 API as the ledger serves it (docs/cyborg-v2.md), for the v2 OpenAPI document. */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -11,6 +13,9 @@ const body = (schema: object, description?: string) => ({ required: true, ...(de
 
 interface Operation {
   readonly summary: string;
+  /** The policy rule that guards it (docs/policy.md). */
+  readonly rule: CyborgApiRule;
+  /** Who passes the rule's default. */
   readonly roles: string;
   /** The lowest microversion the operation (as described) needs; 2.0 when absent. */
   readonly since?: string;
@@ -20,13 +25,13 @@ interface Operation {
   readonly responses: Record<string, object>;
 }
 
-/** An operation with the request header, the tag, the roles and the microversion it needs spelled out. */
-function operation(tag: string, { summary, roles, since, notes, parameters = [], requestBody, responses }: Operation) {
+/** An operation with the request header, the tag, the policy rule and the microversion it needs spelled out. */
+function operation(tag: string, { summary, rule, roles, since, notes, parameters = [], requestBody, responses }: Operation) {
   const version = since ? `Needs microversion ${since} or later (\`OpenStack-API-Version: accelerator ${since}\`).` : 'Every microversion (2.0–2.3).';
   return {
     tags: [tag],
     summary,
-    description: [`Roles: ${roles}.`, version, notes].filter(Boolean).join(' '),
+    description: [`Policy rule \`${rule}\` (docs/policy.md); by default: ${roles}.`, version, notes].filter(Boolean).join(' '),
     'x-openstack-min-microversion': since ?? '2.0',
     parameters: [{ $ref: '#/components/parameters/OpenStackApiVersion' }, ...parameters],
     ...(requestBody ? { requestBody } : {}),
@@ -47,8 +52,8 @@ const ordering = (sortKeys: string) => [
 ];
 
 /** Disable and enable: Cyborg added them with 2.3; the ledger serves them at every microversion and answers the device with its `status`. */
-const maintenance = (summary: string) => ({
-  post: operation(HARDWARE, { summary, roles: 'admin', notes: 'Cyborg added it with 2.3; the ledger serves it at every microversion and answers the device with its `status`.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
+const maintenance = (summary: string, rule: CyborgApiRule) => ({
+  post: operation(HARDWARE, { summary, rule, roles: 'admin', notes: 'Cyborg added it with 2.3; the ledger serves it at every microversion and answers the device with its `status`.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
 });
 
 const versionsRoot = {
@@ -70,12 +75,14 @@ export const CYBORG_V2_PATHS = {
   '/v2/device_profiles': {
     get: operation(PROFILES, {
       summary: 'List device profiles, oldest first',
+      rule: 'cyborg:device_profile:get_all',
       roles: 'reader (profiles are global)',
       parameters: [query('name', 'only these names, comma-separated')],
       responses: { '200': ok('The profiles', list('device_profiles', 'DeviceProfile')) },
     }),
     post: operation(PROFILES, {
       summary: 'Create a device profile',
+      rule: 'cyborg:device_profile:create',
       roles: 'admin',
       notes: 'The body is a list of exactly one profile (as Cyborg and its client send) or that profile alone.',
       requestBody: body({ oneOf: [{ type: 'array', minItems: 1, maxItems: 1, items: ref('DeviceProfileNew') }, ref('DeviceProfileNew')] }),
@@ -83,6 +90,7 @@ export const CYBORG_V2_PATHS = {
     }),
     delete: operation(PROFILES, {
       summary: 'Delete device profiles by name, all or nothing',
+      rule: 'cyborg:device_profile:delete',
       roles: 'admin',
       parameters: [{ ...query('value', 'names, comma-separated'), required: true }],
       responses: { '204': ok('Deleted') },
@@ -91,6 +99,7 @@ export const CYBORG_V2_PATHS = {
   '/v2/device_profiles/{uuid_or_name}': {
     get: operation(PROFILES, {
       summary: 'Show a device profile by uuid, or by name',
+      rule: 'cyborg:device_profile:get_one',
       roles: 'reader',
       notes: 'By uuid at every microversion; by name from 2.2 (below 2.2 a name is 406, as in Cyborg).',
       parameters: [path('uuid_or_name', 'a uuid, or (from 2.2) a name')],
@@ -98,6 +107,7 @@ export const CYBORG_V2_PATHS = {
     }),
     delete: operation(PROFILES, {
       summary: 'Delete a device profile by uuid, or by name(s)',
+      rule: 'cyborg:device_profile:delete',
       roles: 'admin',
       notes: 'A value that is not a uuid is read as comma-separated names, as Cyborg does. A profile still in use is 409.',
       parameters: [path('uuid_or_name', 'a uuid, or names')],
@@ -107,6 +117,7 @@ export const CYBORG_V2_PATHS = {
   '/v2/accelerator_requests': {
     get: operation(ARQS, {
       summary: "List the caller's project's accelerator requests",
+      rule: 'cyborg:arq:get_all',
       roles: 'reader (admins see every project)',
       parameters: [query('instance', 'only those bound to this instance uuid'), query('bind_state', 'with `instance`: only when every bind is resolved', { const: 'resolved' }), AS_OF],
       responses: {
@@ -116,39 +127,44 @@ export const CYBORG_V2_PATHS = {
     }),
     post: operation(ARQS, {
       summary: "Create a profile's accelerator requests: one per unit of every resource of its groups",
+      rule: 'cyborg:arq:create',
       roles: 'member or service, with a project-scoped token',
       requestBody: body(ref('AcceleratorRequestNew')),
       responses: { '201': ok('The requests', list('arqs', 'AcceleratorRequest')) },
     }),
     patch: operation(ARQS, {
       summary: 'Bind or unbind accelerator requests',
-      roles: 'service (a token with the role, or an X-Service-Token)',
+      rule: 'cyborg:arq:update',
+      roles: 'service (a token with the role, or an X-Service-Token); the service role is required whatever the policy says',
       notes: '`/project_id` in a bind patch needs 2.1 and an admin. A bind that finds no free attach handle is 409 `ARQ.BIND_FAILED`.',
       requestBody: body(ref('BindPatch')),
       responses: { '202': ok('Accepted: binds and unbinds are recorded; Nova hears `accelerator-request-bound`') },
     }),
     delete: operation(ARQS, {
       summary: 'Delete accelerator requests by uuid (all or nothing), or every request of an instance',
-      roles: 'member or service; a Bound request, or `instance=`, needs service',
+      rule: 'cyborg:arq:delete',
+      roles: 'member or service; a Bound request, or `instance=`, needs service whatever the policy says',
       parameters: [query('arqs', 'request uuids, comma-separated'), query('instance', 'an instance uuid (service only)')],
       responses: { '204': ok('Deleted') },
     }),
   },
   '/v2/accelerator_requests/{uuid}': {
-    get: operation(ARQS, { summary: 'Show an accelerator request', roles: 'reader', parameters: [path('uuid'), AS_OF], responses: { '200': ok('The request', ref('AcceleratorRequest')) } }),
+    get: operation(ARQS, { summary: 'Show an accelerator request', rule: 'cyborg:arq:get_one', roles: 'reader', parameters: [path('uuid'), AS_OF], responses: { '200': ok('The request', ref('AcceleratorRequest')) } }),
     patch: operation(ARQS, {
       summary: 'Bind or unbind one accelerator request (what `openstack accelerator arq bind` sends)',
-      roles: 'service',
+      rule: 'cyborg:arq:update',
+      roles: 'service; the service role is required whatever the policy says',
       notes: 'The patch must name this request only.',
       parameters: [path('uuid')],
       requestBody: body(ref('BindPatch')),
       responses: { '202': ok('Accepted') },
     }),
-    delete: operation(ARQS, { summary: 'Delete an accelerator request', roles: 'member or service; a Bound request needs service', parameters: [path('uuid')], responses: { '204': ok('Deleted') } }),
+    delete: operation(ARQS, { summary: 'Delete an accelerator request', rule: 'cyborg:arq:delete', roles: 'member or service; a Bound request needs service', parameters: [path('uuid')], responses: { '204': ok('Deleted') } }),
   },
   '/v2/devices': {
     get: operation(HARDWARE, {
       summary: 'List devices',
+      rule: 'cyborg:device:get_all',
       roles: 'manager or admin',
       notes: '`status` appears in each device from 2.3.',
       parameters: [
@@ -161,13 +177,14 @@ export const CYBORG_V2_PATHS = {
     }),
   },
   '/v2/devices/{uuid}': {
-    get: operation(HARDWARE, { summary: 'Show a device', roles: 'manager or admin', notes: '`status` from 2.3.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
+    get: operation(HARDWARE, { summary: 'Show a device', rule: 'cyborg:device:get_one', roles: 'manager or admin', notes: '`status` from 2.3.', parameters: [path('uuid')], responses: { '200': ok('The device', ref('Device')) } }),
   },
-  '/v2/devices/{uuid}/disable': maintenance('Take a device out of service (maintenance); idempotent'),
-  '/v2/devices/{uuid}/enable': maintenance('Put a device back in service; idempotent'),
+  '/v2/devices/{uuid}/disable': maintenance('Take a device out of service (maintenance); idempotent', 'cyborg:device:disable'),
+  '/v2/devices/{uuid}/enable': maintenance('Put a device back in service; idempotent', 'cyborg:device:enable'),
   '/v2/deployables': {
     get: operation(HARDWARE, {
       summary: 'List deployables',
+      rule: 'cyborg:deployable:get_all',
       roles: 'manager or admin',
       parameters: [
         query('name', 'exact'),
@@ -177,11 +194,12 @@ export const CYBORG_V2_PATHS = {
     }),
   },
   '/v2/deployables/{uuid}': {
-    get: operation(HARDWARE, { summary: 'Show a deployable', roles: 'manager or admin', parameters: [path('uuid')], responses: { '200': ok('The deployable', ref('Deployable')) } }),
+    get: operation(HARDWARE, { summary: 'Show a deployable', rule: 'cyborg:deployable:get_one', roles: 'manager or admin', parameters: [path('uuid')], responses: { '200': ok('The deployable', ref('Deployable')) } }),
   },
   '/v2/deployables/{uuid}/program': {
     patch: operation(HARDWARE, {
       summary: "Program an FPGA deployable: a `program` job for the host's agent",
+      rule: 'cyborg:deployable:program',
       roles: 'admin',
       notes: 'Answers 202 at once with `Location: /api/v1/jobs/<jobId>`, where the job can be followed.',
       parameters: [path('uuid')],
@@ -192,19 +210,21 @@ export const CYBORG_V2_PATHS = {
   '/v2/attributes': {
     get: operation(HARDWARE, {
       summary: 'List attributes (discovered `rc`, `trait<N>`, and operators\')',
+      rule: 'cyborg:attribute:get_all',
       roles: 'manager or admin',
       parameters: [query('deployable_id', "a deployable's integer id", { type: 'integer' }), query('key', 'exact')],
       responses: { '200': ok('The attributes', list('attributes', 'Attribute')) },
     }),
     post: operation(HARDWARE, {
       summary: "Set an operator's attribute on a deployable (one value per key)",
+      rule: 'cyborg:attribute:create',
       roles: 'admin',
       requestBody: body(ref('AttributeNew')),
       responses: { '201': ok('The attribute', ref('Attribute')) },
     }),
   },
   '/v2/attributes/{uuid}': {
-    get: operation(HARDWARE, { summary: 'Show an attribute', roles: 'manager or admin', parameters: [path('uuid')], responses: { '200': ok('The attribute', ref('Attribute')) } }),
-    delete: operation(HARDWARE, { summary: "Delete an operator's attribute", roles: 'admin', parameters: [path('uuid')], responses: { '204': ok('Deleted') } }),
+    get: operation(HARDWARE, { summary: 'Show an attribute', rule: 'cyborg:attribute:get_one', roles: 'manager or admin', parameters: [path('uuid')], responses: { '200': ok('The attribute', ref('Attribute')) } }),
+    delete: operation(HARDWARE, { summary: "Delete an operator's attribute", rule: 'cyborg:attribute:delete', roles: 'admin', parameters: [path('uuid')], responses: { '204': ok('Deleted') } }),
   },
 };

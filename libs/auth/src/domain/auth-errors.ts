@@ -10,6 +10,9 @@ export const expiredToken = () => new UnauthenticatedError('AUTH.TOKEN_EXPIRED',
 export const roleRequired = (roles: readonly string[]) =>
   new ForbiddenError('AUTH.ROLE_REQUIRED', `this action needs one of the roles: ${roles.join(', ')}`, { roles });
 
+export const policyDenied = (rule: string) =>
+  new ForbiddenError('AUTH.POLICY_DENIED', `the policy does not allow ${rule} to be performed`, { rule });
+
 export const wrongHost = (credentialHost: string | undefined, requestedHost: string) =>
   new ForbiddenError('AUTH.WRONG_HOST', `an agent credential for ${credentialHost ?? 'no host'} cannot speak for ${requestedHost}`, {
     credentialHost: credentialHost ?? null,

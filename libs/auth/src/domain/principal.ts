@@ -38,6 +38,11 @@ const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
 export const hasRole = (principal: Pick<Principal, 'roles'>, role: string): boolean =>
   principal.roles.some((granted) => granted === role || (isKnownRole(granted) && IMPLIED[granted].includes(role as Role)));
 
+/** The token's roles with the ones they imply, each once: what a Keystone token lists. */
+export const impliedRoles = (principal: Pick<Principal, 'roles'>): string[] => [
+  ...new Set(principal.roles.flatMap((granted) => (isKnownRole(granted) ? [granted, ...IMPLIED[granted]] : [granted]))),
+];
+
 export const isKnownRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
 
 export const hasAnyRole = (principal: Pick<Principal, 'roles'>, roles: readonly string[]): boolean => roles.some((role) => hasRole(principal, role));

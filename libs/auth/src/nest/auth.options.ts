@@ -1,4 +1,5 @@
 import type { Principal } from '../domain/principal';
+import type { PolicyEnforcer } from '../policy/policy-enforcer';
 import type { TokenCodec } from '../tokens/token-codec';
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
@@ -23,4 +24,6 @@ export interface AuthOptions {
   readonly external?: ExternalTokens;
   /** With `external`: whether the ledger's own tokens stay accepted beside Keystone's (agents need them). */
   readonly acceptLedgerTokens?: boolean;
+  /** The v2 policy rules (LEDGER_POLICY_FILE over Cyborg's defaults); unset: Cyborg's defaults. */
+  readonly policy?: PolicyEnforcer;
 }

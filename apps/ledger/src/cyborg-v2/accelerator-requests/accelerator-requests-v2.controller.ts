@@ -13,7 +13,7 @@ import {
   parseArqPatch,
   UnbindArqsCommand,
 } from '@ledger/allocation';
-import { Allow, CurrentPrincipal, hasRole, isAdmin, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, hasRole, isAdmin, PolicyRule, type Principal } from '@ledger/auth';
 import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';
@@ -29,12 +29,13 @@ import { arqViewOf, cyborgArq } from './arq.representation';
 import { readCreateArqsBody, readDeleteQuery, readListQuery } from './arq.requests';
 
 /**
- * Cyborg's accelerator requests (CYBORG-V2.md §1.3, §1.5, §8). Reads:
- * reader or admin; create and delete: member or service; bind, unbind and
- * delete by instance: the service role (Nova's X-Service-Token). Tenants
- * see only their project's requests, filtered in the query. Bind, unbind
- * and delete are accepted on the collection (Cyborg, Nova) and on one
- * request's path (what `openstack accelerator` sends).
+ * Cyborg's accelerator requests (docs/cyborg-v2.md). Each route passes its
+ * `cyborg:arq:*` policy rule (docs/policy.md); bind, unbind and delete by
+ * instance also need the service role (Nova's X-Service-Token), a check in
+ * code that no policy file can open (CVE-2026-40214). Tenants see only
+ * their project's requests, filtered in the query. Bind, unbind and delete
+ * are accepted on the collection (Cyborg, Nova) and on one request's path
+ * (what `openstack accelerator` sends).
  */
 @CyborgV2Controller('accelerator_requests')
 export class AcceleratorRequestsV2Controller {
@@ -46,7 +47,7 @@ export class AcceleratorRequestsV2Controller {
   ) {}
 
   @Get()
-  @Allow('reader')
+  @PolicyRule('cyborg:arq:get_all')
   async list(
     @Query() query: Record<string, unknown>,
     @CurrentPrincipal() principal: Principal,
@@ -67,7 +68,7 @@ export class AcceleratorRequestsV2Controller {
   }
 
   @Get(':uuid')
-  @Allow('reader')
+  @PolicyRule('cyborg:arq:get_one')
   async get(
     @Param('uuid') uuid: string,
     @Query('asOf') asOf: string | undefined,
@@ -84,7 +85,7 @@ export class AcceleratorRequestsV2Controller {
 
   @Post()
   @HttpCode(201)
-  @Allow('member', 'service')
+  @PolicyRule('cyborg:arq:create')
   async create(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
     const input = readCreateArqsBody(body);
     if (principal.project === null) throw new ForbiddenError('ARQ.PROJECT_REQUIRED', 'Creating accelerator requests needs a token scoped to a project');
@@ -94,14 +95,14 @@ export class AcceleratorRequestsV2Controller {
 
   @Patch()
   @HttpCode(202)
-  @Allow('service')
+  @PolicyRule('cyborg:arq:update')
   async patch(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
     await this.applyPatch(body, principal, version, request);
   }
 
   @Patch(':uuid')
   @HttpCode(202)
-  @Allow('service')
+  @PolicyRule('cyborg:arq:update')
   async patchOne(
     @Param('uuid') uuid: string,
     @Body() body: unknown,
@@ -118,7 +119,7 @@ export class AcceleratorRequestsV2Controller {
 
   @Delete()
   @HttpCode(204)
-  @Allow('member', 'service')
+  @PolicyRule('cyborg:arq:delete')
   async delete(@Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     const target = readDeleteQuery(query);
     const context = commandContext(principal, request);
@@ -132,7 +133,7 @@ export class AcceleratorRequestsV2Controller {
 
   @Delete(':uuid')
   @HttpCode(204)
-  @Allow('member', 'service')
+  @PolicyRule('cyborg:arq:delete')
   async deleteOne(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     if (!isUuid(uuid)) throw new ArqNotFoundError(uuid);
     await this.deleteArqs([uuid.toLowerCase()], principal, request);
@@ -144,6 +145,7 @@ export class AcceleratorRequestsV2Controller {
   }
 
   private async applyPatch(body: unknown, principal: Principal, version: Microversion, request: FastifyRequest): Promise<void> {
+    if (!hasRole(principal, 'service')) throw serviceRoleRequired('Binding and unbinding');
     const patch = parseArqPatch(body, { microversion: version.minor, isAdmin: isAdmin(principal) });
     const visibility = visibilityOf(principal);
     const context = commandContext(principal, request);

@@ -8,7 +8,7 @@ import {
   DeviceProfileNotFoundError,
   readDeviceProfileInput,
 } from '@ledger/allocation';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
 import { isUuid } from '@ledger/kernel';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
 import { commandContext } from '../../http/command-context';
@@ -38,7 +38,7 @@ export class DeviceProfilesV2Controller {
   ) {}
 
   @Get()
-  @Allow('reader')
+  @PolicyRule('cyborg:device_profile:get_all')
   async list(@Query() query: DeviceProfileListQuery, @Req() request: FastifyRequest) {
     await this.consistency.awaitFresh();
     const profiles = await this.profiles.list(query.name?.split(','));
@@ -46,7 +46,7 @@ export class DeviceProfilesV2Controller {
   }
 
   @Get(':uuidOrName')
-  @Allow('reader')
+  @PolicyRule('cyborg:device_profile:get_one')
   async get(@Param('uuidOrName') uuidOrName: string, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
     const byUuid = isUuid(uuidOrName);
     if (!byUuid && !atLeast(version, 2)) {
@@ -60,7 +60,7 @@ export class DeviceProfilesV2Controller {
 
   @Post()
   @HttpCode(201)
-  @Allow('admin')
+  @PolicyRule('cyborg:device_profile:create')
   async create(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
     // Checked here too, so that a bad profile is a 400 before its uuid is looked up.
     const input = readDeviceProfileInput(profileOfPostBody(body));
@@ -76,7 +76,7 @@ export class DeviceProfilesV2Controller {
   /** `DELETE /v2/device_profiles/{uuid}`; like Cyborg, a path that is no uuid is read as names. */
   @Delete(':value')
   @HttpCode(204)
-  @Allow('admin')
+  @PolicyRule('cyborg:device_profile:delete')
   async deleteOne(@Param('value') value: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     await this.delete(value, principal, request);
   }
@@ -84,7 +84,7 @@ export class DeviceProfilesV2Controller {
   /** `DELETE /v2/device_profiles?value=n1,n2`. */
   @Delete()
   @HttpCode(204)
-  @Allow('admin')
+  @PolicyRule('cyborg:device_profile:delete')
   async deleteMany(@Query() query: DeviceProfileDeleteQuery, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     await this.delete(query.value, principal, request);
   }

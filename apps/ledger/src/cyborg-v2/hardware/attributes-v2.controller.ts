@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
 import { AttributeErrorCodes, CreateAttributeCommand, DeleteAttributeCommand } from '@ledger/inventory';
 import { ConflictError, NotFoundError, ValidationError } from '@ledger/kernel';
 import { type AttributeView, InventoryQueries } from '@ledger/projections/inventory';
@@ -28,7 +28,7 @@ export class AttributesV2Controller {
   ) {}
 
   @Get()
-  @Allow('manager')
+  @PolicyRule('cyborg:attribute:get_all')
   async list(@Query() query: RawQuery, @Req() request: FastifyRequest) {
     const filter = { deployableId: positiveInteger(query, 'deployable_id'), key: single(query, 'key') };
     await this.consistency.awaitFresh();
@@ -37,7 +37,7 @@ export class AttributesV2Controller {
   }
 
   @Get(':uuid')
-  @Allow('manager')
+  @PolicyRule('cyborg:attribute:get_one')
   async get(@Param('uuid') uuid: string, @Req() request: FastifyRequest) {
     await this.consistency.awaitFresh();
     return cyborgAttribute(await this.attribute(uuid), baseUrlOf(request));
@@ -46,7 +46,7 @@ export class AttributesV2Controller {
   /** An unknown `deployable_id` is a 400: the path exists, the body names nothing. */
   @Post()
   @HttpCode(201)
-  @Allow('admin')
+  @PolicyRule('cyborg:attribute:create')
   async create(@Body() body: CreateAttributeRequest, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
     await this.consistency.awaitFresh();
     const deployable = await this.queries.findDeployableByNumericId(body.deployable_id);
@@ -68,7 +68,7 @@ export class AttributesV2Controller {
   /** Discovered attributes change only with the agent's report: deleting one is a 409. */
   @Delete(':uuid')
   @HttpCode(204)
-  @Allow('admin')
+  @PolicyRule('cyborg:attribute:delete')
   async delete(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     await this.consistency.awaitFresh();
     const attribute = await this.attribute(uuid);

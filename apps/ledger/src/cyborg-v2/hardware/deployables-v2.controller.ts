@@ -1,7 +1,7 @@
 import { Body, Get, HttpCode, Inject, Param, Patch, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
 import { RequestProgramJobCommand } from '@ledger/jobs';
 import { type AttributeView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
@@ -34,7 +34,7 @@ export class DeployablesV2Controller {
 
   /** `?name=` matches exactly, plus limit / sort_key / sort_dir. */
   @Get()
-  @Allow('manager')
+  @PolicyRule('cyborg:deployable:get_all')
   async list(@Query() query: RawQuery, @Req() request: FastifyRequest) {
     const search = cyborgSearch(query, DEPLOYABLE_SORT_KEYS);
     await this.consistency.awaitFresh();
@@ -43,7 +43,7 @@ export class DeployablesV2Controller {
   }
 
   @Get(':uuid')
-  @Allow('manager')
+  @PolicyRule('cyborg:deployable:get_one')
   async get(@Param('uuid') uuid: string, @Req() request: FastifyRequest) {
     await this.consistency.awaitFresh();
     const [deployable] = await this.represent([await this.deployable(uuid)], baseUrlOf(request));
@@ -57,7 +57,7 @@ export class DeployablesV2Controller {
    */
   @Patch(':uuid/program')
   @HttpCode(202)
-  @Allow('admin')
+  @PolicyRule('cyborg:deployable:program')
   async program(
     @Param('uuid') uuid: string,
     @Body() body: unknown,

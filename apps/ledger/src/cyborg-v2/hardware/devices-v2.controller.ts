@@ -1,7 +1,7 @@
 import { Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
 import { DisableDeviceCommand, EnableDeviceCommand, type InventoryCommandResult } from '@ledger/inventory';
 import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
@@ -40,7 +40,7 @@ export class DevicesV2Controller {
 
   /** `?type=&vendor=&hostname=` match exactly (vendor also with `0x` and in any case), plus limit / sort_key / sort_dir. */
   @Get()
-  @Allow('manager')
+  @PolicyRule('cyborg:device:get_all')
   async list(@Query() query: RawQuery, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
     const search = cyborgSearch(query, DEVICE_SORT_KEYS);
     await this.consistency.awaitFresh();
@@ -54,7 +54,7 @@ export class DevicesV2Controller {
   }
 
   @Get(':uuid')
-  @Allow('manager')
+  @PolicyRule('cyborg:device:get_one')
   async get(@Param('uuid') uuid: string, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
     await this.consistency.awaitFresh();
     return cyborgDevice(await this.device(uuid), baseUrlOf(request), version);
@@ -67,7 +67,7 @@ export class DevicesV2Controller {
    */
   @Post(':uuid/disable')
   @HttpCode(200)
-  @Allow('admin')
+  @PolicyRule('cyborg:device:disable')
   disable(
     @Param('uuid') uuid: string,
     @RequestMicroversion() version: Microversion,
@@ -81,7 +81,7 @@ export class DevicesV2Controller {
 
   @Post(':uuid/enable')
   @HttpCode(200)
-  @Allow('admin')
+  @PolicyRule('cyborg:device:enable')
   enable(
     @Param('uuid') uuid: string,
     @RequestMicroversion() version: Microversion,
