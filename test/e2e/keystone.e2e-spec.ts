@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostReportBody } from '../support/fleet';
 import type { KeystoneAdmin } from '../support/keystone-admin';
@@ -32,6 +34,7 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
   let cli: OpenstackCli;
   let tenantA: string;
   let fpgaRp: string;
+  let policyDir: string;
   const login = (user: string, project: string): KeystoneLogin => ({ authUrl: keystone.url, user, password: `${user}-pw`, project });
   const tokenOf = async (user: string, project: string) => (await admin.issue({ user, password: `${user}-pw`, project })).token;
   const v2 = (method: string, path: string, token: string, headers: Record<string, string> = {}, body?: unknown) =>
@@ -51,7 +54,11 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     await admin.userWithRoles('bob', 'bob-pw', tenantB, ['member']);
     await admin.userWithRoles('olga', 'olga-pw', tenantA, ['admin']);
 
+    // The operator's policy.yaml lets readers create accelerator requests, which Cyborg's default keeps to members.
+    policyDir = mkdtempSync(join(tmpdir(), 'keystone-policy-'));
+    writeFileSync(join(policyDir, 'policy.yaml'), '"cyborg:arq:create": "rule:project_member_or_service or rule:project_reader_api"\n');
     ledger = await startTestLedger({
+      LEDGER_POLICY_FILE: join(policyDir, 'policy.yaml'),
       LEDGER_AUTH: 'keystone',
       LEDGER_KEYSTONE_URL: keystone.url,
       LEDGER_KEYSTONE_USERNAME: 'ledger',
@@ -79,6 +86,7 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     cli?.close();
     await ledger?.close();
     await keystone?.dispose();
+    if (policyDir) rmSync(policyDir, { recursive: true, force: true });
   });
 
   it('serves the real openstack CLI logged in with a password, finding the ledger in the catalog', async () => {
@@ -159,6 +167,15 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     expect(refusal(await v2('GET', '/accelerator_requests', 'gAAAAABnever-issued-by-keystone'))).toEqual([401, 'AUTH.TOKEN_INVALID']);
     const forged = `${ledger.token({ user: 'mallory', project: tenantA, roles: ['admin'] }).slice(0, -4)}AAAA`;
     expect(refusal(await v2('GET', '/accelerator_requests', forged))).toEqual([401, 'AUTH.TOKEN_INVALID']);
+  });
+
+  it("honours the operator's policy.yaml for Keystone users: a reader creates a request, and the rules it leaves alone still hold", async () => {
+    const created = (await cli.acceleratorWithPassword(login('rita', 'tenant-a'), ['arq', 'create', 'fpga-dp', '-f', 'json'])).json();
+    expect(created).toMatchObject({ state: 'Initial', device_profile_name: 'fpga-dp' });
+    const rita = await tokenOf('rita', 'tenant-a');
+    expect(refusal(await v2('DELETE', `/accelerator_requests?arqs=${created.uuid}`, rita))).toEqual([403, 'AUTH.POLICY_DENIED']);
+    expect(refusal(await v2('POST', '/device_profiles', rita, {}, [{ name: 'rita-dp', groups: FPGA_GROUPS }]))).toEqual([403, 'AUTH.POLICY_DENIED']);
+    expect((await v2('DELETE', `/accelerator_requests?arqs=${created.uuid}`, await tokenOf('alice', 'tenant-a'))).status).toBe(204);
   });
 
   it('says in /readyz that it is signed in to Keystone', async () => {
