@@ -29,9 +29,9 @@ interface HeldToken {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
-/** Renew when this share of a token's life is left (a 1 h token: 15 min before it ends)… */
+/** Renew when this share of a token's life is left (a 20 s token: 5 s before it ends)… */
 const RENEW_AT_LIFE_LEFT = 0.25;
-/** …but never later than this before the end, so a call in flight does not carry a token that expires under it. */
+/** …or this long before the end, whichever comes later (a 1 h token: 2 min before), so a call in flight does not carry a token that expires under it. */
 const RENEW_MARGIN_MAX_MS = 120_000;
 
 /**
