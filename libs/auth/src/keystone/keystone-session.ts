@@ -95,6 +95,7 @@ export class KeystoneSession {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ auth: authBody(this.options.credentials) }),
       timeoutMs: this.timeoutMs,
+      purpose: 'authenticating the ledger',
     });
     if (reply.status === 401 || reply.status === 403 || reply.status === 404 || reply.status === 400) {
       throw ledgerCredentialsRefused(this.authUrl, reply.status, keystoneMessage(reply));
