@@ -114,16 +114,19 @@ describeKeystone('the ledger as a Keystone client of Placement and Nova', () => 
     });
   });
 
-  it("tells the catalog's Nova with a token Keystone validates, and with a fresh one once that is revoked", async () => {
+  it("tells the catalog's Nova, once registered, with a token Keystone validates, and with a fresh one once that is revoked", async () => {
     const bound = [{ instanceUuid: INSTANCE, arqUuid: ARQ, status: 'completed' as const }];
-    const missing = new HttpNovaEvents({ access: serviceAccess(config.nova!, sessionOf(config)) });
-    const unavailable = missing.acceleratorRequestsBound(bound, { key: 'before-compute' });
-    await expect(unavailable).rejects.toBeInstanceOf(ReactorUnavailableError);
-    await expect(unavailable).rejects.toThrow('the service catalog has no public endpoint for service type compute');
-
-    await admin.registerService('compute', 'nova', nova.url);
-    const session = sessionOf(config);
+    let now = Date.now();
+    const session = sessionOf(config, { now: () => now });
     const notifier = new HttpNovaEvents({ access: serviceAccess(config.nova!, session) });
+    const unavailable = notifier.acceleratorRequestsBound(bound, { key: 'before-compute' });
+    await expect(unavailable).rejects.toBeInstanceOf(ReactorUnavailableError);
+    await expect(unavailable).rejects.toThrow('Nova unreachable: the service catalog has no public endpoint for service type compute');
+
+    // Registered after the ledger read its catalog: found once that catalog is a minute old.
+    await admin.registerService('compute', 'nova', nova.url);
+    await expect(notifier.acceleratorRequestsBound(bound, { key: 'too-soon' })).rejects.toBeInstanceOf(ReactorUnavailableError);
+    now += 60_000;
     await notifier.acceleratorRequestsBound(bound, { key: 'first' });
     const first = nova.requests.at(-1)!.headers['x-auth-token'] as string;
     expect(first).toBe(await session.token());
