@@ -71,6 +71,14 @@ export class KeystoneAdmin {
     await this.call('DELETE', '/auth/tokens', undefined, { 'x-subject-token': token });
   }
 
+  /** Whether Keystone takes the token as valid now (GET /v3/auth/tokens, as a service validating it asks). */
+  async isValid(token: string): Promise<boolean> {
+    const response = await fetch(`${this.url}/auth/tokens?nocatalog`, { headers: { 'x-auth-token': this.token, 'x-subject-token': token } });
+    await response.body?.cancel();
+    if (response.status !== 200 && response.status !== 404) throw new Error(`Keystone GET /auth/tokens: ${response.status}`);
+    return response.status === 200;
+  }
+
   /** A token for a user, as `openstack token issue` gets one. */
   issue(scope: PasswordScope): Promise<IssuedToken> {
     return issueToken(this.url, scope);
@@ -109,4 +117,22 @@ export async function issueToken(url: string, scope: PasswordScope): Promise<Iss
     projectId: body.token.project?.id ?? null,
     roles: (body.token.roles ?? []).map((role) => role.name),
   };
+}
+
+/**
+ * An application credential the user makes for itself with its own
+ * project-scoped token (`openstack application credential create NAME` as
+ * that user): it carries the user's roles on that project.
+ */
+export async function createApplicationCredential(url: string, scope: PasswordScope & { readonly project: string }, name: string): Promise<{ id: string; secret: string }> {
+  const { token, userId } = await issueToken(url, scope);
+  const response = await fetch(`${url}/users/${userId}/application_credentials`, {
+    method: 'POST',
+    headers: { 'x-auth-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ application_credential: { name } }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`Keystone refused an application credential for ${scope.user}: ${response.status} ${text.slice(0, 300)}`);
+  const { application_credential: credential } = JSON.parse(text) as { application_credential: { id: string; secret: string } };
+  return { id: credential.id, secret: credential.secret };
 }

@@ -35,7 +35,12 @@ export interface NovaSink {
   close(): Promise<void>;
 }
 
-export async function startNovaSink(): Promise<NovaSink> {
+export interface NovaSinkOptions {
+  /** Whether the request's X-Auth-Token is good (a Keystone validation, as Nova's keystonemiddleware does); refused: 401, nothing recorded. */
+  readonly authorize?: (token: string | undefined) => Promise<boolean>;
+}
+
+export async function startNovaSink(options: NovaSinkOptions = {}): Promise<NovaSink> {
   const events: NovaExternalEvent[] = [];
   const deliveries: NovaDelivery[] = [];
   const requests: { headers: IncomingMessage['headers']; body: unknown }[] = [];
@@ -44,9 +49,14 @@ export async function startNovaSink(): Promise<NovaSink> {
   const server: Server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = text ? (JSON.parse(text) as { events?: NovaExternalEvent[] }) : {};
       requests.push({ headers: request.headers, body });
+      if (options.authorize && !(await options.authorize(request.headers['x-auth-token'] as string | undefined))) {
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } }));
+        return;
+      }
       const accepted = status === 200 || status === 207;
       if (request.url?.endsWith('/os-server-external-events') && accepted) {
         events.push(...(body.events ?? []));

@@ -8,3 +8,4 @@ export * from './placement-config';
 export * from './bitstream-config';
 export * from './kafka-config';
 export * from './keystone-config';
+export * from './service-endpoint';

@@ -15,6 +15,22 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('tells Nova nothing unless LEDGER_NOVA_URL (with LEDGER_NOVA_TOKEN) or LEDGER_KEYSTONE_URL is set', () => {
+    expect(loadLedgerConfig({}).nova).toBeUndefined();
+    expect(loadLedgerConfig({ LEDGER_NOVA_URL: 'http://nova-api:8774/v2.1/', LEDGER_NOVA_TOKEN: 'nova-admin' }).nova).toEqual({
+      via: 'settings',
+      url: 'http://nova-api:8774/v2.1',
+      token: 'nova-admin',
+    });
+    expect(loadLedgerConfig({ LEDGER_NOVA_URL: 'http://nova-api:8774/v2.1' }).nova).toEqual({ via: 'settings', url: 'http://nova-api:8774/v2.1' });
+  });
+
+  it("with LEDGER_KEYSTONE_URL, tells Nova at the catalog's compute endpoint, or LEDGER_NOVA_URL, with the ledger's Keystone token", () => {
+    const keystone = { LEDGER_KEYSTONE_URL: 'http://keystone:5000/v3', LEDGER_KEYSTONE_USERNAME: 'ledger', LEDGER_KEYSTONE_PASSWORD: 'pw', LEDGER_NOVA_TOKEN: 'ignored' };
+    expect(loadLedgerConfig(keystone).nova).toEqual({ via: 'keystone', serviceType: 'compute' });
+    expect(loadLedgerConfig({ ...keystone, LEDGER_NOVA_URL: 'http://nova-api:8774/v2.1' }).nova).toEqual({ via: 'keystone', serviceType: 'compute', url: 'http://nova-api:8774/v2.1' });
+  });
+
   it('watches agents every 5 s, losing a host after 3 silent intervals of 15 s unless told otherwise', () => {
     expect(loadLedgerConfig({})).toMatchObject({ agentLostAfterIntervals: 3, agentHeartbeatSeconds: 15, agentLivenessCheckMs: 5000, telemetryFlushMs: 1000 });
     expect(loadLedgerConfig({ LEDGER_AGENT_LOST_AFTER_INTERVALS: '1', LEDGER_AGENT_LIVENESS_CHECK_MS: '50' })).toMatchObject({

@@ -7,6 +7,9 @@ import { type BitstreamConfig, loadBitstreamConfig } from './bitstream-config';
 import { type KafkaConfig, loadKafkaConfig } from './kafka-config';
 import { type AuthConfig, loadAuthConfig } from './keystone-config';
 import { loadPlacementConfig, type PlacementConfig } from './placement-config';
+import { loadServiceEndpoint, type ServiceEndpoint } from './service-endpoint';
+
+export const NOVA_SERVICE = { serviceType: 'compute', urlSetting: 'LEDGER_NOVA_URL', tokenSetting: 'LEDGER_NOVA_TOKEN' } as const;
 
 export type StoreKind = 'sqlite' | 'postgres' | 'esdb';
 export type ReadModelKind = 'sqlite' | 'postgres';
@@ -69,13 +72,15 @@ export interface LedgerConfig {
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /**
+   * Where `accelerator-request-bound` events go once an instance's requests
+   * are resolved; undefined: none are sent (Nova then relies on polling).
    * LEDGER_NOVA_URL: Nova's compute endpoint (e.g. http://nova-api:8774/v2.1),
-   * where `accelerator-request-bound` events go once an instance's requests
-   * are resolved. Unset: no events are sent (Nova then relies on polling).
+   * with LEDGER_NOVA_TOKEN (a token with Nova's admin rights) as X-Auth-Token.
+   * With LEDGER_KEYSTONE_URL set the notifier is on: the ledger's Keystone
+   * token, at LEDGER_NOVA_URL if set, else the catalog's `compute` endpoint;
+   * LEDGER_NOVA_TOKEN is not used.
    */
-  readonly novaUrl?: string;
-  /** LEDGER_NOVA_TOKEN: the X-Auth-Token sent to Nova (a service token with Nova's admin rights). */
-  readonly novaToken?: string;
+  readonly nova?: ServiceEndpoint;
   /**
    * LEDGER_BIND_TIMEOUT_MS (60000): how long a bind request waits for its
    * workflow to end before answering with the bind still starting (the
@@ -140,6 +145,8 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     throw new ConfigError('LEDGER_AUTH_SECRET', 'must be at least 32 characters');
   }
   const dataDir = resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data');
+  const auth = loadAuthConfig(env);
+  const nova = loadServiceEndpoint(env, auth.keystone !== undefined, NOVA_SERVICE);
   return {
     port: integerSetting(env, 'PORT', 8666, 0, 65535),
     host: listenHost(env),
@@ -158,8 +165,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
-    novaUrl: urlSetting(env, 'LEDGER_NOVA_URL'),
-    novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
+    ...(nova !== undefined ? { nova } : {}),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
@@ -167,10 +173,10 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
     checkpointSeconds: integerSetting(env, 'LEDGER_CHECKPOINT_SECONDS', 60, 1, 86_400),
     checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
-    placement: loadPlacementConfig(env),
+    placement: loadPlacementConfig(env, auth.keystone !== undefined),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),
-    auth: loadAuthConfig(env),
+    auth,
   };
 }
 

@@ -1,14 +1,17 @@
-import { booleanSetting, type Env, integerSetting, nonEmpty, urlSetting } from './env-values';
+import { booleanSetting, type Env, integerSetting } from './env-values';
+import { loadServiceEndpoint, type ServiceEndpoint } from './service-endpoint';
 
 /** How the ledger keeps OpenStack Placement in step with it (docs/placement.md). */
 export interface PlacementConfig {
   /**
-   * LEDGER_PLACEMENT_URL: Placement's endpoint (e.g. http://placement:8778).
-   * Unset: the reconciler is off, and the ledger says so at start.
+   * Where the reconciler writes; undefined: it is off, and the ledger says so at start.
+   * LEDGER_PLACEMENT_URL: Placement's endpoint (e.g. http://placement:8778), with
+   * LEDGER_PLACEMENT_TOKEN (admin; what Placement's noauth2 accepts) as X-Auth-Token.
+   * With LEDGER_KEYSTONE_URL set the reconciler is on: the ledger's Keystone
+   * token, at LEDGER_PLACEMENT_URL if set, else the catalog's `placement`
+   * endpoint; LEDGER_PLACEMENT_TOKEN is not used.
    */
-  readonly url?: string;
-  /** LEDGER_PLACEMENT_TOKEN (admin): sent as X-Auth-Token; `admin` is what Placement's noauth2 accepts. */
-  readonly token: string;
+  readonly endpoint?: ServiceEndpoint;
   /**
    * LEDGER_PLACEMENT_RESYNC_SECONDS (5): how often every host is compared
    * with Placement. A compare lists the ledger's providers once and reads
@@ -28,10 +31,13 @@ export interface PlacementConfig {
   readonly timeoutMs: number;
 }
 
-export function loadPlacementConfig(env: Env): PlacementConfig {
+export const PLACEMENT_SERVICE = { serviceType: 'placement', urlSetting: 'LEDGER_PLACEMENT_URL', tokenSetting: 'LEDGER_PLACEMENT_TOKEN', defaultToken: 'admin' } as const;
+
+/** `keystone`: LEDGER_KEYSTONE_URL is set, so Placement is found through Keystone. */
+export function loadPlacementConfig(env: Env, keystone = false): PlacementConfig {
+  const endpoint = loadServiceEndpoint(env, keystone, PLACEMENT_SERVICE);
   return {
-    url: urlSetting(env, 'LEDGER_PLACEMENT_URL'),
-    token: nonEmpty(env.LEDGER_PLACEMENT_TOKEN) ?? 'admin',
+    ...(endpoint !== undefined ? { endpoint } : {}),
     resyncSeconds: integerSetting(env, 'LEDGER_PLACEMENT_RESYNC_SECONDS', 5, 1, 3600),
     concurrency: integerSetting(env, 'LEDGER_PLACEMENT_CONCURRENCY', 4, 1, 256),
     createComputeNodes: booleanSetting(env, 'LEDGER_PLACEMENT_CREATE_COMPUTE_NODES', false),

@@ -8,7 +8,7 @@ import { InMemoryDesiredPlacementSource } from '../../../libs/placement/src/test
 import { placementMissing, type PlacementService, startPlacementService } from '../../support/placement-service';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
-import { forEachConcurrently } from '@ledger/kernel';
+import { fixedServiceAccess, forEachConcurrently } from '@ledger/kernel';
 import { indices } from '../measure/indices';
 
 const RECORDS = ['placement_converge_1k_s', 'placement_calls_per_device', 'placement_repair_one_s'] as const;
@@ -54,7 +54,7 @@ export const placementBench: BenchModule = {
 async function measurePlacement(context: BenchContext, placement: PlacementService): Promise<Measurement[]> {
   const { hosts, devicesPerHost } = context.sizes.placement;
   const defaults = loadPlacementConfig({});
-  const api = new HttpPlacementApi({ url: placement.url, token: 'admin' });
+  const api = new HttpPlacementApi({ access: fixedServiceAccess(placement.url, 'admin') });
   const source = fleet(hosts, devicesPerHost);
   const hostnames = await source.hostnames();
   context.progress(`placement: creating ${hosts} compute-node providers (setup)`);

@@ -1,6 +1,6 @@
 import { type ArqCommand, arqDecider, arqStream, HttpNovaEvents } from '@ledger/allocation';
 import { type CommandContext, handleCommand } from '@ledger/eventstore';
-import { SYSTEM_ACTOR } from '@ledger/kernel';
+import { fixedServiceAccess, SYSTEM_ACTOR } from '@ledger/kernel';
 import { openSqliteSqlDatabase, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, InMemoryEventStore } from '@ledger/processing/testing';
 import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
@@ -56,7 +56,7 @@ describe('the Nova notifier reactor', () => {
       unavailableBackoff: { initialMs: 1, maxMs: 20 },
       reactors: [
         novaNotifierReactor({
-          nova: new HttpNovaEvents({ url: nova.url, token: 'nova-admin-token' }),
+          nova: new HttpNovaEvents({ access: fixedServiceAccess(nova.url, 'nova-admin-token') }),
           store,
           // Always the runtime of the moment: the test replaces it to rebuild the projection.
           projectionsReached: (position) => projections.waitForPosition(position, { timeoutMs: 200 }),

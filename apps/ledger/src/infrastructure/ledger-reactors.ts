@@ -1,7 +1,8 @@
 import type { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { ArqHolds, arqHoldsReactor, HttpNovaEvents } from '@ledger/allocation';
-import type { LedgerConfig } from '@ledger/config';
+import { type KeystoneSession, serviceAccess } from '@ledger/auth';
+import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
 import { runDeviceCommand } from '@ledger/inventory';
 import type { EventStore } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
@@ -21,22 +22,24 @@ export interface ReactorDependencies {
   readonly logger: Logger;
   /** Finds the conductor's providers (the holds a request gives back), absent in a processors-only process. */
   readonly moduleRef: ModuleRef;
-  /** Null when LEDGER_PLACEMENT_URL is unset (the reconciler said so when it was not made). */
+  /** Null when the reconciler is off (it said so when it was not made). */
   readonly placementReconciler: PlacementReconciler | null;
   /** Null when LEDGER_KAFKA_BROKERS is unset (its provider said so at start). */
   readonly publisher: MessagePublisher | null;
+  /** The ledger's Keystone session (null when LEDGER_KEYSTONE_URL is unset): Nova's token and, unless LEDGER_NOVA_URL is set, its endpoint. */
+  readonly keystoneSession: KeystoneSession | null;
 }
 
 /** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const reactors: Reactor[] = [];
-  if (config.novaUrl) {
+  if (config.nova) {
     const arqs = new ArqQueries(deps.readModels);
+    deps.logger.log(`Nova is told when binds finish: ${describeServiceEndpoint(config.nova, NOVA_SERVICE.tokenSetting)}`);
     reactors.push(
       novaNotifierReactor({
         nova: new HttpNovaEvents({
-          url: config.novaUrl,
-          token: config.novaToken,
+          access: serviceAccess(config.nova, deps.keystoneSession),
           onPartial: (refused) => deps.logger.warn(`Nova refused some accelerator-request-bound events: ${JSON.stringify(refused)}`),
         }),
         store: deps.store,
@@ -45,7 +48,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       }),
     );
   } else {
-    deps.logger.warn('LEDGER_NOVA_URL is not set: Nova will not be told when binds finish (it falls back to polling)');
+    deps.logger.warn('neither LEDGER_NOVA_URL nor LEDGER_KEYSTONE_URL is set: Nova will not be told when binds finish (it falls back to polling)');
   }
   if (deps.placementReconciler) {
     const placement = new PlacementQueries(deps.readModels);

@@ -9,6 +9,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { KEYSTONE_SESSION, type KeystoneSession } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProviders } from '@ledger/placement';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
@@ -77,7 +78,7 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER],
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }],
           useFactory: (
             store: EventStore,
             db: SqlDatabase,
@@ -85,18 +86,28 @@ export class ProcessorsModule {
             placementReconciler: PlacementReconciler | null,
             moduleRef: ModuleRef,
             publisher: MessagePublisher | null,
+            keystoneSession: KeystoneSession | null | undefined,
           ) =>
             new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, { store, readModels: db, projections, placementReconciler, moduleRef, publisher, logger: new Logger('Reactors') }),
+              reactors: ledgerReactors(config, {
+                store,
+                readModels: db,
+                projections,
+                placementReconciler,
+                moduleRef,
+                publisher,
+                keystoneSession: keystoneSession ?? null,
+                logger: new Logger('Reactors'),
+              }),
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
             }),
         },
         placementQueriesProvider,
-        // The reconciler (null when LEDGER_PLACEMENT_URL is unset) and its periodic compare, started at bootstrap.
+        // The reconciler (null when it is off) and its periodic compare, started at bootstrap.
         ...placementReconcilerProviders({ config: LEDGER_CONFIG, readModelDb: READ_MODEL_DB, desiredSource: PlacementQueries }),
         ProcessorLifecycle,
       ],

@@ -73,7 +73,7 @@ export class ReadinessService {
 
   /** "off: …", or "Placement unavailable since …; not in sync: 1 blocked-by-allocations", or nothing when every host is in sync. */
   private async describePlacement(): Promise<{ detail?: string }> {
-    if (this.config.placement.url === undefined) return { detail: 'off: LEDGER_PLACEMENT_URL is not set' };
+    if (this.config.placement.endpoint === undefined) return { detail: 'off: neither LEDGER_PLACEMENT_URL nor LEDGER_KEYSTONE_URL is set' };
     const counts = await this.placementSync.counts();
     const since = this.placementReconciler?.status().placementUnavailableSince;
     const notInSync = HOST_SYNC_STATES.filter((state) => state !== 'in-sync' && counts[state] > 0).map((state) => `${counts[state]} ${state}`);

@@ -29,6 +29,6 @@ export class PlacementFleetController {
   @ApiOkResponse({ type: PlacementFleetResponse })
   async fleet(@Query() query: PageQuery): Promise<{ reconciler: PlacementReconcilerView } & PlacementFleetSync> {
     const fleet = await this.sync.fleet({ limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor });
-    return { reconciler: { enabled: this.config.placement.url !== undefined, ...this.reconciler?.status() }, ...fleet };
+    return { reconciler: { enabled: this.config.placement.endpoint !== undefined, ...this.reconciler?.status() }, ...fleet };
   }
 }

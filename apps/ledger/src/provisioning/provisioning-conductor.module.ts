@@ -20,7 +20,7 @@ export class ProvisioningConductorModule {
           inject: [READ_MODEL_DB],
           useFactory: (db: SqlDatabase): ProvisionPlacement => {
             const queries = new PlacementSyncQueries(db);
-            return { configured: config.placement.url !== undefined, hostState: (hostname) => queries.host(hostname) };
+            return { configured: config.placement.endpoint !== undefined, hostState: (hostname) => queries.host(hostname) };
           },
         },
       ],

@@ -25,7 +25,7 @@ describe('ledgerctl placement status', () => {
 
   it('says when the reconciler is off, or runs in another process, and when every host is in sync', () => {
     const none = { 'in-sync': 0, 'blocked-by-allocations': 0, 'waiting-for-compute-node': 0, 'placement-unavailable': 0, failed: 0 };
-    expect(formatFleetSync({ reconciler: { enabled: false }, counts: none, items: [], nextCursor: null })).toContain('reconciler: off (LEDGER_PLACEMENT_URL is not set)');
+    expect(formatFleetSync({ reconciler: { enabled: false }, counts: none, items: [], nextCursor: null })).toContain('reconciler: off (neither LEDGER_PLACEMENT_URL nor LEDGER_KEYSTONE_URL is set)');
     const elsewhere = formatFleetSync({ reconciler: { enabled: true }, counts: none, items: [], nextCursor: null });
     expect(elsewhere).toContain('does not run the processors role');
     expect(elsewhere).toContain('no host compared yet');

@@ -54,7 +54,7 @@ export function formatFleetSync(fleet: FleetAnswer): string {
 }
 
 function describeReconciler(reconciler: FleetAnswer['reconciler']): string {
-  if (!reconciler.enabled) return 'off (LEDGER_PLACEMENT_URL is not set)';
+  if (!reconciler.enabled) return 'off (neither LEDGER_PLACEMENT_URL nor LEDGER_KEYSTONE_URL is set)';
   if (reconciler.running === undefined) return 'on (this ledger process does not run the processors role)';
   const parts = [reconciler.holdsLease ? 'compares here' : 'another instance compares', ...(reconciler.lastCompareAt ? [`last compare ${reconciler.lastCompareAt}`] : [])];
   if (reconciler.placementUnavailableSince) parts.push(`Placement unavailable since ${reconciler.placementUnavailableSince}`);

@@ -1,11 +1,11 @@
 import { LedgerError } from '@ledger/kernel';
 
 /**
- * Keystone did not answer, or answered with an error of its own: the token
- * cannot be checked, so the request is refused (503, never let through).
+ * Keystone did not answer, or answered with an error of its own: a token
+ * cannot be checked, so the request is refused (503, never let through), or
+ * the ledger cannot authenticate itself to call Placement or Nova.
  */
-export const identityUnavailable = (why: string) =>
-  new LedgerError('AUTH.IDENTITY_UNAVAILABLE', 503, `Keystone cannot check the token now (${why}); retry`, { why });
+export const identityUnavailable = (why: string) => new LedgerError('AUTH.IDENTITY_UNAVAILABLE', 503, `Keystone is unavailable (${why}); retry`, { why });
 
 /** The ledger's own Keystone credentials were refused: an operator's mistake, said as such. */
 export const ledgerCredentialsRefused = (authUrl: string, status: number, detail: string) =>

@@ -8,16 +8,17 @@ export interface KeystoneReply {
 }
 
 /**
- * One call to Keystone's identity API. A network failure or a timeout is
- * AUTH.IDENTITY_UNAVAILABLE; every answer, whatever its status, is returned
+ * One call to Keystone's identity API (`purpose` says what for, in errors).
+ * A network failure or a timeout is AUTH.IDENTITY_UNAVAILABLE; every answer, whatever its status, is returned
  * for the caller to read (a 404 on a token means "not valid", not "down").
  */
-export async function keystoneCall(url: string, init: RequestInit & { timeoutMs: number }): Promise<KeystoneReply> {
+export async function keystoneCall(url: string, init: RequestInit & { timeoutMs: number; purpose: string }): Promise<KeystoneReply> {
+  const { timeoutMs, purpose, ...request } = init;
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(init.timeoutMs) });
+    response = await fetch(url, { ...request, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw identityUnavailable(fetchFailureReason(error, 'it did not answer in time'));
+    throw identityUnavailable(`${purpose}: ${fetchFailureReason(error, 'it did not answer in time')}`);
   }
   const text = await response.text().catch(() => '');
   let body: unknown = undefined;

@@ -29,10 +29,12 @@ interface HeldToken {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
-/** Renew when this share of a token's life is left (a 1 h token: 15 min before it ends)… */
+/** Renew when this share of a token's life is left (a 20 s token: 5 s before it ends)… */
 const RENEW_AT_LIFE_LEFT = 0.25;
-/** …but never later than this before the end, so a call in flight does not carry a token that expires under it. */
+/** …or this long before the end, whichever comes later (a 1 h token: 2 min before), so a call in flight does not carry a token that expires under it. */
 const RENEW_MARGIN_MAX_MS = 120_000;
+/** A catalog that lacks a wanted endpoint is fetched again no more often than this. */
+const MISSING_ENDPOINT_RECHECK_MS = 60_000;
 
 /**
  * The ledger as a Keystone client, as keystoneauth's session is for an
@@ -60,16 +62,30 @@ export class KeystoneSession {
     return (await this.current()).token;
   }
 
-  /** The URL of a service's endpoint in the catalog (`placement`, `compute`), or AUTH.NO_CATALOG_ENDPOINT. */
+  /**
+   * The URL of a service's endpoint in the catalog (`placement`, `compute`),
+   * or AUTH.NO_CATALOG_ENDPOINT. A catalog without it is read again (by
+   * authenticating again) once it is a minute old, so an endpoint
+   * registered since is found without waiting for the token's renewal.
+   */
   async endpoint(serviceType: string): Promise<string> {
     const iface = this.options.interface ?? 'public';
-    const { catalog } = await this.current();
-    const entry = catalog.find((candidate) => candidate.type === serviceType);
-    const found = entry?.endpoints.find(
-      (endpoint) => endpoint.interface === iface && (this.options.region === undefined || (endpoint.region_id ?? endpoint.region) === this.options.region),
-    );
+    let held = await this.current();
+    let found = this.findEndpoint(held.catalog, serviceType, iface);
+    if (!found && this.now() - (held.expiresAt - held.lifeMs) >= MISSING_ENDPOINT_RECHECK_MS) {
+      this.invalidate(held.token);
+      held = await this.current();
+      found = this.findEndpoint(held.catalog, serviceType, iface);
+    }
     if (!found) throw noEndpointInCatalog(serviceType, iface, this.options.region);
-    return found.url.replace(/\/+$/, '');
+    return found.replace(/\/+$/, '');
+  }
+
+  private findEndpoint(catalog: readonly CatalogEntry[], serviceType: string, iface: string): string | undefined {
+    const entry = catalog.find((candidate) => candidate.type === serviceType);
+    return entry?.endpoints.find(
+      (endpoint) => endpoint.interface === iface && (this.options.region === undefined || (endpoint.region_id ?? endpoint.region) === this.options.region),
+    )?.url;
   }
 
   /** Forget the token (another service answered 401 to it): the next call authenticates again. */
@@ -95,6 +111,7 @@ export class KeystoneSession {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ auth: authBody(this.options.credentials) }),
       timeoutMs: this.timeoutMs,
+      purpose: 'authenticating the ledger',
     });
     if (reply.status === 401 || reply.status === 403 || reply.status === 404 || reply.status === 400) {
       throw ledgerCredentialsRefused(this.authUrl, reply.status, keystoneMessage(reply));

@@ -90,6 +90,7 @@ export class KeystoneTokens implements ExternalTokens {
       method: 'GET',
       headers: { 'x-auth-token': serviceToken, 'x-subject-token': token },
       timeoutMs: this.options.timeoutMs,
+      purpose: 'validating a token',
     });
     if (reply.status === 401 && !retried) {
       // The ledger's own token was refused (revoked, or Keystone's keys rotated): authenticate again, once.

@@ -1,3 +1,4 @@
+import { fixedServiceAccess } from '@ledger/kernel';
 import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger } from '@ledger/processing/testing';
 import { type PlacementService, startPlacementService } from '../../../../test/support/placement-service';
@@ -33,7 +34,7 @@ describeReal('PlacementReconciler when the real Placement stops and restarts', (
   });
 
   it('reports Placement unavailable since it went away, then converges the backlog once it is back', async () => {
-    const api = new HttpPlacementApi({ url: placement.url, token: 'admin', timeoutMs: 5000 });
+    const api = new HttpPlacementApi({ access: fixedServiceAccess(placement.url, 'admin'), timeoutMs: 5000 });
     const source = new InMemoryDesiredPlacementSource();
     const reconciler = new PlacementReconciler({ api, source, db, concurrency: 4, resyncMs: 1000, createComputeNodes: true, instanceId: 'test', leaseMs: 15_000, logger: capturingLogger() });
     source.set(desiredHost('a.example.org', 1, [{ pciAddress: '0000:5e:00.0', traits: [] }]));

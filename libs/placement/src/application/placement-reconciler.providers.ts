@@ -1,11 +1,12 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type InjectionToken, Logger, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
-import type { LedgerConfig } from '@ledger/config';
+import { KEYSTONE_SESSION, type KeystoneSession, serviceAccess } from '@ledger/auth';
+import { describeServiceEndpoint, type LedgerConfig, PLACEMENT_SERVICE } from '@ledger/config';
 import type { ProcessorLogger, SqlDatabase } from '@ledger/processing';
 import type { DesiredPlacementSource } from '../domain/desired-placement';
 import { HttpPlacementApi } from '../infrastructure/http-placement-api';
 import { PlacementReconciler } from './placement-reconciler';
 
-/** The reconciler, or null when LEDGER_PLACEMENT_URL is unset (then it is off). */
+/** The reconciler, or null when it is off (neither LEDGER_PLACEMENT_URL nor LEDGER_KEYSTONE_URL is set). */
 export const PLACEMENT_RECONCILER = Symbol('PLACEMENT_RECONCILER');
 
 /** The app's tokens the reconciler is built from (libs never import the app's). */
@@ -18,21 +19,23 @@ export interface PlacementReconcilerTokens {
   readonly desiredSource: InjectionToken;
 }
 
-/** Builds the reconciler from the settings, or says at start that it is off. */
+/** Builds the reconciler from the settings (and the ledger's Keystone session, in Keystone mode), or says at start that it is off. */
 export function createPlacementReconciler(
   config: LedgerConfig,
   db: SqlDatabase,
   source: DesiredPlacementSource,
+  keystoneSession: KeystoneSession | null = null,
   logger: ProcessorLogger = new Logger('Placement'),
 ): PlacementReconciler | null {
   const settings = config.placement;
-  if (settings.url === undefined) {
-    logger.log('Placement reconciler off: LEDGER_PLACEMENT_URL is not set, so nothing is written to Placement');
+  if (settings.endpoint === undefined) {
+    logger.log('Placement reconciler off: neither LEDGER_PLACEMENT_URL nor LEDGER_KEYSTONE_URL is set, so nothing is written to Placement');
     return null;
   }
-  logger.log(`Placement reconciler on: ${settings.url}, compare every ${settings.resyncSeconds} s, ${settings.concurrency} hosts at once`);
+  const where = describeServiceEndpoint(settings.endpoint, PLACEMENT_SERVICE.tokenSetting);
+  logger.log(`Placement reconciler on: ${where}, compare every ${settings.resyncSeconds} s, ${settings.concurrency} hosts at once`);
   return new PlacementReconciler({
-    api: new HttpPlacementApi({ url: settings.url, token: settings.token, timeoutMs: settings.timeoutMs }),
+    api: new HttpPlacementApi({ access: serviceAccess(settings.endpoint, keystoneSession), timeoutMs: settings.timeoutMs }),
     source,
     db,
     concurrency: settings.concurrency,
@@ -63,8 +66,9 @@ export function placementReconcilerProviders(tokens: PlacementReconcilerTokens):
   return [
     {
       provide: PLACEMENT_RECONCILER,
-      inject: [tokens.config, tokens.readModelDb, tokens.desiredSource],
-      useFactory: (config: LedgerConfig, db: SqlDatabase, source: DesiredPlacementSource) => createPlacementReconciler(config, db, source),
+      inject: [tokens.config, tokens.readModelDb, tokens.desiredSource, { token: KEYSTONE_SESSION, optional: true }],
+      useFactory: (config: LedgerConfig, db: SqlDatabase, source: DesiredPlacementSource, session: KeystoneSession | null | undefined) =>
+        createPlacementReconciler(config, db, source, session ?? null),
     },
     PlacementReconcilerLifecycle,
   ];

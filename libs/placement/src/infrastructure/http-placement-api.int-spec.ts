@@ -1,3 +1,4 @@
+import { fixedServiceAccess } from '@ledger/kernel';
 import { describeWithService, placementUnavailable, placementUrl } from '../../../../test/support/services';
 import { describePlacementApiContract } from '../testing/placement-api.contract';
 import { httpPlacement } from '../testing/placement-allocations';
@@ -15,14 +16,14 @@ describePlacementApiContract(
 
 describeReal('HttpPlacementApi', () => {
   it('counts every call it sends', async () => {
-    const api = new HttpPlacementApi({ url: placementUrl(), token: 'admin' });
+    const api = new HttpPlacementApi({ access: fixedServiceAccess(placementUrl(), 'admin') });
     await api.listProviders({ name: 'nobody' });
     await api.getProvider('00000000-0000-4000-8000-000000000000');
     expect(api.callCount).toBe(2);
   });
 
   it('reports a Placement that does not answer as unavailable', async () => {
-    const api = new HttpPlacementApi({ url: `http://127.0.0.1:${await freePort()}`, token: 'admin' });
+    const api = new HttpPlacementApi({ access: fixedServiceAccess(`http://127.0.0.1:${await freePort()}`, 'admin') });
     await expect(api.listProviders({})).rejects.toBeInstanceOf(PlacementUnavailableError);
   });
 });

@@ -1,4 +1,4 @@
-import { fetchFailureReason } from '@ledger/kernel';
+import { fetchFailureReason, sendWithAccess, type ServiceAccess } from '@ledger/kernel';
 import type { Inventories, InventoryRecord } from '../domain/actual-placement';
 import {
   PlacementDuplicateError,
@@ -12,10 +12,12 @@ import type { Generational, PlacementApi, PlacementProvider, ProviderQuery } fro
 import { MICROVERSION } from './placement-microversions';
 
 export interface HttpPlacementApiOptions {
-  /** Placement's endpoint, e.g. http://127.0.0.1:8778 (LEDGER_PLACEMENT_URL). */
-  readonly url: string;
-  /** Sent as X-Auth-Token (LEDGER_PLACEMENT_TOKEN; `admin` for noauth2). */
-  readonly token: string;
+  /**
+   * Placement's endpoint and X-Auth-Token: LEDGER_PLACEMENT_URL and _TOKEN (`admin` for noauth2),
+   * or the Keystone catalog's and the ledger's own token. Not knowing them now (no catalog
+   * endpoint, Keystone down) counts as Placement unavailable.
+   */
+  readonly access: ServiceAccess;
   /** A call that takes longer counts as Placement unavailable (default 30 s). */
   readonly timeoutMs?: number;
 }
@@ -33,11 +35,8 @@ type WireInventory = { total: number; reserved: number; min_unit: number; max_un
 /** Placement's REST API over Node's fetch. Counts its calls, which the benchmarks report per device. */
 export class HttpPlacementApi implements PlacementApi {
   private calls = 0;
-  private readonly url: string;
 
-  constructor(private readonly options: HttpPlacementApiOptions) {
-    this.url = options.url.replace(/\/+$/, '');
-  }
+  constructor(private readonly options: HttpPlacementApiOptions) {}
 
   /** HTTP requests sent so far. */
   get callCount(): number {
@@ -160,19 +159,21 @@ export class HttpPlacementApi implements PlacementApi {
   }
 
   private async send(method: string, path: string, microversion: string, operation: string, body?: unknown): Promise<Response> {
-    this.calls += 1;
     let response: Response;
     try {
-      response = await fetch(`${this.url}${path}`, {
-        method,
-        headers: {
-          'x-auth-token': this.options.token,
-          'openstack-api-version': `placement ${microversion}`,
-          accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      response = await sendWithAccess(this.options.access, (url, token) => {
+        this.calls += 1;
+        return fetch(`${url}${path}`, {
+          method,
+          headers: {
+            ...(token !== undefined ? { 'x-auth-token': token } : {}),
+            'openstack-api-version': `placement ${microversion}`,
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        });
       });
     } catch (error) {
       throw new PlacementUnavailableError(operation, fetchFailureReason(error));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fixedServiceAccess } from '@ledger/kernel';
 import { HttpPlacementApi } from '../infrastructure/http-placement-api';
 
 /**
@@ -34,5 +35,5 @@ export function httpPlacementAllocations(url: string, token = 'admin'): Placemen
 
 /** The HTTP adapter on a real Placement and Nova's allocations there, as the contract and scenario suites take them. */
 export function httpPlacement(url: string): { api: HttpPlacementApi; allocations: PlacementAllocations } {
-  return { api: new HttpPlacementApi({ url, token: 'admin' }), allocations: httpPlacementAllocations(url) };
+  return { api: new HttpPlacementApi({ access: fixedServiceAccess(url, 'admin') }), allocations: httpPlacementAllocations(url) };
 }

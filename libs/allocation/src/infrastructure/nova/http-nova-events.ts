@@ -1,12 +1,16 @@
+import { sendWithAccess, type ServiceAccess } from '@ledger/kernel';
 import { classifyFetchFailure, classifyHttpStatus } from '@ledger/processing';
 import type { NovaEvents } from '../../application/nova/nova-events.port';
 import type { AcceleratorRequestBound } from '../../domain/nova-notice';
 
 export interface HttpNovaEventsOptions {
-  /** Nova's compute endpoint, e.g. `http://nova-api:8774/v2.1`. */
-  readonly url: string;
-  /** Sent as `X-Auth-Token` (a token with Nova's admin rights). */
-  readonly token?: string;
+  /**
+   * Nova's compute endpoint (`http://nova-api:8774/v2.1`) and `X-Auth-Token`
+   * (a token with Nova's admin rights): LEDGER_NOVA_URL and _TOKEN, or the
+   * Keystone catalog's `compute` endpoint and the ledger's own token. Not
+   * knowing them now (no catalog endpoint, Keystone down) counts as Nova unreachable.
+   */
+  readonly access: ServiceAccess;
   /** Per post; default 10000 ms. */
   readonly timeoutMs?: number;
   /** Told about events Nova refused inside an accepted 207 (other than 422, which only means "not on a host yet"). */
@@ -24,23 +28,26 @@ export class HttpNovaEvents implements NovaEvents {
 
   async acceleratorRequestsBound(events: readonly AcceleratorRequestBound[], options: { readonly key: string; readonly signal?: AbortSignal }): Promise<void> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000);
+    const payload = JSON.stringify({
+      events: events.map((event) => ({ name: 'accelerator-request-bound', server_uuid: event.instanceUuid, tag: event.arqUuid, status: event.status })),
+    });
     let response: Response;
     let body: unknown;
     try {
-      response = await fetch(`${this.options.url}/os-server-external-events`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-openstack-nova-api-version': '2.82',
-          'openstack-api-version': 'compute 2.82',
-          'x-openstack-request-id': `req-${options.key}`,
-          ...(this.options.token ? { 'x-auth-token': this.options.token } : {}),
-        },
-        body: JSON.stringify({
-          events: events.map((event) => ({ name: 'accelerator-request-bound', server_uuid: event.instanceUuid, tag: event.arqUuid, status: event.status })),
+      response = await sendWithAccess(this.options.access, (url, token) =>
+        fetch(`${url}/os-server-external-events`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-openstack-nova-api-version': '2.82',
+            'openstack-api-version': 'compute 2.82',
+            'x-openstack-request-id': `req-${options.key}`,
+            ...(token ? { 'x-auth-token': token } : {}),
+          },
+          body: payload,
+          signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
         }),
-        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-      });
+      );
       body = await response.json().catch(() => undefined);
     } catch (error) {
       throw classifyFetchFailure(error, 'Nova');

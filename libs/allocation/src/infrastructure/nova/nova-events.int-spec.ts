@@ -1,3 +1,4 @@
+import { fixedServiceAccess } from '@ledger/kernel';
 import { ReactorUnavailableError } from '@ledger/processing';
 import { startNovaSink } from '../../../../../test/support/nova-sink';
 import { InMemoryNovaEvents } from '../../testing/in-memory-nova-events';
@@ -7,7 +8,7 @@ import { HttpNovaEvents } from './http-nova-events';
 novaEventsContract('HTTP adapter against a Nova-shaped server', async () => {
   const sink = await startNovaSink();
   return {
-    nova: new HttpNovaEvents({ url: sink.url, token: 'nova-admin-token' }),
+    nova: new HttpNovaEvents({ access: fixedServiceAccess(sink.url, 'nova-admin-token') }),
     respondWith: (status) => sink.respondWith(status),
     accepted: () =>
       sink.uniqueDeliveries().map((delivery) => ({
@@ -33,7 +34,7 @@ describe('HttpNovaEvents', () => {
     const sink = await startNovaSink();
     try {
       const partial: unknown[][] = [];
-      const nova = new HttpNovaEvents({ url: sink.url, token: 'nova-admin-token', onPartial: (refused) => partial.push(refused) });
+      const nova = new HttpNovaEvents({ access: fixedServiceAccess(sink.url, 'nova-admin-token'), onPartial: (refused) => partial.push(refused) });
       await nova.acceleratorRequestsBound([{ instanceUuid: 'i-1', arqUuid: 'a-1', status: 'completed' }], { key: 'k-1' });
       expect(sink.requests[0].headers).toMatchObject({
         'x-auth-token': 'nova-admin-token',
@@ -51,7 +52,7 @@ describe('HttpNovaEvents', () => {
   it('reports a Nova that refuses connections as unavailable', async () => {
     const sink = await startNovaSink();
     await sink.close();
-    const nova = new HttpNovaEvents({ url: sink.url, timeoutMs: 2_000 });
+    const nova = new HttpNovaEvents({ access: fixedServiceAccess(sink.url), timeoutMs: 2_000 });
     const failure = nova.acceleratorRequestsBound([{ instanceUuid: 'i-1', arqUuid: 'a-1', status: 'failed' }], { key: 'k' });
     await expect(failure).rejects.toBeInstanceOf(ReactorUnavailableError);
     await expect(failure).rejects.toThrow(/Nova unreachable/);
