@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '@ledger/processing/testing';
 import { hostReportBody } from '../support/fleet';
 import type { KeystoneAdmin } from '../support/keystone-admin';
 import { keystoneMissing, type KeystoneService, startKeystoneService } from '../support/keystone-service';
@@ -182,6 +183,12 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and the openstack
     const ready = await ledger.request('GET', '/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.checks.identity).toEqual({ ok: true, detail: `Keystone at ${keystone.url}: the ledger is signed in` });
+  });
+
+  it("looks for Placement in the catalog, and says so while the catalog has none (outbound-keystone.int-spec.ts runs a real Placement)", async () => {
+    const hostPlacement = async () => (await ledger.request('GET', '/api/v1/hosts/compute-1/placement', { token: ledger.adminToken })).body;
+    await eventually(async () => (await hostPlacement()).sync?.state === 'placement-unavailable');
+    expect((await hostPlacement()).sync.detail).toContain('no public endpoint for service type placement');
   });
 
   it('answers 503 while Keystone is down and the token needs checking, and recovers when it is back', async () => {

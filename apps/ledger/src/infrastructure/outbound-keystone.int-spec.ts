@@ -10,7 +10,7 @@ import { createApplicationCredential, type KeystoneAdmin } from '../../../../tes
 import { type KeystoneService, keystoneMissing, startKeystoneService } from '../../../../test/support/keystone-service';
 import { type NovaSink, startNovaSink } from '../../../../test/support/nova-sink';
 import { type PlacementService, placementMissing, startPlacementService } from '../../../../test/support/placement-service';
-import { describeWithService, postgresUnavailable } from '../../../../test/support/services';
+import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../test/support/services';
 
 const describeKeystone = describeWithService('Keystone (python3-keystone on PostgreSQL) and Placement', keystoneMissing() ?? placementMissing() ?? postgresUnavailable());
 
@@ -50,7 +50,7 @@ describeKeystone('the ledger as a Keystone client of Placement and Nova', () => 
     new KeystoneSession({ authUrl: settings.auth.keystone!.authUrl, credentials: settings.auth.keystone!.credentials, ...overrides });
 
   beforeAll(async () => {
-    keystone = await startKeystoneService();
+    keystone = await startKeystoneService({ postgresUrl: postgresUrl() });
     admin = await keystone.admin();
     const service = await admin.createProject('service');
     // Placement's policy wants admin (service on newer releases); Keystone lets a service validate tokens.
