@@ -1,5 +1,6 @@
 import { JobInvalidError } from '@ledger/jobs';
-import type { SqlExecutor } from '@ledger/processing';
+import { isReadModelPrepared, type SqlExecutor } from '@ledger/processing';
+import { jobsProjection } from './jobs.projection';
 import { type DriverRow, driverRowFrom, type JobRow, jobRowFrom } from './jobs.rows';
 import type { HostDriverView, JobView, Page } from './jobs.views';
 
@@ -23,6 +24,11 @@ const PENDING = "state IN ('requested', 'dispatched')";
 /** Reads of the jobs read model. Times are ISO-8601 text, compared as text. */
 export class JobQueries {
   constructor(private readonly db: SqlExecutor) {}
+
+  /** Whether the jobs read model exists yet (a processors replica prepares it; an API replica may start first). */
+  prepared(): Promise<boolean> {
+    return isReadModelPrepared(this.db, jobsProjection);
+  }
 
   async getJob(jobId: string): Promise<JobView | undefined> {
     const row = await this.db.get<Record<string, unknown>>('SELECT * FROM jobs WHERE job_id = $1', [jobId.toLowerCase()]);

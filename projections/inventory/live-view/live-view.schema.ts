@@ -8,6 +8,9 @@ import type { SqlExecutor } from '@ledger/processing';
  * are epoch milliseconds, so the liveness monitor can do arithmetic on them
  * in portable SQL.
  */
+/** The live view's tables: not read models of the log, so never part of a rebuild's comparison. */
+export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_device_telemetry'] as const;
+
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS inv_host_liveness (
     hostname TEXT PRIMARY KEY,

@@ -38,6 +38,8 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
   /** A sweep came due while one was running: go again as soon as it ends. */
   private again = false;
   private stopped = false;
+  /** Said once that the jobs read model is not there yet, rather than failing every sweep until it is. */
+  private saidWaiting = false;
 
   constructor(
     @Inject(JobQueries) private readonly queries: JobQueries,
@@ -75,6 +77,13 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     return { timedOut, driverFacts };
   }
 
+  /** An API replica started before any processors replica: the jobs table comes when one prepares it; sweep then. */
+  private waitForReadModel(): void {
+    if (this.saidWaiting) return;
+    this.saidWaiting = true;
+    this.logger.log('waiting for a processors replica to prepare the jobs read model before sweeping for timed-out jobs');
+  }
+
   /** Sweeps at `at` (epoch ms) unless a sweep is planned sooner. */
   private plan(at: number): void {
     if (this.stopped || at >= this.plannedAt) return;
@@ -93,6 +102,7 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     let next = Date.now() + MAX_SLEEP_MS;
     this.running = (async () => {
       try {
+        if (!(await this.queries.prepared())) return this.waitForReadModel();
         const report = await this.sweepOnce();
         const deadline = await this.queries.nextDeadline();
         if (report.timedOut >= BATCH) next = Date.now();
