@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenCodec } from '@ledger/auth';
+import { eventually } from '@ledger/processing/testing';
 import { eventStoreOptions, loadLedgerConfig } from '@ledger/config';
 import { openEventStore } from '@ledger/eventstore';
 import { openPostgresSqlDatabase, rebuildProcessor } from '@ledger/processing';
@@ -63,9 +64,19 @@ describeWithService('PostgreSQL', postgresUnavailable())('scale-out as processes
   });
 
   it('serves through both API replicas, survives the kill of the lease holder, and every read model equals a rebuild', async () => {
-    // An API replica may well start before any processor replica has prepared the read models.
-    for (const { instance, roles } of SCALE_OUT_REPLICAS) replicas.set(instance, await startLedgerProcess(envOf(roles, instance)));
-    const apis = [replicas.get('api-1') as LedgerProcess, replicas.get('api-2') as LedgerProcess];
+    // An API replica may well start before any processors replica has prepared the read models: it is up, not ready,
+    // and says why rather than failing on tables that do not exist yet.
+    const [first, ...others] = SCALE_OUT_REPLICAS;
+    const early = await startLedgerProcess(envOf(first.roles, first.instance), { upPath: '/healthz' });
+    replicas.set(first.instance, early);
+    const notReady = await fetch(`${early.url}/readyz`).then(async (response) => [response.status, ((await response.json()) as { checks: Record<string, unknown> }).checks.readModels]);
+    expect(notReady).toEqual([503, { ok: false, detail: expect.stringMatching(/^waiting for a processors replica to prepare: .*inventory/) }]);
+    const [native, cyborg] = [await call(early, 'GET', '/api/v1/hosts', ADMIN), await call(early, 'GET', '/v2/accelerator_requests', NOVA)];
+    expect([native.status, native.body.code, cyborg.status, cyborg.headers.get('x-error-code')]).toEqual([503, 'READ_MODELS.NOT_PREPARED', 503, 'READ_MODELS.NOT_PREPARED']);
+
+    for (const { instance, roles } of others) replicas.set(instance, await startLedgerProcess(envOf(roles, instance)));
+    await eventually(async () => (await fetch(`${early.url}/readyz`)).ok);
+    const apis = [early, replicas.get('api-2') as LedgerProcess];
 
     const profile = await call(apis[0], 'POST', '/v2/device_profiles', ADMIN, [{ name: 'fpga-dp', groups: FPGA_GROUPS }]);
     expect(profile.status).toBe(201);
@@ -133,6 +144,7 @@ async function driveRound(apis: readonly LedgerProcess[], round: number): Promis
 
 interface Answer {
   readonly status: number;
+  readonly headers: Headers;
   readonly body: any;
 }
 
@@ -147,7 +159,7 @@ async function call(replica: LedgerProcess, method: string, path: string, token:
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Reads until the replica's projections have reached `position` (each read waits up to 5 s on the server). */

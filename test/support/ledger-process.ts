@@ -36,9 +36,11 @@ export interface LedgerProcessOptions {
    * the one killed keeps the URL its agents were given, and they reconnect.
    */
   readonly port?: number;
+  /** What answering 200 means up: `/readyz` (default), or `/healthz` for a replica that cannot be ready on its own. */
+  readonly upPath?: '/readyz' | '/healthz';
 }
 
-/** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz answers 200. */
+/** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz (or `upPath`) answers 200. */
 export async function startLedgerProcess(env: Record<string, string>, options: LedgerProcessOptions = {}): Promise<LedgerProcess> {
   const { readyTimeoutMs = 30_000 } = options;
   const port = options.port ?? (await freePort());
@@ -54,7 +56,7 @@ export async function startLedgerProcess(env: Record<string, string>, options: L
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`ledger exited with ${child.exitCode} before it was ready:\n${output}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}${options.upPath ?? '/readyz'}`).then((r) => r.ok, () => false);
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

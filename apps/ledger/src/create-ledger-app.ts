@@ -6,6 +6,7 @@ import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { AppModule } from './app.module';
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
+import { READ_MODELS_PREPARATION, type ReadModelsPreparation, waitForReadModels } from './infrastructure/read-models-preparation';
 import { withDefaultVersion } from './http/cyborg-error';
 import { parseJsonWithDepthLimit } from './http/json-body-parser';
 import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
@@ -44,6 +45,8 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
     bodyParser: false,
   });
+  const preparation = app.get<ReadModelsPreparation | null>(READ_MODELS_PREPARATION);
+  if (preparation && config.roles.includes('api')) adapter.getInstance().addHook('onRequest', waitForReadModels(preparation));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(requestValidationPipe());
   app.enableShutdownHooks();

@@ -6,6 +6,7 @@ import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
 import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
+import { READ_MODELS_PREPARATION, ReadModelsPreparation } from './read-models-preparation';
 import { LEDGER_CONFIG, READ_MODEL_DB } from './tokens';
 
 @Injectable()
@@ -23,7 +24,7 @@ class PersistenceShutdown implements OnApplicationShutdown {
   }
 }
 
-/** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer. */
+/** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer; whether the read models are prepared yet. */
 @Global()
 @Module({})
 export class PersistenceModule {
@@ -38,8 +39,14 @@ export class PersistenceModule {
         PersistenceShutdown,
         // The writers sign the head: a process without the conductor role appends nothing to vouch for.
         ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : []),
+        {
+          provide: READ_MODELS_PREPARATION,
+          inject: [READ_MODEL_DB],
+          // A process running the processors prepares the read models before it serves; one without waits for another's.
+          useFactory: (db: SqlDatabase) => (config.roles.includes('processors') ? null : new ReadModelsPreparation(db)),
+        },
       ],
-      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER],
+      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION],
     };
   }
 }

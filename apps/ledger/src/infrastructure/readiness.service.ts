@@ -5,6 +5,7 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { HOST_SYNC_STATES, PLACEMENT_RECONCILER, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
 import type { ProcessorRuntime, ProcessorStatus, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
 import type { WorkflowRuntime } from '@ledger/workflows';
+import { READ_MODELS_PREPARATION, type ReadModelsPreparation } from './read-models-preparation';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 export interface ReadinessReport {
@@ -17,8 +18,9 @@ export interface ReadinessReport {
 }
 
 /**
- * Ready = the event store and read models answer, and no processor has
- * failed. Reactors, the Placement sync and Keystone are reported, never
+ * Ready = the event store and read models answer (in a replica without
+ * the processors role: and another replica has prepared them), and no
+ * processor has failed. Reactors, the Placement sync and Keystone are reported, never
  * unready: an outside that is down or an event parked for an operator does
  * not stop the ledger serving (requests Keystone must check get 503 on their
  * own, while agents' ledger tokens still work).
@@ -36,6 +38,7 @@ export class ReadinessService {
     @Optional() @Inject(PLACEMENT_RECONCILER) private readonly placementReconciler?: PlacementReconciler | null,
     @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflowRuntime?: WorkflowRuntime,
     @Optional() @Inject(KEYSTONE_SESSION) private readonly keystone?: KeystoneSession | null,
+    @Optional() @Inject(READ_MODELS_PREPARATION) private readonly preparation?: ReadModelsPreparation | null,
   ) {
     this.placementSync = new PlacementSyncQueries(readModels);
   }
@@ -51,7 +54,8 @@ export class ReadinessService {
     }
     try {
       await this.readModels.get('SELECT 1 AS one');
-      checks.readModels = { ok: true };
+      const missing = (await this.preparation?.missing()) ?? [];
+      checks.readModels = missing.length === 0 ? { ok: true } : { ok: false, detail: `waiting for a processors replica to prepare: ${missing.join(', ')}` };
     } catch (error) {
       checks.readModels = { ok: false, detail: (error as Error).message };
     }
