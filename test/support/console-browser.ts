@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { chromiumPath } from './services';
+import { chromiumPath } from './chromium-path';
 
 /**
  * Chromium headless as this kind of machine needs it: no sandbox (containers),

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
+import { chromiumPath } from './chromium-path';
 import { openstackClientProblem } from './openstack-cli';
 import { placementMissing, type PlacementService, startPlacementService } from './placement-service';
 import { selectsPlacementSuites } from './placement-suites';
@@ -78,7 +79,7 @@ async function probeAnsible(): Promise<void> {
 }
 
 async function probeChromium(): Promise<void> {
-  const executable = process.env.LEDGER_TEST_CHROMIUM ?? '/usr/bin/chromium';
+  const executable = chromiumPath();
   const problem = await new Promise<string | undefined>((resolve) =>
     execFile(executable, ['--version'], { timeout: 30_000 }, (error) =>
       resolve(error ? `${executable} --version failed (${error.message.split('\n')[0]}); install Debian's chromium` : undefined),

@@ -22,10 +22,7 @@ export const ansiblePlaybookPath = (): string => process.env.LEDGER_TEST_ANSIBLE
 /** Why `ansible-playbook` cannot be used, or undefined when it can. */
 export const ansibleUnavailable = (): string | undefined => process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE || undefined;
 
-/** The real Chromium the console's browser tests drive (Debian's `chromium`, through playwright-core). */
-export const chromiumPath = (): string => process.env.LEDGER_TEST_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Why Chromium cannot be used, or undefined when it can. */
+/** Why Chromium (test/support/chromium-path.ts) cannot be used, or undefined when it can. */
 export const chromiumUnavailable = (): string | undefined => process.env.LEDGER_TEST_CHROMIUM_UNAVAILABLE || undefined;
 
 /**

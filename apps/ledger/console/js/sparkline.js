@@ -6,22 +6,27 @@ const WIDTH = 80;
 const HEIGHT = 18;
 const KEEP = 40;
 
+/** Device uuid → metric → samples kept, oldest first. */
 const history = new Map();
 
-/** Remembers a sample of `metric` on `device`; returns the samples kept, oldest first. */
+/** Remembers a sample of `metric` on `device`. */
 export function remember(device, metric, value) {
-  const key = `${device}\u0000${metric}`;
-  const samples = history.get(key) ?? [];
+  const metrics = history.get(device) ?? new Map();
+  const samples = metrics.get(metric) ?? [];
   samples.push(value);
   if (samples.length > KEEP) samples.shift();
-  history.set(key, samples);
-  return samples;
+  metrics.set(metric, samples);
+  history.set(device, metrics);
 }
+
+/** A device's sparklines, one per metric seen, from the samples kept (none yet: an empty list). */
+export const sparklinesOf = (device) => [...(history.get(device) ?? new Map())].map(([metric, samples]) => sparkline(metric, samples));
 
 /** An SVG polyline over the samples, scaled to their own range; the latest value in its title. */
 export function sparkline(metric, samples) {
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('class', 'sparkline');
+  svg.dataset.metric = metric;
   svg.setAttribute('width', String(WIDTH));
   svg.setAttribute('height', String(HEIGHT));
   svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
