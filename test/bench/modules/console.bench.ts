@@ -4,7 +4,7 @@ import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { reportFleet } from '../fixtures/cyborg-v2-fleet';
 import { JsonClient } from '../http/json-client';
-import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
+import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { percentile } from '../measure/statistics';
 
 const HOSTS = 1000;
@@ -23,18 +23,7 @@ const UNTIMED = 2;
  */
 export const consoleBench: BenchModule = {
   records: [{ name: 'console_page_render_ms', unit: 'ms' }],
-  async run(context) {
-    if (context.target.name !== 'sqlite') {
-      context.progress('console_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
-      return [];
-    }
-    const ledger = await startLedgerServer(context.progress);
-    try {
-      return await measurePages(context, ledger);
-    } finally {
-      await ledger.stop();
-    }
-  },
+  run: (context) => onLedgerProcess(context, 'console_*', (ledger) => measurePages(context, ledger)),
 };
 
 async function measurePages(context: BenchContext, ledger: LedgerServer): Promise<Measurement[]> {
