@@ -8,6 +8,7 @@ import { eventually, testEvent } from '@ledger/processing/testing';
 import { defineStepWorkflow } from '@ledger/workflows';
 import type { LedgerWorkflows } from '../../apps/ledger/src/infrastructure/ledger-workflows';
 import type { AgentProcess } from '../support/agent-process';
+import { hostReportBody } from '../support/fleet';
 import { launchChromium, openPage, screenshot, signIn } from '../support/console-browser';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { chromiumUnavailable, describeWithService } from '../support/services';
@@ -16,11 +17,15 @@ import { startAgentOnLedger } from '../support/simulated-agent';
 const HOST = 'console-1';
 
 /**
- * One workflow for the workflow page: step `b` is refused, so it undoes `a`,
- * whose undo is refused the first time only — the instance ends `failed`, and
- * a retry from the console finishes the undo (`compensated`).
+ * Two workflows for the workflow page. `console_flaky`: step `b` is refused,
+ * so it undoes `a`, whose undo is refused the first time only — the instance
+ * ends `failed`, and a retry from the console finishes the undo
+ * (`compensated`). `console_waiting`: its one step waits for a gate the
+ * test opens, so it is running when the console cancels it.
  */
 let undoTries = 0;
+let openGate: () => void = () => undefined;
+const gate = new Promise<void>((resolve) => (openGate = resolve));
 const CONSOLE_WORKFLOWS: LedgerWorkflows = {
   workflows: [
     defineStepWorkflow({
@@ -32,9 +37,18 @@ const CONSOLE_WORKFLOWS: LedgerWorkflows = {
         { name: 'b', do: () => ({ kind: 'command', command: { type: 'test.Refused', data: {} } }), timeoutMs: 3_600_000, retry: { maxAttempts: 1 } },
       ],
     }),
+    defineStepWorkflow({
+      name: 'console_waiting',
+      routes: [{ types: ['test.console_waiting'], starts: true, workflowId: (event: { data: unknown }) => (event.data as { id: string }).id }],
+      start: (input) => input.data,
+      steps: [
+        { name: 'wait', do: () => ({ kind: 'command', command: { type: 'test.Gate', data: {} } }), compensate: () => ({ kind: 'command', command: { type: 'test.Ask', data: {} } }), timeoutMs: 3_600_000, retry: { maxAttempts: 1 } },
+      ],
+    }),
   ],
   commands: () => ({
     'test.Ask': async () => ({ asked: true }),
+    'test.Gate': async () => (await gate, { opened: true }),
     'test.Refused': () => Promise.reject(new ConflictError('TEST.REFUSED', 'refused')),
     'test.UndoOnSecondTry': () => (++undoTries === 1 ? Promise.reject(new ConflictError('TEST.NOT_YET', 'not yet')) : Promise.resolve({ undone: true })),
   }),
@@ -95,6 +109,10 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   it('signs in with an admin token, and the fleet page fills as a simulated agent reports, with health and telemetry sparklines', async () => {
     await page.goto(`${ledger.url}/console/`);
     await screenshot(page, '01-sign-in');
+    await page.locator('#token').fill('not-a-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.alert', { hasText: 'This token is not accepted' }).waitFor();
+    expect(page.url()).toBe(`${ledger.url}/console/`);
     await signIn(page, ledger.url, ledger.adminToken, /\/console\/fleet\.html$/);
     await page.getByText('No host has reported yet.').waitFor();
 
@@ -107,6 +125,20 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     // The line grows as heartbeats come: two samples or more of one metric, seen without a reload.
     await row.locator('.sparkline title', { hasText: /\((?:[2-9]|\d{2,}) samples\)/ }).first().waitFor({ state: 'attached' });
     await screenshot(page, '02-fleet');
+  });
+
+  it('shows what the API returns as text: markup in a reported model neither renders nor runs', async () => {
+    const markup = '<img src=x onerror="document.title=1">Arria<script>document.title=2</script>';
+    const report = hostReportBody(0);
+    (report.devices[0] as { model: string }).model = markup;
+    const agentToken = ledger.token({ user: 'agent:console-markup', project: null, roles: ['agent'], host: 'console-markup' });
+    await api('PUT', '/api/v1/hosts/console-markup/report', report, agentToken);
+
+    const row = page.locator('tr[data-host="console-markup"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain(markup);
+    expect(await row.locator('img, script').count()).toBe(0);
+    expect(await page.title()).toBe('Fleet — Ledger console');
   });
 
   it("disables a device from its page, and the API sees it at once; its timeline shows the event", async () => {
@@ -141,6 +173,25 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     await workflow.locator('p .badge-compensated').waitFor();
     expect((await api('GET', '/api/v1/workflows/console_flaky/w1')).status).toBe('compensated');
     await screenshot(page, '05-workflow-retried');
+  });
+
+  it('cancels a running workflow from the console: it ends compensated, with the reason the console gave', async () => {
+    const { position } = await ledger.app.get<EventStore>(EVENT_STORE).append('console-order-w2', [testEvent('test.console_waiting', { id: 'w2' })], { expected: 'any' });
+    await eventually(async () => (await ledger.request('GET', '/api/v1/workflows/console_waiting/w2', { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(position) } })).body.status === 'running');
+
+    await openPage(page, ledger.url, 'workflows.html?name=console_waiting&id=w2');
+    const workflow = page.locator('[data-testid="workflow"]');
+    await workflow.locator('p .badge-running').waitFor();
+    expect(await workflow.locator('[data-testid="retry"]').isDisabled()).toBe(true);
+    const cancelled = page.waitForResponse((response) => response.url().endsWith('/api/v1/workflows/console_waiting/w2/cancel'));
+    await workflow.locator('[data-testid="cancel"]').click();
+    expect((await cancelled).status()).toBe(202);
+    // The cancel waits for the action in flight: recorded, the instance still running until the gate opens.
+    expect((await api('GET', '/api/v1/workflows/console_waiting/w2')).status).toBe('running');
+    openGate();
+    await workflow.locator('p .badge-compensated').waitFor();
+    expect(await workflow.locator('p', { hasText: 'compensated' }).first().textContent()).toContain('cancelled from the console');
+    expect((await api('GET', '/api/v1/workflows/console_waiting/w2')).reason).toContain('cancelled from the console');
   });
 
   it('scrubs the inventory back in time with the slider (asOf), and verifies the chain', async () => {
