@@ -34,7 +34,8 @@ async function buildDist({ root = ROOT, clean = false } = {}) {
   const plan = (previous && editsOnly(root, previous)) ?? fromConfig(root, previous);
   const { outputOf, transpile } = require('./transpile');
   await transpile(root, dist, plan.toCompile, plan.stamp.swc);
-  const outputs = new Set(Object.keys(plan.stamp.sources).map((source) => outputOf(dist, source)));
+  // The copied assets' scripts are outputs too, not orphans.
+  const outputs = new Set([...Object.keys(plan.stamp.sources).map((source) => outputOf(dist, source)), ...listAssets(root).map((file) => path.join(dist, file))]);
   const removed = plan.sweep ? removeOrphans(dist, outputs, plan.stamp.roots) : 0;
   writeStamp(dist, { ...plan.stamp, assets: copyAssets(root, dist) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

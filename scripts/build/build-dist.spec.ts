@@ -149,6 +149,9 @@ describe('the build (SWC, per file, only what changed)', () => {
     await buildDist({ root });
     expect(readFileSync(join(dist, 'apps/ledger/console/index.html'), 'utf8')).toBe('<p>two!</p>\n');
     expect(existsSync(join(dist, 'apps/ledger/console/js/page.js'))).toBe(true);
+    // A copied script is no compiled file's orphan.
+    expect(await buildDist({ root, clean: true })).toMatch(/compiled 3 of 3 files in/);
+    expect(existsSync(join(dist, 'apps/ledger/console/js/page.js'))).toBe(true);
 
     rmSync(join(root, 'apps/ledger/console/js/page.js'));
     expect(staleness(root, dist)).toBe('apps/ledger/console/js/page.js was deleted');
