@@ -61,6 +61,8 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   let page: Page;
   let agent: AgentProcess | undefined;
   let agentDir: string;
+  /** The last position before the report that brought host console-markup: where the time slider stops first. */
+  let beforeMarkup: number;
   /** Every URL the browser asked for: none may carry a token. */
   const requested: string[] = [];
 
@@ -132,7 +134,8 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     const report = hostReportBody(0);
     (report.devices[0] as { model: string }).model = markup;
     const agentToken = ledger.token({ user: 'agent:console-markup', project: null, roles: ['agent'], host: 'console-markup' });
-    await api('PUT', '/api/v1/hosts/console-markup/report', report, agentToken);
+    const { position, appended } = await api('PUT', '/api/v1/hosts/console-markup/report', report, agentToken);
+    beforeMarkup = position - appended;
 
     const row = page.locator('tr[data-host="console-markup"]');
     await row.waitFor();
@@ -197,7 +200,12 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   it('scrubs the inventory back in time with the slider (asOf), and verifies the chain', async () => {
     await openPage(page, ledger.url, 'audit.html');
     await page.locator('[data-testid="as-of-hosts"] td', { hasText: HOST }).waitFor();
-    await page.locator('[data-testid="as-of-slider"]').fill('1');
+    const slider = page.locator('[data-testid="as-of-slider"]');
+    await slider.fill(String(beforeMarkup));
+    await page.locator('[data-testid="as-of"]', { hasText: `As of position ${beforeMarkup}: 1 hosts` }).waitFor();
+    expect(await page.locator('[data-testid="as-of-hosts"]').textContent()).toContain(HOST);
+    expect(await page.locator('[data-testid="as-of-hosts"]').textContent()).not.toContain('console-markup');
+    await slider.fill('1');
     await page.locator('[data-testid="as-of"]', { hasText: 'As of position 1: 0 hosts, 0 devices' }).waitFor();
     expect(await page.locator('[data-testid="as-of-hosts"]').textContent()).not.toContain(HOST);
     await screenshot(page, '06-audit-as-of-1');
