@@ -216,17 +216,28 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     await screenshot(page, '07-audit-verified');
   });
 
-  it('shows a project member their own requests and quota, never another project\'s, and no fleet', async () => {
+  it("shows a project member their own requests and quota, never another project's, and no fleet; the operator sees both projects, and who holds the device", async () => {
     await api('POST', '/v2/device_profiles', [{ name: 'console-fpga', groups: [{ 'resources:FPGA': '1' }] }]);
     const member = (project: string) => ledger.token({ user: `${project}-user`, project, roles: ['member'] });
     const own = await api('POST', '/v2/accelerator_requests', { device_profile_name: 'console-fpga' }, member('tenant-a'));
     const other = await api('POST', '/v2/accelerator_requests', { device_profile_name: 'console-fpga' }, member('tenant-b'));
     const [ownArq, otherArq] = [own.arqs[0].uuid, other.arqs[0].uuid];
+    // Nova binds tenant-a's request to the simulated host's FPGA: the device page's "who held it when".
+    const { deployables } = (await api('POST', '/graphql', { query: `{ deployables(hostname: "${HOST}", resourceClass: "FPGA") { edges { node { rpUuid deviceUuid } } } }` })).data;
+    const fpga = deployables.edges[0].node;
+    const novaToken = ledger.token({ user: 'tenant-a-user', project: 'tenant-a', roles: ['member', 'service'] });
+    const bind = [
+      { op: 'add', path: '/hostname', value: HOST },
+      { op: 'add', path: '/device_rp_uuid', value: fpga.rpUuid },
+      { op: 'add', path: '/instance_uuid', value: '2f7d7f7e-0b8c-4a39-9d5e-6c1d2b3a4f50' },
+    ];
+    await api('PATCH', '/v2/accelerator_requests', { [ownArq]: bind }, novaToken);
+    await eventually(async () => (await api('GET', `/v2/accelerator_requests/${ownArq}`)).state === 'Bound');
 
     const { context, page: memberPage } = await newPage();
     try {
       await signIn(memberPage, ledger.url, member('tenant-a'), /\/console\/requests\.html$/);
-      await memberPage.locator('[data-testid="arqs"] code', { hasText: ownArq }).waitFor();
+      await memberPage.locator('[data-testid="arqs"] tr', { hasText: ownArq }).locator('.badge-Bound').waitFor();
       expect(await memberPage.locator('main').textContent()).not.toContain(otherArq);
       expect(await memberPage.locator('header nav').textContent()).not.toContain('Fleet');
       await screenshot(memberPage, '08-requests-member');
@@ -251,14 +262,22 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     await page.locator('[data-testid="arqs"] code', { hasText: otherArq }).waitFor();
     await page.locator('[data-testid="arqs"] code', { hasText: ownArq }).waitFor();
     await screenshot(page, '10-requests-admin');
+
+    // The FPGA's page says who holds it: tenant-a's request, open since the bind.
+    await openPage(page, ledger.url, `device.html?uuid=${fpga.deviceUuid}`);
+    const holding = page.locator('[data-testid="tenancy"] tr', { hasText: ownArq });
+    await holding.waitFor();
+    expect(await holding.textContent()).toContain('tenant-a');
+    expect(await holding.textContent()).toContain('holding');
+    await screenshot(page, '11-device-held');
   });
 
   it('shows Placement sync and quota to the operator, and never put a token in a URL', async () => {
     await openPage(page, ledger.url, 'placement.html');
     await page.locator('[data-testid="sync-counts"]').waitFor();
-    await screenshot(page, '11-placement');
+    await screenshot(page, '12-placement');
     await openPage(page, ledger.url, 'quota.html');
-    await screenshot(page, '12-quota-admin');
+    await screenshot(page, '13-quota-admin');
 
     expect(requested.length).toBeGreaterThan(20);
     const tokens = [ledger.adminToken, ledger.token({ user: 'tenant-a-user', project: 'tenant-a', roles: ['member'] })];

@@ -66,7 +66,7 @@ async function render(live) {
       : table(
           ['From', 'To', 'Project', 'Instance', 'Request', 'Profile', 'Region', 'Bitstream'],
           deviceTenancy.tenancies.map((tenancy) => [
-            `#${tenancy.from.position} `, tenancy.to ? `#${tenancy.to.position}` : 'holding', tenancy.projectId ?? '—', tenancy.instanceUuid ?? '—',
+            [`#${tenancy.from.position} `, time(tenancy.from.time)], tenancy.to ? [`#${tenancy.to.position} `, time(tenancy.to.time)] : 'holding', tenancy.projectId ?? '—', tenancy.instanceUuid ?? '—',
             h('code', {}, tenancy.arqUuid), tenancy.deviceProfile?.name ?? '—', tenancy.region ?? '—', tenancy.bitstreamId ?? '—',
           ]),
           { 'data-testid': 'tenancy' },
