@@ -80,7 +80,8 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   };
 
   beforeAll(async () => {
-    ledger = await startTestLedger({}, CONSOLE_WORKFLOWS);
+    // The liveness monitor looks often, so a stopped agent shows lost within seconds (3 missed 1 s heartbeats).
+    ledger = await startTestLedger({ LEDGER_AGENT_LIVENESS_CHECK_MS: '250' }, CONSOLE_WORKFLOWS);
     // Position 1 is before any host: where the time slider goes back to.
     await ledger.app.get<EventStore>(EVENT_STORE).append('console-marker', [testEvent('test.ConsoleMarker')], { expected: 'any' });
     agentDir = mkdtempSync(join(tmpdir(), 'console-agent-'));
@@ -282,6 +283,17 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     expect(requested.length).toBeGreaterThan(20);
     const tokens = [ledger.adminToken, ledger.token({ user: 'tenant-a-user', project: 'tenant-a', roles: ['member'] })];
     expect(requested.filter((url) => tokens.some((token) => url.includes(token) || url.includes(encodeURIComponent(token))))).toEqual([]);
+  });
+
+  it('shows an agent that stops heartbeating as lost, without a reload', async () => {
+    await openPage(page, ledger.url, 'fleet.html');
+    const row = page.locator(`tr[data-host="${HOST}"]`);
+    await row.locator('.badge-up').first().waitFor();
+    await agent?.stop('SIGTERM');
+    agent = undefined;
+    await row.locator('.badge-lost').waitFor();
+    await page.locator('[data-testid="agents-lost"]', { hasText: /^[1-9]/ }).waitFor();
+    await screenshot(page, '14-fleet-agent-lost');
     await admin.close();
   });
 });
