@@ -39,11 +39,18 @@ function problem(error) {
   return String(error?.message ?? error);
 }
 
+function say(alert, source, error) {
+  fill(alert, problem(error));
+  alert.dataset.source = source;
+  alert.hidden = false;
+}
+
 /**
  * Starts a page: `setup(controls)` once (forms, sliders: state that must
  * survive a refresh), then `render(live)` now and every POLL_MS while the tab
  * is visible. `body[data-ready]` and the `console-ready` performance mark
- * are set after the first answer (for tests and the render benchmark). Returns `refresh`, for after a click changed something.
+ * are set after the first answer (for tests and the render benchmark).
+ * Returns `refresh`, for after a click changed something.
  */
 export function startPage({ title, setup, render }) {
   if (!token()) {
@@ -63,11 +70,11 @@ export function startPage({ title, setup, render }) {
     clearTimeout(timer);
     try {
       await render(live);
-      alert.hidden = true;
+      // A refused click stays said until the next click; a failed read clears once reads work again.
+      if (alert.dataset.source === 'read') alert.hidden = true;
       fill(status, `Updated ${new Date().toLocaleTimeString()}`);
     } catch (error) {
-      fill(alert, problem(error));
-      alert.hidden = false;
+      say(alert, 'read', error);
     } finally {
       // The first answer on screen: tests wait for it, and the render benchmark reads the mark's time from navigation start.
       if (!document.body.dataset.ready) performance.mark('console-ready');
@@ -91,12 +98,12 @@ export function action(refresh, run) {
   return async (event) => {
     const button = event.currentTarget;
     button.disabled = true;
+    const alert = document.querySelector('.alert');
     try {
       await run();
+      alert.hidden = true;
     } catch (error) {
-      const alert = document.querySelector('.alert');
-      fill(alert, problem(error));
-      alert.hidden = false;
+      say(alert, 'action', error);
       return;
     } finally {
       button.disabled = false;
