@@ -8,7 +8,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { changedInput, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp } = require('./build-stamp');
+const { ASSET_FOLDERS, changedInput, listAssets, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp } = require('./build-stamp');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CONFIG = 'tsconfig.build.json';
@@ -34,9 +34,10 @@ async function buildDist({ root = ROOT, clean = false } = {}) {
   const plan = (previous && editsOnly(root, previous)) ?? fromConfig(root, previous);
   const { outputOf, transpile } = require('./transpile');
   await transpile(root, dist, plan.toCompile, plan.stamp.swc);
-  const outputs = new Set(Object.keys(plan.stamp.sources).map((source) => outputOf(dist, source)));
+  // The copied assets' scripts are outputs too, not orphans.
+  const outputs = new Set([...Object.keys(plan.stamp.sources).map((source) => outputOf(dist, source)), ...listAssets(root).map((file) => path.join(dist, file))]);
   const removed = plan.sweep ? removeOrphans(dist, outputs, plan.stamp.roots) : 0;
-  writeStamp(dist, plan.stamp);
+  writeStamp(dist, { ...plan.stamp, assets: copyAssets(root, dist) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const total = Object.keys(plan.stamp.sources).length;
   return `build: ${reason}: compiled ${plan.toCompile.length} of ${total} files${removed > 0 ? `, removed ${removed} stale outputs` : ''} in ${seconds} s`;
@@ -78,6 +79,19 @@ function fromConfig(root, previous) {
     stamp: { inputs: inputSignatures, roots, sources: signatures, ignored, swc },
     sweep: true,
   };
+}
+
+/**
+ * Copies the asset folders into dist/ afresh (a few dozen small files: cheaper
+ * than tracking which changed) and returns their signatures for the stamp.
+ */
+function copyAssets(root, dist) {
+  const signatures = signaturesOf(root, listAssets(root));
+  for (const folder of ASSET_FOLDERS) {
+    fs.rmSync(path.join(dist, folder), { recursive: true, force: true });
+    if (fs.existsSync(path.join(root, folder))) fs.cpSync(path.join(root, folder), path.join(dist, folder), { recursive: true });
+  }
+  return signatures;
 }
 
 const signaturesOf = (root, sources) => Object.fromEntries(sources.map((source) => [source, signature(path.join(root, source))]));

@@ -136,6 +136,29 @@ describe('the build (SWC, per file, only what changed)', () => {
     expect(existsSync(join(dist, 'libs/kernel/src/ids.js.map'))).toBe(false);
   });
 
+  it("copies the console's static files as they are, and again when one is added, edited or deleted", async () => {
+    write(root, 'apps/ledger/console/index.html', '<p>one</p>\n');
+    expect(staleness(root, dist)).toBe('apps/ledger/console/index.html is new');
+    expect(await buildDist({ root })).toMatch(/compiled 0 of 3 files/);
+    expect(readFileSync(join(dist, 'apps/ledger/console/index.html'), 'utf8')).toBe('<p>one</p>\n');
+    expect(staleness(root, dist)).toBeNull();
+
+    write(root, 'apps/ledger/console/index.html', '<p>two!</p>\n');
+    write(root, 'apps/ledger/console/js/page.js', 'export {};\n');
+    expect(staleness(root, dist)).toMatch(/^apps\/ledger\/console\/.+ (changed|is new)$/);
+    await buildDist({ root });
+    expect(readFileSync(join(dist, 'apps/ledger/console/index.html'), 'utf8')).toBe('<p>two!</p>\n');
+    expect(existsSync(join(dist, 'apps/ledger/console/js/page.js'))).toBe(true);
+    // A copied script is no compiled file's orphan.
+    expect(await buildDist({ root, clean: true })).toMatch(/compiled 3 of 3 files in/);
+    expect(existsSync(join(dist, 'apps/ledger/console/js/page.js'))).toBe(true);
+
+    rmSync(join(root, 'apps/ledger/console/js/page.js'));
+    expect(staleness(root, dist)).toBe('apps/ledger/console/js/page.js was deleted');
+    await buildDist({ root });
+    expect(existsSync(join(dist, 'apps/ledger/console/js/page.js'))).toBe(false);
+  });
+
   it('recompiles everything when the compiler options change', async () => {
     write(root, 'tsconfig.build.json', JSON.stringify({ extends: './tsconfig.json', include: ['apps', 'libs'], exclude: ['**/*.spec.ts'] }));
     expect(staleness(root, dist)).toBe('tsconfig.build.json changed');

@@ -6,8 +6,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const STAMP_FORMAT = 2;
+const STAMP_FORMAT = 3;
 const STAMP_FILE = '.build-stamp.json';
+/** Folders copied into dist/ as they are: the web console's pages, styles and browser modules (docs/operations.md, "Console"). */
+const ASSET_FOLDERS = ['apps/ledger/console'];
 
 /**
  * @typedef {[number, number]} FileSignature  mtime in ms and size in bytes
@@ -18,6 +20,7 @@ const STAMP_FILE = '.build-stamp.json';
  *   sources: Record<string, FileSignature>,
  *   ignored: string[],
  *   swc: object,
+ *   assets: Record<string, FileSignature>,
  * }} BuildStamp
  *   Paths are relative to the repository root, with forward slashes.
  *   `inputs`: files whose change recompiles everything (tsconfig, relative;
@@ -26,7 +29,8 @@ const STAMP_FILE = '.build-stamp.json';
  *   files under the roots that tsconfig excludes (specs, testing helpers),
  *   so a new file can be told from an excluded one without TypeScript.
  *   `swc`: the transpiler's options derived from tsconfig, reused by a
- *   build that only recompiles edited files.
+ *   build that only recompiles edited files. `assets`: the files copied as
+ *   they are (the console's pages and scripts, ASSET_FOLDERS).
  */
 
 /** @returns {FileSignature | null} */
@@ -58,21 +62,38 @@ function writeStamp(dist, stamp) {
   fs.renameSync(`${file}.tmp`, file);
 }
 
-/** Every .ts file under the roots (TypeScript's own extensions, node_modules skipped), relative to root. */
-function listTypeScript(root, roots) {
+/** Every file under the folders that `keep` accepts (node_modules skipped), relative to root. */
+function listFiles(root, folders, keep) {
   const found = [];
   const walk = (relative) => {
     for (const entry of fs.readdirSync(path.join(root, relative), { withFileTypes: true })) {
       const child = `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules') walk(child);
-      } else if (/\.(ts|tsx|mts|cts)$/.test(entry.name)) {
+      } else if (keep(entry.name)) {
         found.push(child);
       }
     }
   };
-  for (const folder of roots) if (fs.existsSync(path.join(root, folder))) walk(folder);
+  for (const folder of folders) if (fs.existsSync(path.join(root, folder))) walk(folder);
   return found;
+}
+
+/** Every .ts file under the roots (TypeScript's own extensions), relative to root. */
+const listTypeScript = (root, roots) => listFiles(root, roots, (name) => /\.(ts|tsx|mts|cts)$/.test(name));
+
+/** Every file under the asset folders, relative to root. */
+const listAssets = (root) => listFiles(root, ASSET_FOLDERS, () => true);
+
+/** Why the copied assets no longer match the tree (one new, changed or deleted), or null. */
+function assetStaleness(root, stamp) {
+  const unseen = new Set(Object.keys(stamp.assets));
+  for (const file of listAssets(root)) {
+    if (!unseen.delete(file)) return `${file} is new`;
+    if (!sameSignature(signature(path.join(root, file)), stamp.assets[file])) return `${file} changed`;
+  }
+  const [deleted] = unseen;
+  return deleted === undefined ? null : `${deleted} was deleted`;
 }
 
 /** The first input whose signature differs from the stamp's, or null. */
@@ -98,7 +119,7 @@ function staleness(root, dist) {
     if (!sameSignature(signature(path.join(root, file)), stamp.sources[file])) return `${file} changed`;
   }
   const [deleted] = unseen;
-  return deleted === undefined ? null : `${deleted} was deleted`;
+  return deleted === undefined ? assetStaleness(root, stamp) : `${deleted} was deleted`;
 }
 
-module.exports = { changedInput, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp };
+module.exports = { ASSET_FOLDERS, changedInput, listAssets, listTypeScript, readStamp, sameSignature, signature, staleness, writeStamp };

@@ -4,6 +4,7 @@ import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { auditBench } from './modules/audit.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
+import { consoleBench } from './modules/console.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { developerToolsBench } from './modules/developer-tools.bench';
 import { graphqlBench } from './modules/graphql.bench';
@@ -18,7 +19,7 @@ import { sagaBench } from './modules/saga.bench';
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the
- * auditor's long log, then the HTTP API (Cyborg's v2, then GraphQL, then Cyborg's v2 behind Keystone), then
+ * auditor's long log, then the HTTP API (Cyborg's v2, then GraphQL, then the web console in Chromium, then Cyborg's v2 behind Keystone), then
  * the workflow runtime's saga, then the simulated fleet, then Placement,
  * then the Kafka relay.
  */
@@ -32,6 +33,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   auditBench,
   cyborgV2Bench,
   graphqlBench,
+  consoleBench,
   keystoneBench,
   sagaBench,
   agentsScaleBench,

@@ -5,8 +5,8 @@ import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 
 const DOCUMENTS = ['/api/v1/openapi.json', '/v2/openapi.json'];
-/** The human docs page and its assets: not part of an API, so in no document. */
-const DOCS_PAGE = /^[A-Z]+ \/docs(\/|$)/;
+/** The human pages and their assets — the docs page, the operator's console: not part of an API, so in no document. */
+const DOCS_PAGE = /^[A-Z]+ \/(docs|console)(\/|$)/;
 
 describe('the API documents and the docs page', () => {
   let ledger: TestLedger;

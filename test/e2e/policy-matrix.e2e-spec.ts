@@ -173,6 +173,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/devices/{uuid}/provenance',               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/devices/{uuid}/tenancy',                  '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['GET /api/v1/devices/{uuid}/timeline',                 '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/audit/verify',                            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
 
   ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -920,6 +921,10 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         if (caller !== 'admin') expect(r.body.entries.filter((e: { projectId: string }) => e.projectId !== projectOf(caller))).toEqual([]);
         else expect(r.body.entries.map((e: { type: string }) => e.type)).toContain('inventory.DeviceDiscovered');
       },
+    }),
+    'GET /api/v1/audit/verify': () => ({
+      path: '/api/v1/audit/verify',
+      allowed: (r) => expect(r.body).toMatchObject({ ok: true, checked: expect.any(Number) }),
     }),
     'GET /api/v1/jobs/{uuid}': () => ({
       path: `/api/v1/jobs/${standingJob}`,

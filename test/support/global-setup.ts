@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
+import { chromiumPath } from './chromium-path';
 import { openstackClientProblem } from './openstack-cli';
 import { placementMissing, type PlacementService, startPlacementService } from './placement-service';
 import { selectsPlacementSuites } from './placement-suites';
@@ -14,7 +15,7 @@ export const PLACEMENT_HANDLE = Symbol.for('ledger.test.placement');
  * verdicts from the environment.
  */
 export default async function globalSetup(globalConfig?: { testPathPatterns?: { patterns?: string[] } }): Promise<void> {
-  await Promise.all([buildDist(), probePostgres(), probeOpenstackClient(), probeAnsible(), startPlacement(globalConfig?.testPathPatterns?.patterns ?? [])]);
+  await Promise.all([buildDist(), probePostgres(), probeOpenstackClient(), probeAnsible(), probeChromium(), startPlacement(globalConfig?.testPathPatterns?.patterns ?? [])]);
 }
 
 /** `npm run build` in this process: a check of a few milliseconds when dist/ is up to date. */
@@ -75,4 +76,15 @@ async function probeAnsible(): Promise<void> {
   );
   if (problem === undefined) delete process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE;
   else process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE = problem;
+}
+
+async function probeChromium(): Promise<void> {
+  const executable = chromiumPath();
+  const problem = await new Promise<string | undefined>((resolve) =>
+    execFile(executable, ['--version'], { timeout: 30_000 }, (error) =>
+      resolve(error ? `${executable} --version failed (${error.message.split('\n')[0]}); install Debian's chromium` : undefined),
+    ),
+  );
+  if (problem === undefined) delete process.env.LEDGER_TEST_CHROMIUM_UNAVAILABLE;
+  else process.env.LEDGER_TEST_CHROMIUM_UNAVAILABLE = problem;
 }

@@ -22,6 +22,9 @@ export const ansiblePlaybookPath = (): string => process.env.LEDGER_TEST_ANSIBLE
 /** Why `ansible-playbook` cannot be used, or undefined when it can. */
 export const ansibleUnavailable = (): string | undefined => process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE || undefined;
 
+/** Why Chromium (test/support/chromium-path.ts) cannot be used, or undefined when it can. */
+export const chromiumUnavailable = (): string | undefined => process.env.LEDGER_TEST_CHROMIUM_UNAVAILABLE || undefined;
+
 /**
  * Jest's `describe` when the service is there; otherwise `describe.skip`
  * after printing why — or, under CI, a suite whose one test fails with the reason.

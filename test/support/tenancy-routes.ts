@@ -113,6 +113,8 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/devices/{uuid}/provenance': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/provenance`) },
   'GET /api/v1/devices/{uuid}/tenancy': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/tenancy`) },
   'GET /api/v1/devices/{uuid}/timeline': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/timeline`) },
+  // The whole log's chain: the operator's (admin), nothing a tenant reads.
+  'GET /api/v1/audit/verify': { kind: 'call', call: get('/api/v1/audit/verify') },
   'GET /api/v1/deployables': { kind: 'call', call: get('/api/v1/deployables') },
   'GET /api/v1/deployables/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/deployables/${f.deployable}`) },
   'GET /api/v1/placement': { kind: 'call', call: get('/api/v1/placement') },

@@ -14,6 +14,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
 import { mountApiDocs } from './openapi/mount-api-docs';
+import { mountConsole } from './console/mount-console';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -50,7 +51,10 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(requestValidationPipe());
   app.enableShutdownHooks();
-  if (config.roles.includes('api')) mountApiDocs(app);
+  if (config.roles.includes('api')) {
+    mountApiDocs(app);
+    await mountConsole(app);
+  }
   if (config.auth.mode === 'keystone') {
     const keystone = config.auth.keystone;
     new Logger('Auth').log(

@@ -27,3 +27,5 @@ export * from './anchoring/checkpoint-key-file';
 export * from './anchoring/checkpoint-files';
 export * from './anchoring/anchored-verifier';
 export * from './anchoring/head-checkpointer';
+export * from './anchoring/log-batches';
+export * from './anchoring/verify-log';

@@ -122,6 +122,28 @@ async function freePort(): Promise<number> {
 }
 
 /** The directory holding scripts/run.js, found from this file whether it runs from dist/ or from source. */
+/**
+ * Runs `measure` against a fresh ledger process on the sqlite pass only (the
+ * process runs its embedded setup whatever the pass: measuring it once is
+ * enough), and stops it after; on other passes says `records` were skipped.
+ */
+export async function onLedgerProcess<T>(
+  context: { readonly target: { readonly name: string }; progress(message: string): void },
+  records: string,
+  measure: (ledger: LedgerServer) => Promise<T[]>,
+): Promise<T[]> {
+  if (context.target.name !== 'sqlite') {
+    context.progress(`${records}: skipped; the ledger process is measured in its embedded setup, on the sqlite pass`);
+    return [];
+  }
+  const ledger = await startLedgerServer(context.progress);
+  try {
+    return await measure(ledger);
+  } finally {
+    await ledger.stop();
+  }
+}
+
 export function repositoryRoot(): string {
   for (let directory = __dirname; ; directory = dirname(directory)) {
     if (existsSync(join(directory, 'scripts', 'run.js'))) return directory;

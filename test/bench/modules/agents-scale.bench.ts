@@ -8,7 +8,7 @@ import type { AgentsScaleSizes } from '../bench-sizes';
 import { appendedTypes } from '../fixtures/appended-types';
 import { measureChurn } from '../fixtures/churn-round';
 import { ReportWatch } from '../fixtures/report-watch';
-import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
+import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
 import { cpuPercent, describeWindow, type IntendedRates, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
 
@@ -55,18 +55,7 @@ export const agentsScaleBench: BenchModule = {
     { name: CHURN, unit: 's', digits: 2 },
     { name: CHURN_HB60, unit: 's', digits: 2 },
   ],
-  async run(context, wanted) {
-    if (context.target.name !== 'sqlite') {
-      context.progress('agents_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
-      return [];
-    }
-    const ledger = await startLedgerServer(context.progress);
-    try {
-      return await measureAgents(context, wanted, ledger);
-    } finally {
-      await ledger.stop();
-    }
-  },
+  run: (context, wanted) => onLedgerProcess(context, 'agents_*', (ledger) => measureAgents(context, wanted, ledger)),
 };
 
 async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>, ledger: LedgerServer): Promise<Measurement[]> {

@@ -3,7 +3,7 @@ import type { BenchModule, Measurement } from '../bench-module';
 import { createArqs, type FpgaProvider, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
 import { assignProviders, runNovaFlow } from '../fixtures/cyborg-v2-flow';
 import { JsonClient } from '../http/json-client';
-import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
+import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { bestWindow, runClosedLoop, windowRates } from '../measure/closed-loop';
 import { cpuBetween, type CpuReading, readCpu } from '../measure/cpu-usage';
 import { type ExpectedCall, measureHttpLatency } from '../measure/http-latency';
@@ -41,18 +41,7 @@ export const cyborgV2Bench: BenchModule = {
     { name: 'v2_flow_64_cpu_ms', unit: 'ms' },
     { name: 'v2_flow_64_one_project', unit: 'flows/s' },
   ],
-  async run(context, wanted) {
-    if (context.target.name !== 'sqlite') {
-      context.progress('v2_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
-      return [];
-    }
-    const ledger = await startLedgerServer(context.progress);
-    try {
-      return await measureCyborgV2(context, wanted, ledger);
-    } finally {
-      await ledger.stop();
-    }
-  },
+  run: (context, wanted) => onLedgerProcess(context, 'v2_*', (ledger) => measureCyborgV2(context, wanted, ledger)),
 };
 
 async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string>, ledger: LedgerServer): Promise<Measurement[]> {

@@ -2,7 +2,7 @@ import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { reportFleet } from '../fixtures/cyborg-v2-fleet';
 import { JsonClient } from '../http/json-client';
-import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
+import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { measureHttpLatency } from '../measure/http-latency';
 
 const HOSTS = 1000;
@@ -30,18 +30,7 @@ export const graphqlBench: BenchModule = {
     { name: 'graphql_fleet_p50_ms', unit: 'ms' },
     { name: 'graphql_fleet_p99_ms', unit: 'ms' },
   ],
-  async run(context) {
-    if (context.target.name !== 'sqlite') {
-      context.progress('graphql_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
-      return [];
-    }
-    const ledger = await startLedgerServer(context.progress);
-    try {
-      return await measureFleetPage(context, ledger);
-    } finally {
-      await ledger.stop();
-    }
-  },
+  run: (context) => onLedgerProcess(context, 'graphql_*', (ledger) => measureFleetPage(context, ledger)),
 };
 
 async function measureFleetPage(context: BenchContext, ledger: LedgerServer): Promise<Measurement[]> {

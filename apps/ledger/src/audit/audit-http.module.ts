@@ -5,6 +5,7 @@ import { DeviceHistoryQueries } from '@ledger/projections/device-history';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 import { AsOfReads } from './as-of-reads.service';
+import { ChainVerifyController } from './chain-verify.controller';
 import { DeviceHistoryController } from './device-history.controller';
 
 /**
@@ -15,7 +16,7 @@ import { DeviceHistoryController } from './device-history.controller';
  */
 @Global()
 @Module({
-  controllers: [DeviceHistoryController],
+  controllers: [DeviceHistoryController, ChainVerifyController],
   providers: [
     { provide: DeviceHistoryQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new DeviceHistoryQueries(db) },
     { provide: AsOfRebuilds, inject: [EVENT_STORE], useFactory: (store: EventStore) => new AsOfRebuilds(store) },

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AnchoredVerifier, type AnchoredVerdict } from '@ledger/eventstore';
+import { AnchoredVerifier, type AnchoredVerdict, verifyBatches } from '@ledger/eventstore';
 import { auditorCheckpoints, liveCheckpoints, verifyingKey } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { openSource } from '../support/event-source';
@@ -39,20 +39,13 @@ export function registerAuditVerify(audit: Command): void {
       ];
       const verifier = new AnchoredVerifier(checkpoints, verifyingKey(config, options.publicKey));
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
-      let seen = 0;
+      let verdict: AnchoredVerdict;
       try {
-        outer: for await (const batch of source.verifiableBatches()) {
-          for (const event of batch) {
-            seen++;
-            if (!verifier.check(event)) break outer;
-          }
-          progress.update(seen);
-        }
+        verdict = await verifyBatches(source.verifiableBatches(), verifier, (seen) => progress.update(seen));
       } finally {
         await source.close();
       }
-      progress.done(seen);
-      const verdict = verifier.verdict();
+      progress.done(verdict.checked);
       process.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
       process.exitCode = verdict.ok ? 0 : 1;
     });

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent } from '@ledger/eventstore';
+import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
 
@@ -33,28 +33,15 @@ export async function openLiveSource(): Promise<EventSource> {
   const head = await store.headPosition();
   const { events: headEvents } = await store.readAll({ after: Math.max(0, head - 1), max: 1 });
   const readDecoded = async (after: number): Promise<RecordedEvent[]> => (await store.readAll({ after, max: BATCH })).events;
-  const readStored = store.readAllStored?.bind(store);
   return {
     description: `${config.store} store`,
     total: head,
     headHash: headEvents.find((event) => event.position === head)?.hash,
     checkpoints: async () => [],
     batches: () => upToHead(head, readDecoded),
-    verifiableBatches: () => upToHead<RecordedEvent | StoredEvent>(head, readStored ? (after) => readStored(after, BATCH) : readDecoded),
+    verifiableBatches: () => verifiableBatches(store, head, BATCH),
     close: () => store.close(),
   };
-}
-
-/** Reads batch after batch from the start, stopping at `head` (events appended later are not the log being read). */
-async function* upToHead<E extends { readonly position: number }>(head: number, read: (after: number) => Promise<E[]>): AsyncIterable<E[]> {
-  let after = 0;
-  while (after < head) {
-    const events = await read(after);
-    if (events.length === 0) break;
-    const last = events[events.length - 1].position;
-    yield last <= head ? events : events.filter((event) => event.position <= head);
-    after = last;
-  }
 }
 
 /** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */

@@ -1,0 +1,35 @@
+import type { KeyObject } from 'node:crypto';
+import type { RecordedEvent } from '../envelope';
+import type { EventStore } from '../event-store.port';
+import type { StoredEvent } from '../hash-chain/stored-event';
+import { type AnchoredVerdict, AnchoredVerifier } from './anchored-verifier';
+import type { SignedCheckpoint } from './head-checkpoint';
+import { verifiableBatches } from './log-batches';
+
+const BATCH = 5000;
+
+/**
+ * Walks batches of the log through an anchored verifier, stopping at the
+ * first break; `onBatch` hears how many events were checked so far.
+ */
+export async function verifyBatches(
+  batches: AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>,
+  verifier: AnchoredVerifier,
+  onBatch: (seen: number) => void = () => undefined,
+): Promise<AnchoredVerdict> {
+  let seen = 0;
+  outer: for await (const batch of batches) {
+    for (const event of batch) {
+      seen++;
+      if (!verifier.check(event)) break outer;
+    }
+    onBatch(seen);
+  }
+  return verifier.verdict();
+}
+
+/** The live store's whole chain, up to its head now, against these signed checkpoints (`ledgerctl audit verify`, GET /api/v1/audit/verify). */
+export async function verifyStoreLog(store: EventStore, checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined): Promise<AnchoredVerdict> {
+  const head = await store.headPosition();
+  return verifyBatches(verifiableBatches(store, head, BATCH), new AnchoredVerifier(checkpoints, publicKey));
+}
