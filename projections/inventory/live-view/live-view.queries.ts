@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@ledger/processing';
-import { agentStatusOf, type DeviceTelemetryView, type HostTelemetryView, isoOfMs, type OverdueHost } from './live-view.views';
+import { type AgentStatus, agentStatusOf, type DeviceTelemetryView, type HostTelemetryView, isoOfMs, type OverdueHost } from './live-view.views';
 
 type Row = Record<string, unknown>;
 
@@ -40,6 +40,18 @@ export class LiveViewQueries {
       status: agentStatusOf(host.agent_lost_at, host.last_seen_ms),
       devices: devices.map(toDeviceTelemetryView),
     };
+  }
+
+  /** Registered hosts per agent status (up, lost, unknown), for metrics: one GROUP BY over the hosts and their sightings. */
+  async agentCounts(): Promise<Record<AgentStatus, number>> {
+    const rows = await this.db.all<Row>(
+      `SELECT CASE WHEN h.agent_lost_at IS NOT NULL THEN 'lost' WHEN l.last_seen_ms IS NULL THEN 'unknown' ELSE 'up' END AS status, COUNT(*) AS hosts
+         FROM inv_hosts h LEFT JOIN inv_host_liveness l ON l.hostname = h.hostname
+        GROUP BY 1`,
+    );
+    const counts: Record<AgentStatus, number> = { up: 0, lost: 0, unknown: 0 };
+    for (const row of rows) counts[row.status as AgentStatus] = Number(row.hosts);
+    return counts;
   }
 
   /**
