@@ -151,3 +151,15 @@ describe('Prometheus metrics at /metrics (embedded SQLite)', () => {
     await eventually(async () => isDeepStrictEqual((seen = await observed()), wanted)).catch(() => expect(seen).toEqual(wanted));
   });
 });
+
+describe('LEDGER_METRICS=false', () => {
+  it('serves no /metrics', async () => {
+    const ledger = await startTestLedger({ LEDGER_METRICS: 'false' });
+    try {
+      const scrape = await ledger.request('GET', '/metrics', { token: ledger.adminToken });
+      expect([scrape.status, scrape.body.code]).toEqual([404, 'ROUTE.NOT_FOUND']);
+    } finally {
+      await ledger.close();
+    }
+  });
+});
