@@ -22,9 +22,18 @@ export function parsePrometheusText(text: string): Sample[] {
     });
 }
 
+/** The samples named `name` whose labels include `labels`. */
+const matching = (samples: readonly Sample[], name: string, labels: Record<string, string>): Sample[] =>
+  samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+
 /** The value of the one sample named `name` whose labels include `labels`; undefined when none, an error when several. */
 export function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = matching(samples, name, labels);
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value;
+}
+
+/** The sum of the samples named `name` whose labels include `labels` (0 when none): a counter over every series. */
+export function sampleSum(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
+  return matching(samples, name, labels).reduce((total, sample) => total + sample.value, 0);
 }

@@ -1,6 +1,6 @@
 import type { EventStoreObserver } from '@ledger/eventstore';
 import { LedgerMetrics } from '../../../apps/ledger/src/metrics/ledger-metrics';
-import { parsePrometheusText } from '../../support/prometheus-text';
+import { parsePrometheusText, sampleSum } from '../../support/prometheus-text';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { fpgaProfileCall, reportFleet, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
@@ -153,8 +153,7 @@ async function flowCpuShare({ ledger }: FlowLedger, ledgerCpuMsPerFlow: number):
   const reply = await client.expect(200, { method: 'GET', path: '/metrics', token: ledger.token(ADMIN) });
   client.close();
   const samples = parsePrometheusText(reply.text);
-  const sum = (name: string, labels: Record<string, string> = {}) =>
-    samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((total, sample) => total + sample.value, 0);
+  const sum = (name: string, labels: Record<string, string> = {}) => sampleSum(samples, name, labels);
   const flows = sum('ledger_http_requests_total', { method: 'POST', route: '/v2/accelerator_requests', status: '201' });
   const perFlow = {
     requests: sum('ledger_http_requests_total') / flows,
