@@ -30,6 +30,12 @@ export class JobQueries {
     return isReadModelPrepared(this.db, jobsProjection);
   }
 
+  /** Jobs per state and kind, for metrics: one GROUP BY, whatever the history's length. */
+  async countsByStateAndKind(): Promise<{ state: string; kind: string; jobs: number }[]> {
+    const rows = await this.db.all<{ state: string; kind: string; jobs: number | string }>('SELECT state, kind, COUNT(*) AS jobs FROM jobs GROUP BY state, kind');
+    return rows.map((row) => ({ state: row.state, kind: row.kind, jobs: Number(row.jobs) }));
+  }
+
   async getJob(jobId: string): Promise<JobView | undefined> {
     const row = await this.db.get<Record<string, unknown>>('SELECT * FROM jobs WHERE job_id = $1', [jobId.toLowerCase()]);
     return row && toJobView(jobRowFrom(row));

@@ -29,6 +29,14 @@ describeWithService('PostgreSQL', postgresUnavailable())('quotaProjection (Postg
       expect(await queries.getProject(project)).toEqual({ project, limits: truth.limits, usage: truth.usage });
     }
     expect((await queries.getProject('p1')).limits['capacity:memoryMiB']).toBe(2 ** 53 - 1);
+    // The metrics' one query for every project says the same.
+    const everyProject = await queries.usageAndLimits();
+    for (const project of ['p1', 'p2', 'p3']) {
+      const truth = await history.authoritative(project);
+      const rows = everyProject.filter((row) => row.project === project);
+      expect(Object.fromEntries(rows.filter((row) => row.limit !== null).map((row) => [row.resource, row.limit]))).toEqual(truth.limits);
+      expect(Object.fromEntries(rows.filter((row) => row.used > 0).map((row) => [row.resource, row.used]))).toEqual(truth.usage);
+    }
     const oldest = await queries.listReservations({ limit: 3 });
     expect(oldest).toHaveLength(3);
     expect(oldest.map((r) => r.reservedAt)).toEqual([...oldest.map((r) => r.reservedAt)].sort());

@@ -47,6 +47,23 @@ export class QuotaQueries {
     };
   }
 
+  /** Every project's limit and usage per resource that has either, for metrics (null: no limit set, or nothing used). */
+  async usageAndLimits(): Promise<{ project: string; resource: string; used: number; limit: number | null }[]> {
+    const rows = await this.db.all<{ project: string; resource: string; used: number | string | null; limit_value: number | string | null }>(
+      `SELECT u.project, u.resource, u.used, l.limit_value FROM quota_usage u
+         LEFT JOIN quota_limits l ON l.project = u.project AND l.resource = u.resource
+       UNION ALL
+       SELECT l.project, l.resource, NULL, l.limit_value FROM quota_limits l
+        WHERE NOT EXISTS (SELECT 1 FROM quota_usage u WHERE u.project = l.project AND u.resource = l.resource)`,
+    );
+    return rows.map((row) => ({
+      project: row.project,
+      resource: row.resource,
+      used: Number(row.used ?? 0),
+      limit: row.limit_value === null ? null : Number(row.limit_value),
+    }));
+  }
+
   /** Oldest first (then by project and consumer), for a sweeper of reservations whose request never got recorded. */
   async listReservations(filter: ReservationFilter = {}): Promise<ReservationView[]> {
     const limit = filter.limit ?? DEFAULT_RESERVATION_LIMIT;

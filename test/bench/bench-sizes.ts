@@ -27,6 +27,8 @@ export interface BenchSizes {
    * flows before V8 has optimised them (CPU per flow halves meanwhile).
    */
   readonly flowTiming: ClosedLoopTiming;
+  /** Hosts registered before GET /metrics is timed (metrics_scrape_ms). */
+  readonly metricsHosts: number;
   /** The simulated fleet of agents_* (agents-scale.bench.ts). */
   readonly agents: AgentsScaleSizes;
   /** The fleet placement_* brings into a real Placement (placement.bench.ts). */
@@ -64,6 +66,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   rounds: 3,
   httpSamples: 1000,
   flowTiming: { warmupMs: 8000, measureMs: 2000, rounds: 5 },
+  metricsHosts: 10_000,
   agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
   placement: { hosts: 1000, devicesPerHost: 8 },
   toolSamples: 21,
@@ -80,6 +83,7 @@ export const QUICK_SIZES: BenchSizes = {
   rounds: 1,
   httpSamples: 200,
   flowTiming: { warmupMs: 1000, measureMs: 3000, rounds: 1 },
+  metricsHosts: 200,
   agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
   placement: { hosts: 50, devicesPerHost: 8 },
   toolSamples: 5,

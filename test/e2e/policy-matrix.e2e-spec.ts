@@ -87,6 +87,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /healthz',                                        '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
   ['GET /readyz',                                         '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
   ['GET /api/v1/openapi.json',                            '',      [OK,   OK,     OK,     OK,      OK,    OK,      OK,    OK]],
+  ['GET /metrics',                                        '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
 
   ['GET /v2/device_profiles',                             '',      [NO,   OK,     OK,     OK,      OK,    DENY,    OK,    DENY]],
   ['GET /v2/device_profiles/{uuid}',                      '',      [NO,   OK,     OK,     OK,      OK,    DENY,    OK,    DENY]],
@@ -497,6 +498,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     'GET /healthz': () => ({ path: '/healthz', allowed: (r) => expect(r.body).toEqual({ status: 'ok' }) }),
     'GET /readyz': () => ({ path: '/readyz', allowed: expectStatus(200) }),
     'GET /api/v1/openapi.json': () => ({ path: '/api/v1/openapi.json', allowed: (r) => expect(r.body.openapi).toEqual(expect.any(String)) }),
+    'GET /metrics': () => ({ path: '/metrics', allowed: (r) => expect(r.body).toMatch(/^ledger_http_requests_total\{/m) }),
 
     'GET /v2/device_profiles': () => ({
       path: '/v2/device_profiles',

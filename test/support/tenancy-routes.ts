@@ -57,6 +57,8 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /healthz': { kind: 'call', call: get('/healthz') },
   'GET /readyz': { kind: 'call', call: get('/readyz') },
   'GET /api/v1/openapi.json': { kind: 'call', call: get('/api/v1/openapi.json') },
+  // Quota usage per project is among the metrics: the operator's (admin) only.
+  'GET /metrics': { kind: 'call', call: get('/metrics') },
   'GET /v2/openapi.json': { kind: 'call', call: get('/v2/openapi.json') },
   // GraphQL reads the same data: a project's requests and quota at the top, and another project's requests through the inventory's nesting.
   'POST /graphql': { kind: 'call', call: at('POST', () => '/graphql', { query: GRAPHQL_OWN_DATA }) },

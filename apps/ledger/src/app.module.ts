@@ -21,6 +21,8 @@ import { WorkflowRuntimeModule } from './infrastructure/workflow-runtime.module'
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { ReadinessService } from './infrastructure/readiness.service';
 import { ledgerIdentity } from './infrastructure/identity';
+import type { LedgerMetrics } from './metrics/ledger-metrics';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { ProvisioningConductorModule } from './provisioning/provisioning-conductor.module';
 import { ProvisioningHttpModule } from './provisioning/provisioning-http.module';
@@ -31,13 +33,15 @@ import { WorkflowsHttpModule } from './workflows/workflows-http.module';
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
  * command handlers (the only writers), `api` the HTTP surface on top of
- * them, `processors` the checkpointed projections. Health probes are always on.
+ * them, `processors` the checkpointed projections. Health probes are always on,
+ * and so are the metrics (GET /metrics) when `metrics` is given (LEDGER_METRICS).
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows): DynamicModule {
+  static forRoot(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows, metrics?: LedgerMetrics): DynamicModule {
     const imports: (DynamicModule | Type)[] = [
       CqrsModule.forRoot(),
+      ...(metrics ? [MetricsModule.forRoot(metrics)] : []),
       PersistenceModule.forRoot(config),
       authModule(config, codec),
     ];

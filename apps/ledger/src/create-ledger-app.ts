@@ -13,6 +13,8 @@ import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
+import { countHttpResponses } from './metrics/http-metrics.hook';
+import { LedgerMetrics } from './metrics/ledger-metrics';
 import { mountApiDocs } from './openapi/mount-api-docs';
 import { mountConsole } from './console/mount-console';
 
@@ -42,7 +44,9 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   adapter.getInstance().removeContentTypeParser('text/plain');
   parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows), adapter, {
+  const metrics = config.metrics ? new LedgerMetrics() : undefined;
+  if (metrics) countHttpResponses(adapter.getInstance(), metrics);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows, metrics), adapter, {
     logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
     bodyParser: false,
   });

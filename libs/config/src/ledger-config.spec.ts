@@ -75,6 +75,11 @@ describe('loadLedgerConfig', () => {
     expect(loadLedgerConfig({ LEDGER_JSON_MAX_DEPTH: '16' }).jsonMaxDepth).toBe(16);
   });
 
+  it('serves metrics unless LEDGER_METRICS is false', () => {
+    expect(loadLedgerConfig({}).metrics).toBe(true);
+    expect(loadLedgerConfig({ LEDGER_METRICS: 'false' }).metrics).toBe(false);
+  });
+
   it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
     expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');
@@ -97,6 +102,7 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_ROLES: 'api,cook' }, 'LEDGER_ROLES'],
     [{ LEDGER_ROLES: 'api' }, 'LEDGER_ROLES'],
     [{ LEDGER_DEV_NO_AUTH: 'maybe' }, 'LEDGER_DEV_NO_AUTH'],
+    [{ LEDGER_METRICS: 'sometimes' }, 'LEDGER_METRICS'],
     [{ LEDGER_AUTH_SECRET: 'short' }, 'LEDGER_AUTH_SECRET'],
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
     [{ LEDGER_AGENT_LOST_AFTER_INTERVALS: '0' }, 'LEDGER_AGENT_LOST_AFTER_INTERVALS'],

@@ -69,6 +69,11 @@ export interface LedgerConfig {
    * objects; a deeper one is refused (400 REQUEST.TOO_DEEP) before it is parsed.
    */
   readonly jsonMaxDepth: number;
+  /**
+   * LEDGER_METRICS (true): Prometheus metrics at GET /metrics (admin role,
+   * docs/operations.md). Off, the route is absent and nothing is measured.
+   */
+  readonly metrics: boolean;
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /**
@@ -164,6 +169,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     policyFile: optionalPath(env, 'LEDGER_POLICY_FILE', cwd),
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
+    metrics: booleanSetting(env, 'LEDGER_METRICS', true),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     ...(nova !== undefined ? { nova } : {}),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),

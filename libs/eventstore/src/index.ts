@@ -1,6 +1,7 @@
 export * from './envelope';
 export * from './expected-version';
 export * from './event-store.port';
+export * from './event-store-observer';
 export * from './errors/wrong-expected-version.error';
 export * from './errors/invalid-append.error';
 export * from './errors/store-closed.error';

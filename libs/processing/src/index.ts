@@ -6,6 +6,7 @@ export * from './sql/versioned-tables';
 export * from './processors/processor';
 export * from './processors/processor-status';
 export * from './processors/processor-logger';
+export * from './processors/processor-observer';
 export * from './processors/processor-runtime';
 export * from './processors/position-waiters';
 export * from './processors/commit-batch';

@@ -70,6 +70,15 @@ function liveViewContract(open: () => TestDatabases) {
     });
   });
 
+  it('counts registered hosts per agent status, as each host reads', async () => {
+    expect(await queries.agentCounts()).toEqual({ up: 0, lost: 0, unknown: 2 });
+    await writeLiveView(db, [sightingRow('compute-1', T1), sightingRow('compute-2', T1), sightingRow('never-registered', T1)], []);
+    // What the projection writes on inventory.AgentLost, without a whole history to get there.
+    await db.run('UPDATE inv_hosts SET agent_lost_at = $1 WHERE hostname = $2', [new Date(T2).toISOString(), 'compute-2']);
+    expect(await queries.agentCounts()).toEqual({ up: 1, lost: 1, unknown: 0 });
+    expect([(await queries.hostTelemetry('compute-1'))?.status, (await queries.hostTelemetry('compute-2'))?.status]).toEqual(['up', 'lost']);
+  });
+
   it('serves only the devices of the last heartbeat', async () => {
     await writeLiveView(db, [heartbeatRow('compute-1', T1, 15_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', T1, 1), sample('compute-1', '0000:af:00.0', T1, 2)]);
     await writeLiveView(db, [heartbeatRow('compute-1', T2, 15_000, '0.1.0')], [sample('compute-1', '0000:af:00.0', T2, 3)]);

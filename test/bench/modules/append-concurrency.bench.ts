@@ -1,3 +1,4 @@
+import type { EventStoreObserver } from '@ledger/eventstore';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { newEventFrom } from '../fixtures/event-payloads';
@@ -43,9 +44,10 @@ export const appendConcurrencyBench: BenchModule = {
   },
 };
 
-async function appendClosedLoop(context: BenchContext, writers: number): Promise<ClosedLoopWindow[]> {
+/** `writers` closed-loop writers on a fresh store named `label` (told to `observer`, when given): the windows of append_<writers>. */
+export async function appendClosedLoop(context: BenchContext, writers: number, label = `append-${writers}`, observer?: EventStoreObserver): Promise<ClosedLoopWindow[]> {
   const { events } = await context.inventoryLog();
-  const store = await context.target.openEventStore(`append-${writers}`);
+  const store = await context.target.openEventStore(label, observer);
   const versions = new Array<number>(writers).fill(0);
   let n = 0;
   const windows = await runClosedLoop(writers, context.sizes, async (writer) => {

@@ -1,24 +1,14 @@
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
-import { createArqs, type FpgaProvider, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
-import { assignProviders, runNovaFlow } from '../fixtures/cyborg-v2-flow';
+import { createArqs, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
+import { ADMIN, FLOW_CLIENTS, FLOW_HOSTS as HOSTS, FLOW_PROFILE as PROFILE, measureNovaFlows, novaOf, ownProjectTokens } from '../fixtures/cyborg-v2-flow';
 import { JsonClient } from '../http/json-client';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
-import { bestWindow, runClosedLoop, windowRates } from '../measure/closed-loop';
-import { cpuBetween, type CpuReading, readCpu } from '../measure/cpu-usage';
 import { type ExpectedCall, measureHttpLatency } from '../measure/http-latency';
-import { percentile } from '../measure/statistics';
 
-/** Hosts reported: 48 FPGAs with 2–4 VFs each (144 handles) for 64 clients that each hold at most one. */
-const HOSTS = 48;
 /** Requests present in the caller's project while reads and profile creates are measured. */
 const PRESENT_ARQS = 100;
-const FLOW_CLIENTS = 64;
-const PROFILE = 'fpga-dp';
 const TENANT = 'tenant-a';
-const ADMIN = { user: 'admin', project: 'admin', roles: ['admin' as const] };
-/** Nova: the tenant's token plus its own service role. */
-const novaOf = (project: string) => ({ user: 'nova', project, roles: ['member' as const, 'service' as const] });
 
 const LATENCIES = ['v2_list_arqs', 'v2_get_arq', 'v2_create_profile'] as const;
 const FLOWS = ['v2_flow_64', 'v2_flow_64_one_project'] as const;
@@ -66,60 +56,8 @@ async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string
   }
   for (const name of FLOWS) {
     if (!wanted.has(name) && !(name === 'v2_flow_64' && wanted.has('v2_flow_64_cpu_ms'))) continue;
-    const tokens = Array.from({ length: FLOW_CLIENTS }, (_, index) => (name === 'v2_flow_64' ? ledger.token(novaOf(`tenant-${index}`)) : nova));
-    results.push(...(await ledger.profiled(name, () => measureFlows(context, ledger, name, tokens, providers))));
+    const tokens = name === 'v2_flow_64' ? ownProjectTokens(ledger) : Array.from({ length: FLOW_CLIENTS }, () => nova);
+    results.push(...(await ledger.profiled(name, () => measureNovaFlows(context, ledger, name, { tokens, profile: PROFILE, providers }))));
   }
   return results;
-}
-
-/**
- * FLOW_CLIENTS clients in a closed loop (sizes.flowTiming), client i with
- * tokens[i] on its own FPGA provider. The first failed flow stops every
- * client and fails the benchmark. CPU is read when the windows start and
- * end, so the ledger's CPU per flow covers exactly the counted flows' span.
- */
-async function measureFlows(
-  context: BenchContext,
-  ledger: LedgerServer,
-  name: (typeof FLOWS)[number],
-  tokens: readonly string[],
-  providers: readonly FpgaProvider[],
-): Promise<Measurement[]> {
-  const assigned = assignProviders(FLOW_CLIENTS, providers);
-  const client = new JsonClient(ledger.url, FLOW_CLIENTS);
-  const timing = context.sizes.flowTiming;
-  const measuredSeconds = (timing.rounds * timing.measureMs) / 1000;
-  let failure: Error | undefined;
-  let windowsStart: CpuReading | undefined;
-  let windowsEnd: CpuReading | undefined;
-  const timers = [
-    setTimeout(() => (windowsStart = readCpu(ledger.cpuSeconds)), timing.warmupMs),
-    setTimeout(() => (windowsEnd = readCpu(ledger.cpuSeconds)), timing.warmupMs + measuredSeconds * 1000),
-  ];
-  try {
-    const windows = await runClosedLoop(FLOW_CLIENTS, timing, async (index) => {
-      if (failure) throw failure;
-      await runNovaFlow(client, tokens[index], PROFILE, assigned[index]).catch((error: Error) => {
-        failure ??= error;
-        throw error;
-      });
-    });
-    const best = bestWindow(windows);
-    if (best.operations === 0) throw new Error(`${name}: no flow completed within a ${timing.measureMs} ms window`);
-    const value = best.operations / best.seconds;
-    const flows = windows.reduce((sum, window) => sum + window.operations, 0);
-    const cpu = cpuBetween(windowsStart as CpuReading, windowsEnd ?? readCpu(ledger.cpuSeconds));
-    const cpuMsPerFlow = (cpu.ledger * 1000) / flows;
-    context.progress(
-      `${name} ${Math.round(value)} flows/s (best of windows ${windowRates(windows)}), flow p50 ${percentile(best.latenciesMs, 50).toFixed(1)} ms,` +
-        ` p99 ${percentile(best.latenciesMs, 99).toFixed(1)} ms; ledger CPU ${cpuMsPerFlow.toFixed(3)} ms/flow` +
-        ` (${(cpu.ledger / measuredSeconds).toFixed(2)} cores), bench ${(cpu.bench / measuredSeconds).toFixed(2)} cores; ${client.connectionsOpened} connections`,
-    );
-    const results: Measurement[] = [{ name, value }];
-    if (name === 'v2_flow_64') results.push({ name: 'v2_flow_64_cpu_ms', value: cpuMsPerFlow });
-    return results;
-  } finally {
-    timers.forEach(clearTimeout);
-    client.close();
-  }
 }

@@ -1,4 +1,4 @@
-import type { EventStore } from '@ledger/eventstore';
+import type { EventStore, EventStoreObserver } from '@ledger/eventstore';
 import type { SqlDatabase } from '@ledger/processing';
 import type { PlainTable } from './plain-table';
 
@@ -10,7 +10,8 @@ import type { PlainTable } from './plain-table';
 export interface BenchTarget {
   /** The `store` field of this target's records. */
   readonly name: string;
-  openEventStore(label: string): Promise<EventStore>;
+  /** `observer`: told of every append and group commit, as the ledger's metrics are (metrics_append_64_overhead_pct). */
+  openEventStore(label: string, observer?: EventStoreObserver): Promise<EventStore>;
   /** A read-model database of the same engine, for projections. */
   openReadModel(label: string): Promise<SqlDatabase>;
   /** A plain table on the raw driver, for the ceilings. */

@@ -33,7 +33,7 @@ export async function openPostgresTarget(connectionString: string, onCloseError:
   };
   return {
     name: 'postgres',
-    openEventStore: async () => closers.add(await openEventStore({ kind: 'postgres', connectionString, schema: freshSchema() })),
+    openEventStore: async (_label, observer) => closers.add(await openEventStore({ kind: 'postgres', connectionString, schema: freshSchema(), observer })),
     openReadModel: async () => closers.add(await openPostgresSqlDatabase({ connectionString, schema: freshSchema() })),
     openPlainTable: async () => closers.add(await openPostgresPlainTable(connectionString, freshSchema())),
     close: () => closers.closeAll(onCloseError),

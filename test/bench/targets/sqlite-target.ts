@@ -19,7 +19,7 @@ export function openSqliteTarget(onCloseError: (error: unknown) => void): BenchT
   };
   return {
     name: 'sqlite',
-    openEventStore: async (label) => closers.add(await openEventStore({ kind: 'sqlite', file: fileFor(label) })),
+    openEventStore: async (label, observer) => closers.add(await openEventStore({ kind: 'sqlite', file: fileFor(label), observer })),
     openReadModel: async (label) => closers.add(await openSqliteSqlDatabase({ file: fileFor(label) })),
     openPlainTable: async (label) => closers.add(openSqlitePlainTable(fileFor(label))),
     close: () => closers.closeAll(onCloseError),

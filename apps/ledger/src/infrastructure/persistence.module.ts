@@ -6,8 +6,9 @@ import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
 import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
+import type { LedgerMetrics } from '../metrics/ledger-metrics';
 import { READ_MODELS_PREPARATION, ReadModelsPreparation } from './read-models-preparation';
-import { LEDGER_CONFIG, READ_MODEL_DB } from './tokens';
+import { LEDGER_CONFIG, OPTIONAL_METRICS, READ_MODEL_DB } from './tokens';
 
 @Injectable()
 class PersistenceShutdown implements OnApplicationShutdown {
@@ -24,6 +25,12 @@ class PersistenceShutdown implements OnApplicationShutdown {
   }
 }
 
+/** The configured event store, reporting its appends and group commits to the metrics when they are on. */
+function openStore(config: LedgerConfig, metrics: LedgerMetrics | undefined): Promise<EventStore> {
+  const options = eventStoreOptions(config);
+  return openEventStore(options.kind === 'esdb' || !metrics ? options : { ...options, observer: metrics.eventStore });
+}
+
 /** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer; whether the read models are prepared yet. */
 @Global()
 @Module({})
@@ -33,7 +40,7 @@ export class PersistenceModule {
       module: PersistenceModule,
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreOptions(config)) },
+        { provide: EVENT_STORE, inject: [OPTIONAL_METRICS], useFactory: (metrics?: LedgerMetrics) => openStore(config, metrics) },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
         messagePublisherProvider(config),
         PersistenceShutdown,

@@ -21,7 +21,8 @@ import type { WorkflowRuntime } from '@ledger/workflows';
 import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
 import { ledgerReactors } from './ledger-reactors';
-import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+import type { LedgerMetrics } from '../metrics/ledger-metrics';
+import { LEDGER_CONFIG, OPTIONAL_METRICS, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 /** Every processor the ledger runs: the read models an auditor can also rebuild as of any point. */
 export const LEDGER_PROCESSORS: readonly Processor[] = [...REPLAYABLE_PROJECTIONS.values()];
@@ -65,8 +66,8 @@ export class ProcessorsModule {
       providers: [
         {
           provide: PROCESSOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB],
-          useFactory: (store: EventStore, db: SqlDatabase) =>
+          inject: [EVENT_STORE, READ_MODEL_DB, OPTIONAL_METRICS],
+          useFactory: (store: EventStore, db: SqlDatabase, metrics?: LedgerMetrics) =>
             new ProcessorRuntime({
               store,
               db,
@@ -74,11 +75,12 @@ export class ProcessorsModule {
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger,
+              observer: metrics?.processors,
             }),
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }],
+          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }, OPTIONAL_METRICS],
           useFactory: (
             store: EventStore,
             db: SqlDatabase,
@@ -87,6 +89,7 @@ export class ProcessorsModule {
             moduleRef: ModuleRef,
             publisher: MessagePublisher | null,
             keystoneSession: KeystoneSession | null | undefined,
+            metrics?: LedgerMetrics,
           ) =>
             new ReactorRuntime({
               store,
@@ -104,6 +107,7 @@ export class ProcessorsModule {
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
+              observer: metrics?.processors,
             }),
         },
         placementQueriesProvider,

@@ -9,7 +9,8 @@ import { PROVISION_WORKFLOWS } from '@ledger/provisioning';
 import type { SqlDatabase } from '@ledger/processing';
 import { JobRequestPort, RegistryCommandPort, type WorkflowCommandPort, WorkflowRuntime } from '@ledger/workflows';
 import { type LedgerWorkflows, ledgerWorkflows, withWorkflows } from './ledger-workflows';
-import { READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+import type { LedgerMetrics } from '../metrics/ledger-metrics';
+import { OPTIONAL_METRICS, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 /**
  * The workflow runtime, in the `conductor` role: a bind request starts its
@@ -29,8 +30,8 @@ export class WorkflowRuntimeModule {
       providers: [
         {
           provide: WORKFLOW_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, CommandBus, ModuleRef],
-          useFactory: (store: EventStore, db: SqlDatabase, bus: CommandBus, moduleRef: ModuleRef) =>
+          inject: [EVENT_STORE, READ_MODEL_DB, CommandBus, ModuleRef, OPTIONAL_METRICS],
+          useFactory: (store: EventStore, db: SqlDatabase, bus: CommandBus, moduleRef: ModuleRef, metrics?: LedgerMetrics) =>
             new WorkflowRuntime({
               store,
               db,
@@ -40,6 +41,7 @@ export class WorkflowRuntimeModule {
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Workflows'),
+              observer: metrics?.processors,
             }),
         },
         { provide: BIND_WORKFLOWS, useExisting: WORKFLOW_RUNTIME },

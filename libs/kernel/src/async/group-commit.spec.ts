@@ -26,6 +26,25 @@ describe('GroupCommit', () => {
     expect(group.stats()).toEqual({ batches: 1, requests: 3 });
   });
 
+  it('tells its observer the size of each batch once it settled, failed ones too', async () => {
+    const committer = manualCommitter();
+    const observed: number[] = [];
+    const group = new GroupCommit(committer.commit, 1000, (requests, seconds) => {
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      observed.push(requests);
+    });
+    const first = Promise.all([group.submit(1), group.submit(2)]);
+    await committer.nextCall(1);
+    expect(observed).toEqual([]);
+    const failing = group.submit(3);
+    committer.calls[0].finish();
+    await first;
+    await committer.nextCall(2);
+    committer.calls[1].fail(new Error('disk full'));
+    await expect(failing).rejects.toThrow('disk full');
+    expect(observed).toEqual([2, 1]);
+  });
+
   it('gathers requests made while a batch is in flight into the next batch', async () => {
     const committer = manualCommitter();
     const group = new GroupCommit(committer.commit);

@@ -9,6 +9,7 @@ import type { SqlDatabase, SqlExecutor } from '../sql/sql-database.port';
 import { abortableDelay } from './abortable-delay';
 import type { PreparedProcessor } from './prepare-processor';
 import type { ProcessorLogger } from './processor-logger';
+import type { ProcessorObserver } from './processor-observer';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
 import { ReadAhead } from './read-ahead';
 
@@ -30,6 +31,7 @@ export interface WorkerSettings {
   readonly maxRetryMs: number;
   readonly clock: Clock;
   readonly logger: ProcessorLogger;
+  readonly observer?: ProcessorObserver;
   /** Called whenever the worker's position may have moved. */
   readonly onProgress: () => void;
 }
@@ -214,7 +216,10 @@ export abstract class ProcessorWorker {
     const done = await this.process(from, position, events, signal).finally(() => {
       this.batch = [];
     });
-    if (done) this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
+    if (done) {
+      this.settings.observer?.batchProcessed(this.identity.key, events.length);
+      this.succeeded(this.state === 'live' ? 'live' : 'catching-up');
+    }
     this.settings.onProgress();
   }
 
@@ -296,6 +301,7 @@ export abstract class ProcessorWorker {
       return;
     }
     this.failures++;
+    this.settings.observer?.attemptFailed(this.identity.key);
     this.lastError = error instanceof Error ? error.message : String(error);
     this.state = 'failed';
     this.settings.logger.error(`${this.identity.key}: attempt ${this.failures} failed: ${this.lastError}`, (error as Error)?.stack);

@@ -2,6 +2,7 @@ import type { EventStore } from '@ledger/eventstore';
 import { type Clock, systemClock } from '../leases/clock';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { PositionWaiters } from './position-waiters';
+import type { ProcessorObserver } from './processor-observer';
 import { consoleProcessorLogger, type ProcessorLogger } from './processor-logger';
 import type { ProcessorWorker, WorkerSettings } from './processor-worker';
 
@@ -23,6 +24,8 @@ export interface WorkerPoolOptions {
   /** Lease and retry clock; default `Date.now`. */
   readonly clock?: Clock;
   readonly logger?: ProcessorLogger;
+  /** Told of every batch and failed attempt (the ledger's metrics); none by default. */
+  readonly observer?: ProcessorObserver;
 }
 
 /**
@@ -59,6 +62,7 @@ export class WorkerPool<W extends ProcessorWorker> {
       maxRetryMs: options.maxRetryMs ?? 10_000,
       clock: options.clock ?? systemClock,
       logger: options.logger ?? consoleProcessorLogger,
+      observer: options.observer,
       onProgress: () => this.waiters.notify(),
     };
     this.workers = createWorkers(this.settings);

@@ -162,6 +162,7 @@ export class ReactorWorker extends ProcessorWorker {
 
   private failed(event: RecordedEvent, attempts: number, error: unknown): 'retry-later' | 'park' {
     const now = this.settings.clock();
+    this.settings.observer?.attemptFailed(this.identity.key);
     const kind = error instanceof ReactorUnavailableError ? 'unavailable' : 'rejected';
     const message = errorMessage(error);
     if (kind === 'rejected' && attempts >= this.policy.maxAttempts) {

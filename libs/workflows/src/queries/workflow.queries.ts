@@ -82,6 +82,14 @@ const toStep = (row: StepRow): WorkflowStepView => ({
 export class WorkflowQueries {
   constructor(private readonly db: SqlExecutor) {}
 
+  /** Instances per workflow, status and current step (null once none is running), for metrics: one GROUP BY. */
+  async counts(): Promise<{ name: string; status: string; step: string | null; instances: number }[]> {
+    const rows = await this.db.all<{ name: string; status: string; current_step: string | null; instances: number | string }>(
+      'SELECT name, status, current_step, COUNT(*) AS instances FROM workflows GROUP BY name, status, current_step',
+    );
+    return rows.map((row) => ({ name: row.name, status: row.status, step: row.current_step ?? null, instances: Number(row.instances) }));
+  }
+
   /** Newest first, `limit` (1–1000, default 100) at a time; `nextCursor` asks for the page after. */
   async list(filter: WorkflowFilter = {}): Promise<WorkflowPage> {
     const limit = pageLimitOf(filter.limit, WORKFLOW_INVALID);

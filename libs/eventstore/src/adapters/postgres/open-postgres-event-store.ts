@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import type { EventStoreObserver } from '../../event-store-observer';
 import { AppendSignal } from '../shared/append-signal';
 import { migratePostgres } from './migrate-postgres';
 import { PostgresAppendListener } from './postgres-append-listener';
@@ -10,6 +11,8 @@ export interface PostgresEventStoreOptions {
   readonly schema?: string;
   /** Pool size (default 10). */
   readonly maxConnections?: number;
+  /** Told of every append and group commit (the ledger's metrics); none by default. */
+  readonly observer?: EventStoreObserver;
 }
 
 /** The name goes into a connection option (`-c search_path=…`) and into DDL, so only plain identifiers are accepted. */
@@ -38,5 +41,5 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     await pool.end();
     throw error;
   }
-  return new PostgresEventStore(pool, listener, appended);
+  return new PostgresEventStore(pool, listener, appended, options.observer);
 }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { EventStoreObserver } from '../../event-store-observer';
 import type { AppendSignal } from '../shared/append-signal';
 import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
 import { headPositionPostgres } from './head-position-postgres';
@@ -23,7 +24,7 @@ export interface PostgresEventStoreStats {
  * LISTEN/NOTIFY (the listener raises `appended`) wakes readers on any replica.
  */
 export class PostgresEventStore extends GroupCommittedEventStore {
-  constructor(pool: Pool, listener: PostgresAppendListener, appended: AppendSignal) {
+  constructor(pool: Pool, listener: PostgresAppendListener, appended: AppendSignal, observer?: EventStoreObserver) {
     super(
       {
         kind: 'postgres',
@@ -40,6 +41,7 @@ export class PostgresEventStore extends GroupCommittedEventStore {
         },
       },
       appended,
+      observer,
     );
   }
 

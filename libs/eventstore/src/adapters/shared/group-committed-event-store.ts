@@ -10,8 +10,10 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../event-store.port';
+import type { EventStoreObserver } from '../../event-store-observer';
 import { AppendSignal } from './append-signal';
 import { type BatchCommitter, GroupCommit, type GroupCommitStats } from '@ledger/kernel';
+import { observedAppend } from './observed-append';
 import { prepareAppend } from './prepare-append';
 import type { PreparedAppend } from './prepared-append';
 import { SubscriptionRegistry } from './subscription-registry';
@@ -47,19 +49,25 @@ export class GroupCommittedEventStore implements EventStore {
   constructor(
     private readonly engine: StoreEngine,
     private readonly appended: AppendSignal = new AppendSignal(),
+    private readonly observer?: EventStoreObserver,
   ) {
     this.kind = engine.kind;
-    this.commits = new GroupCommit(async (appends) => {
-      const outcomes = await engine.commit(appends);
-      // Local waiters need not wait for a notification to come back from the database.
-      if (outcomes.some((outcome) => 'result' in outcome)) this.appended.notify();
-      return outcomes;
-    }, engine.maxAppendsPerCommit);
+    this.commits = new GroupCommit(
+      async (appends) => {
+        const outcomes = await engine.commit(appends);
+        // Local waiters need not wait for a notification to come back from the database.
+        if (outcomes.some((outcome) => 'result' in outcome)) this.appended.notify();
+        return outcomes;
+      },
+      engine.maxAppendsPerCommit,
+      observer && ((appends, seconds) => observer.commitFinished(appends, seconds)),
+    );
   }
 
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     this.assertOpen();
-    return this.commits.submit(prepareAppend(stream, events, options.expected));
+    const append = () => this.commits.submit(prepareAppend(stream, events, options.expected));
+    return this.observer ? observedAppend(this.observer, append) : append();
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { EventStoreObserver } from '../../event-store-observer';
 import { configureSqlite, createSqliteSchema } from './sqlite-schema';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -9,6 +10,8 @@ export interface SqliteEventStoreOptions {
   readonly file: string;
   /** How long a writer waits for another process's write lock, in ms (default 5000). */
   readonly busyTimeoutMs?: number;
+  /** Told of every append and group commit (the ledger's metrics); none by default. */
+  readonly observer?: EventStoreObserver;
 }
 
 export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
@@ -17,7 +20,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   try {
     configureSqlite(db, options.busyTimeoutMs ?? 5000);
     createSqliteSchema(db);
-    return new SqliteEventStore(db);
+    return new SqliteEventStore(db, options.observer);
   } catch (error) {
     db.close();
     throw error;

@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredEvent } from '../../hash-chain/stored-event';
+import type { EventStoreObserver } from '../../event-store-observer';
+import { AppendSignal } from '../shared/append-signal';
 import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
 import { sqliteBatchCommitter } from './commit-sqlite-batch';
 import { readAllSqlite } from './read-all-sqlite';
@@ -21,18 +23,22 @@ export interface SqliteEventStoreStats {
 export class SqliteEventStore extends GroupCommittedEventStore {
   private readonly statements: SqliteStatements;
 
-  constructor(db: Database) {
+  constructor(db: Database, observer?: EventStoreObserver) {
     const statements = prepareSqliteStatements(db);
-    super({
-      kind: 'sqlite',
-      commit: sqliteBatchCommitter(db, statements),
-      readStream: (stream, options) => readStreamSqlite(statements, stream, options),
-      readAll: (options) => readAllSqlite(statements, options),
-      headPosition: () => statements.head.get()?.position ?? 0,
-      close: () => {
-        db.close();
+    super(
+      {
+        kind: 'sqlite',
+        commit: sqliteBatchCommitter(db, statements),
+        readStream: (stream, options) => readStreamSqlite(statements, stream, options),
+        readAll: (options) => readAllSqlite(statements, options),
+        headPosition: () => statements.head.get()?.position ?? 0,
+        close: () => {
+          db.close();
+        },
       },
-    });
+      new AppendSignal(),
+      observer,
+    );
     this.statements = statements;
   }
 
