@@ -1,4 +1,4 @@
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TokenCodec } from '@ledger/auth';
@@ -12,9 +12,10 @@ import { LedgerFastifyAdapter } from './http/ledger-fastify-adapter';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
+import { createLedgerLog } from './logging/ledger-log';
+import { nestLoggerOf } from './logging/nest-logger';
+import { logRequests } from './logging/request-logging';
 import { mountApiDocs } from './openapi/mount-api-docs';
-
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * Builds the ledger's Nest application on Fastify; `main` and the e2e tests
@@ -40,8 +41,10 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   adapter.getInstance().removeContentTypeParser('text/plain');
   parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
+  const log = createLedgerLog(config);
+  logRequests(adapter.getInstance(), log);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows), adapter, {
-    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+    logger: nestLoggerOf(log),
     bodyParser: false,
   });
   app.useGlobalFilters(new ProblemDetailsFilter());

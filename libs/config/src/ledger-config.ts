@@ -64,6 +64,11 @@ export interface LedgerConfig {
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /**
+   * LEDGER_LOG_FORMAT (auto): `json`, one JSON object a line; `pretty`, for a
+   * person; `auto`, pretty when stdout is a terminal and JSON otherwise.
+   */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
+  /**
    * LEDGER_NOVA_URL: Nova's compute endpoint (e.g. http://nova-api:8774/v2.1),
    * where `accelerator-request-bound` events go once an instance's requests
    * are resolved. Unset: no events are sent (Nova then relies on polling).
@@ -152,6 +157,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    logFormat: oneOf(env, 'LEDGER_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     novaUrl: urlSetting(env, 'LEDGER_NOVA_URL'),
     novaToken: nonEmpty(env.LEDGER_NOVA_TOKEN),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),

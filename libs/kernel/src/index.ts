@@ -12,3 +12,4 @@ export * from './paging/page-cursor';
 export * from './async/group-commit';
 export * from './jobs/bitstream-content-path';
 export * from './http/fetch-failure';
+export * from './logging/log-context';
