@@ -8,6 +8,7 @@ import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { developerToolsBench } from './modules/developer-tools.bench';
 import { graphqlBench } from './modules/graphql.bench';
 import { kafkaRelayBench } from './modules/kafka-relay.bench';
+import { loggingOverheadBench } from './modules/logging-overhead.bench';
 import { keystoneBench } from './modules/keystone.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
@@ -18,7 +19,7 @@ import { sagaBench } from './modules/saga.bench';
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the
- * auditor's long log, then the HTTP API (Cyborg's v2, then GraphQL, then Cyborg's v2 behind Keystone), then
+ * auditor's long log, then the HTTP API (Cyborg's v2, what logging costs it, then GraphQL, then Cyborg's v2 behind Keystone), then
  * the workflow runtime's saga, then the simulated fleet, then Placement,
  * then the Kafka relay.
  */
@@ -31,6 +32,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   projectionRebuildBench,
   auditBench,
   cyborgV2Bench,
+  loggingOverheadBench,
   graphqlBench,
   keystoneBench,
   sagaBench,

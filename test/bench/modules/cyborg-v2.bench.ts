@@ -59,8 +59,7 @@ async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string
   const admin = ledger.token(ADMIN);
   const nova = ledger.token(novaOf(TENANT));
   const setup = new JsonClient(ledger.url, 16);
-  const providers = await reportFpgaHosts(ledger, setup, admin, HOSTS);
-  await setup.expect(201, fpgaProfileCall(admin, PROFILE));
+  const providers = await prepareFlowFleet(ledger, setup, admin);
   const arqs = await createArqs(setup, nova, PROFILE, PRESENT_ARQS);
   setup.close();
   context.progress(`v2: ledger pid ${ledger.pid}, ${HOSTS} hosts reported, ${arqs.length} requests in ${TENANT}`);
@@ -77,7 +76,7 @@ async function measureCyborgV2(context: BenchContext, wanted: ReadonlySet<string
   }
   for (const name of FLOWS) {
     if (!wanted.has(name) && !(name === 'v2_flow_64' && wanted.has('v2_flow_64_cpu_ms'))) continue;
-    const tokens = Array.from({ length: FLOW_CLIENTS }, (_, index) => (name === 'v2_flow_64' ? ledger.token(novaOf(`tenant-${index}`)) : nova));
+    const tokens = name === 'v2_flow_64' ? tenantTokens(ledger) : Array.from({ length: FLOW_CLIENTS }, () => nova);
     results.push(...(await ledger.profiled(name, () => measureFlows(context, ledger, name, tokens, providers))));
   }
   return results;
@@ -133,4 +132,45 @@ async function measureFlows(
     timers.forEach(clearTimeout);
     client.close();
   }
+}
+
+/** The hosts reported and the flows' device profile defined: what the flows need of a fresh ledger. */
+async function prepareFlowFleet(ledger: LedgerServer, setup: JsonClient, admin: string): Promise<FpgaProvider[]> {
+  const providers = await reportFpgaHosts(ledger, setup, admin, HOSTS);
+  await setup.expect(201, fpgaProfileCall(admin, PROFILE));
+  return providers;
+}
+
+/** Nova's token for each client of v2_flow_64, each for its own project. */
+const tenantTokens = (ledger: LedgerServer): string[] => Array.from({ length: FLOW_CLIENTS }, (_, index) => ledger.token(novaOf(`tenant-${index}`)));
+
+/** v2_flow_64's fleet on a fresh ledger, and its flows to measure: logging-overhead.bench.ts runs them on ledgers started with different settings. */
+export interface Flow64 {
+  /** v2_flow_64 as this module measures it. */
+  closedLoop(): Promise<{ flowsPerSecond: number; cpuMsPerFlow: number }>;
+  /** `flows` flows one after another on one connection: the ledger's CPU per flow, with no other flow to share a commit with. */
+  sequential(flows: number): Promise<number>;
+}
+
+export async function prepareFlow64(context: BenchContext, ledger: LedgerServer): Promise<Flow64> {
+  const setup = new JsonClient(ledger.url, 16);
+  const providers = await prepareFlowFleet(ledger, setup, ledger.token(ADMIN));
+  setup.close();
+  const tokens = tenantTokens(ledger);
+  return {
+    async closedLoop() {
+      const [flows, cpu] = await measureFlows(context, ledger, 'v2_flow_64', tokens, providers);
+      return { flowsPerSecond: flows.value, cpuMsPerFlow: cpu.value };
+    },
+    async sequential(flows) {
+      const client = new JsonClient(ledger.url, 1);
+      try {
+        const started = ledger.cpuSeconds();
+        for (let flow = 0; flow < flows; flow++) await runNovaFlow(client, tokens[0], PROFILE, providers[0]);
+        return ((ledger.cpuSeconds() - started) * 1000) / flows;
+      } finally {
+        client.close();
+      }
+    },
+  };
 }

@@ -1,0 +1,78 @@
+import type { BenchContext } from '../bench-context';
+import type { BenchModule, Measurement } from '../bench-module';
+import { startLedgerServer } from '../http/ledger-server';
+import { prepareFlow64 } from './cyborg-v2.bench';
+
+/**
+ * The ledgers compared. `off`: LEDGER_LOG_LEVEL=error with no log context
+ * ever entered (no-log-context.preload.ts), what the ledger cost before its
+ * lines had ids; `log`: the default; `debug`: a line per request too.
+ */
+const SETTINGS = ['off', 'log', 'debug'] as const;
+type Setting = (typeof SETTINGS)[number];
+/** Each setting runs this many times, the settings taking turns, so a slow spell of the machine falls on all of them. */
+const ROUNDS = 3;
+/** Flows of the sequential pass. */
+const SEQUENTIAL_FLOWS = 500;
+
+interface Run {
+  readonly flowsPerSecond: number;
+  readonly cpuMsPerFlow: number;
+  readonly sequentialCpuMsPerFlow: number;
+}
+
+/**
+ * What JSON logging costs the ledger, against a ledger that logs nothing
+ * but errors and enters no log context, in the same run: v2_flow_64
+ * (cyborg-v2.bench.ts) on fresh ledger processes, then a sequential pass of
+ * the same flow on one connection. The figures are the ledger's CPU per
+ * flow, the lowest of each setting's runs: on this shared machine the
+ * closed loop's rate moves by half from one run to the next with the other
+ * work, the CPU per flow less, the sequential pass's least (no flows share
+ * a commit). The rates are in the notes. docs/benchmarks.md, "Logging".
+ */
+export const loggingOverheadBench: BenchModule = {
+  records: [
+    { name: 'logging_overhead_pct', unit: '%', digits: 1 },
+    { name: 'logging_overhead_sequential_pct', unit: '%', digits: 1 },
+    { name: 'logging_debug_overhead_pct', unit: '%', digits: 1 },
+  ],
+  async run(context, wanted) {
+    if (context.target.name !== 'sqlite') {
+      context.progress('logging_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
+      return [];
+    }
+    const settings = SETTINGS.filter((setting) => setting !== 'debug' || wanted.has('logging_debug_overhead_pct'));
+    const runs = new Map<Setting, Run[]>(settings.map((setting) => [setting, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const setting of settings) runs.get(setting)!.push(await runAt(context, setting));
+    }
+    const off = runs.get('off')!;
+    const lowest = (of: Run[], key: 'cpuMsPerFlow' | 'sequentialCpuMsPerFlow') => Math.min(...of.map((run) => run[key]));
+    const overhead = (setting: Setting, name: string, key: 'cpuMsPerFlow' | 'sequentialCpuMsPerFlow'): Measurement => {
+      const on = runs.get(setting)!;
+      const describe = (of: Run[]) => of.map((run) => `${run[key].toFixed(3)} ms${key === 'cpuMsPerFlow' ? ` (${run.flowsPerSecond.toFixed(0)}/s)` : ''}`).join(', ');
+      return { name, value: (lowest(on, key) / lowest(off, key) - 1) * 100, notes: `ledger CPU per flow at ${setting}: ${describe(on)}; off: ${describe(off)}` };
+    };
+    return [
+      overhead('log', 'logging_overhead_pct', 'cpuMsPerFlow'),
+      overhead('log', 'logging_overhead_sequential_pct', 'sequentialCpuMsPerFlow'),
+      ...(runs.has('debug') ? [overhead('debug', 'logging_debug_overhead_pct', 'cpuMsPerFlow')] : []),
+    ].filter((measurement) => wanted.has(measurement.name));
+  },
+};
+
+async function runAt(context: BenchContext, setting: Setting): Promise<Run> {
+  const env = { LEDGER_LOG_LEVEL: setting === 'off' ? 'error' : setting, LEDGER_LOG_FORMAT: 'json' };
+  const ledger = await startLedgerServer(context.progress, env, setting === 'off' ? 'no-log-context' : undefined);
+  try {
+    context.progress(`logging: v2_flow_64 with logging ${setting === 'off' ? 'off' : `at ${setting}`}`);
+    const flows = await prepareFlow64(context, ledger);
+    const closedLoop = await flows.closedLoop();
+    const sequentialCpuMsPerFlow = await flows.sequential(SEQUENTIAL_FLOWS);
+    context.progress(`logging ${setting}: sequential flows ${sequentialCpuMsPerFlow.toFixed(3)} ms of ledger CPU each`);
+    return { ...closedLoop, sequentialCpuMsPerFlow };
+  } finally {
+    await ledger.stop();
+  }
+}
