@@ -5,7 +5,7 @@ import { correlationIdOf } from './request-ids';
 
 /**
  * The metadata every command carries: the caller, the request's correlation
- * id (`X-Correlation-Id` or the request's own id), and the request as cause.
+ * id (`correlationIdOf`), and the request as cause.
  */
 export function commandContext(principal: Principal, request: FastifyRequest): CommandContext {
   return {
