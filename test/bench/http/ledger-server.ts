@@ -38,7 +38,7 @@ export interface LedgerServer {
  * load first (`node -r`). test/support/ledger-process.ts does the same for
  * tests run from source; from dist/ its path to scripts/run.js is wrong.
  */
-export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}, preload?: 'no-log-context'): Promise<LedgerServer> {
+export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}, preload?: 'no-log-context' | 'promise-count'): Promise<LedgerServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
   const { codec } = loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
   const port = await freePort();
