@@ -90,7 +90,13 @@ async function main() {
   const built = await require('./build/build-dist').buildDist();
   if (built) say(built);
   say(`ledger on ${url}, data in ${dataDir}`);
-  start('ledger', ['ledger'], { PORT: String(port), LEDGER_DATA_DIR: dataDir, LEDGER_LOG_LEVEL: process.env.LEDGER_LOG_LEVEL ?? 'warn' });
+  start('ledger', ['ledger'], {
+    PORT: String(port),
+    LEDGER_DATA_DIR: dataDir,
+    LEDGER_LOG_LEVEL: process.env.LEDGER_LOG_LEVEL ?? 'warn',
+    // The ledger's stdout is this pipe, so it would write JSON: pretty lines when the demo's own output is a terminal.
+    LEDGER_LOG_FORMAT: process.env.LEDGER_LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+  });
   if (!(await waitUntilReady())) {
     if (!stopping) say(`the ledger did not become ready on ${url} within ${READY_TIMEOUT_MS / 1000} s`);
     return stop(1);

@@ -10,6 +10,7 @@ import { developerToolsBench } from './modules/developer-tools.bench';
 import { graphqlBench } from './modules/graphql.bench';
 import { kafkaRelayBench } from './modules/kafka-relay.bench';
 import { metricsBench } from './modules/metrics.bench';
+import { loggingOverheadBench } from './modules/logging-overhead.bench';
 import { keystoneBench } from './modules/keystone.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
@@ -20,9 +21,9 @@ import { sagaBench } from './modules/saga.bench';
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the
- * auditor's long log, then the HTTP API (Cyborg's v2, then the metrics'
- * cost beside it, then GraphQL, then the web console in Chromium, then
- * Cyborg's v2 behind Keystone), then
+ * auditor's long log, then the HTTP API (Cyborg's v2, then what metrics
+ * and logging cost it, then GraphQL, then the web console in Chromium,
+ * then Cyborg's v2 behind Keystone), then
  * the workflow runtime's saga, then the simulated fleet, then Placement,
  * then the Kafka relay.
  */
@@ -36,6 +37,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   auditBench,
   cyborgV2Bench,
   metricsBench,
+  loggingOverheadBench,
   graphqlBench,
   consoleBench,
   keystoneBench,

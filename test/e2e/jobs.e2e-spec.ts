@@ -93,6 +93,28 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     expect(listed.body).toEqual({ items: [shown.body], nextCursor: null });
   });
 
+  it("carries the request's correlation id through the agent's poll and result, each caused by the agent's own request", async () => {
+    const { host, agent } = await newHost();
+    const correlationId = randomUUID();
+    const requested = await ledger.request('POST', `/api/v1/hosts/${host}/jobs`, {
+      token: ledger.adminToken,
+      body: { kind: 'configure-vfs', params: vfsParams() },
+      headers: { 'x-correlation-id': correlationId },
+    });
+    const { jobId } = requested.body;
+    expect((await poll(host, agent, { boot: randomUUID(), waitSeconds: 5 })).body.jobs).toHaveLength(1);
+    expect((await sendResult(jobId, { outcome: 'completed', evidence: { numVfs: 4 } }, agent)).status).toBe(200);
+    const events = await store.readStream(`job-${jobId}`);
+    expect(events.map((event) => [event.type, event.metadata.correlationId])).toEqual([
+      ['jobs.JobRequested', correlationId],
+      ['jobs.JobDispatched', correlationId],
+      ['jobs.JobCompleted', correlationId],
+    ]);
+    const causes = events.map((event) => event.metadata.causationId);
+    expect(new Set(causes).size).toBe(3);
+    expect(causes).not.toContain(correlationId);
+  });
+
   it('records a failure with its code, reason and evidence', async () => {
     const { host, agent } = await newHost();
     const { jobId } = (await requestJob(host, { kind: 'discover', params: {}, timeoutSeconds: 30 })).body;

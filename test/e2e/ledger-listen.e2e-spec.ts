@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
+import { logLines } from '../support/log-lines';
 
 /** An address of this machine outside loopback, to check the ledger is not reachable on it. */
 const EXTERNAL_ADDRESS = Object.values(networkInterfaces())
@@ -34,7 +35,8 @@ describe('where the ledger listens (needs `npx tsc -b tsconfig.build.json`)', ()
 
   it('binds loopback when HOST is unset, and says so with the address it bound', () => {
     const { port } = new URL(ledger.url);
-    expect(ledger.output()).toContain(`listening on http://127.0.0.1:${port} `);
+    const said = logLines(ledger.output()).filter((line) => line.context === 'Ledger' && line.msg.startsWith('listening on'));
+    expect(said).toEqual([expect.objectContaining({ level: 'info', msg: expect.stringContaining(`listening on http://127.0.0.1:${port} `) })]);
   });
 
   (EXTERNAL_ADDRESS ? it : it.skip)(`is not reachable on this machine's other address (${EXTERNAL_ADDRESS ?? 'none found'})`, async () => {

@@ -1,4 +1,4 @@
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TokenCodec } from '@ledger/auth';
@@ -15,10 +15,11 @@ import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
 import { countHttpResponses } from './metrics/http-metrics.hook';
 import { LedgerMetrics } from './metrics/ledger-metrics';
+import { createLedgerLog } from './logging/ledger-log';
+import { nestLoggerOf } from './logging/nest-logger';
+import { logRequests } from './logging/request-logging';
 import { mountApiDocs } from './openapi/mount-api-docs';
 import { mountConsole } from './console/mount-console';
-
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * Builds the ledger's Nest application on Fastify; `main` and the e2e tests
@@ -46,8 +47,10 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
   const metrics = config.metrics ? new LedgerMetrics() : undefined;
   if (metrics) countHttpResponses(adapter.getInstance(), metrics);
+  const log = createLedgerLog(config);
+  logRequests(adapter.getInstance(), log);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows, metrics), adapter, {
-    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+    logger: nestLoggerOf(log),
     bodyParser: false,
   });
   const preparation = app.get<ReadModelsPreparation | null>(READ_MODELS_PREPARATION);

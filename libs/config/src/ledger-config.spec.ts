@@ -80,6 +80,12 @@ describe('loadLedgerConfig', () => {
     expect(loadLedgerConfig({ LEDGER_METRICS: 'false' }).metrics).toBe(false);
   });
 
+  it('logs at `log`, pretty at a terminal and JSON otherwise, unless told otherwise', () => {
+    expect(loadLedgerConfig({})).toMatchObject({ logLevel: 'log', logFormat: 'auto' });
+    expect(loadLedgerConfig({ LEDGER_LOG_LEVEL: 'debug', LEDGER_LOG_FORMAT: 'json' })).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
+    expect(() => loadLedgerConfig({ LEDGER_LOG_FORMAT: 'xml' })).toThrow(/^LEDGER_LOG_FORMAT:/);
+  });
+
   it('binds the address HOST names, an IPv4 or IPv6 address or a host name', () => {
     expect(loadLedgerConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadLedgerConfig({ HOST: '::' }).host).toBe('::');

@@ -77,6 +77,11 @@ export interface LedgerConfig {
   /** LEDGER_LOG_LEVEL (log): error, warn, log, debug or verbose. */
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /**
+   * LEDGER_LOG_FORMAT (auto): `json`, one JSON object a line; `pretty`, for a
+   * person; `auto`, pretty when stdout is a terminal and JSON otherwise.
+   */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
+  /**
    * Where `accelerator-request-bound` events go once an instance's requests
    * are resolved; undefined: none are sent (Nova then relies on polling).
    * LEDGER_NOVA_URL: Nova's compute endpoint (e.g. http://nova-api:8774/v2.1),
@@ -171,6 +176,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     metrics: booleanSetting(env, 'LEDGER_METRICS', true),
     logLevel: oneOf(env, 'LEDGER_LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    logFormat: oneOf(env, 'LEDGER_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     ...(nova !== undefined ? { nova } : {}),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),

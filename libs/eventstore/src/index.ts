@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './event-log-context';
 export * from './expected-version';
 export * from './event-store.port';
 export * from './event-store-observer';

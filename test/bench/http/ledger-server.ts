@@ -34,16 +34,17 @@ export interface LedgerServer {
 /**
  * Starts `node scripts/run.js ledger` (run `npm run build` first) with
  * LEDGER_DATA_DIR in a new temporary directory, and resolves once /readyz
- * answers 200; `env` adds settings. test/support/ledger-process.ts does the same for tests run
- * from source; from dist/ its path to scripts/run.js is wrong.
+ * answers 200; `env` adds settings, `preload` a module of this folder to
+ * load first (`node -r`). test/support/ledger-process.ts does the same for
+ * tests run from source; from dist/ its path to scripts/run.js is wrong.
  */
-export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}): Promise<LedgerServer> {
+export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}, preload?: 'no-log-context' | 'promise-count'): Promise<LedgerServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
   const { codec } = loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
   const port = await freePort();
   const profileDir = process.env.LEDGER_BENCH_PROFILE_DIR;
-  const preload = profileDir ? ['-r', join(__dirname, 'cpu-profile.preload.js')] : [];
-  const child = spawn(process.execPath, [...preload, join(repositoryRoot(), 'scripts', 'run.js'), 'ledger'], {
+  const preloads = [...(profileDir ? ['cpu-profile'] : []), ...(preload ? [preload] : [])].flatMap((name) => ['-r', join(__dirname, `${name}.preload.js`)]);
+  const child = spawn(process.execPath, [...preloads, join(repositoryRoot(), 'scripts', 'run.js'), 'ledger'], {
     cwd: repositoryRoot(),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe', ...(profileDir ? (['ipc'] as const) : [])],

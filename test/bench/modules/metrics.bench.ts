@@ -3,8 +3,8 @@ import { LedgerMetrics } from '../../../apps/ledger/src/metrics/ledger-metrics';
 import { parsePrometheusText, sampleSum } from '../../support/prometheus-text';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
-import { fpgaProfileCall, reportFleet, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
-import { ADMIN, FLOW_HOSTS, FLOW_PROFILE, measureNovaFlows, type NovaFlowClients, ownProjectTokens } from '../fixtures/cyborg-v2-flow';
+import { reportFleet } from '../fixtures/cyborg-v2-fleet';
+import { ADMIN, measureNovaFlows, type NovaFlowClients, prepareFlow64Clients } from '../fixtures/cyborg-v2-flow';
 import { JsonClient } from '../http/json-client';
 import { type LedgerServer, startLedgerServer } from '../http/ledger-server';
 import { bestWindow } from '../measure/closed-loop';
@@ -196,12 +196,7 @@ interface FlowLedger {
 async function flowLedger(context: BenchContext, env: Record<string, string>): Promise<FlowLedger> {
   const ledger = await startLedgerServer(context.progress, env);
   try {
-    const admin = ledger.token(ADMIN);
-    const setup = new JsonClient(ledger.url, 16);
-    const providers = await reportFpgaHosts(ledger, setup, admin, FLOW_HOSTS);
-    await setup.expect(201, fpgaProfileCall(admin, FLOW_PROFILE));
-    setup.close();
-    return { ledger, flows: { tokens: ownProjectTokens(ledger), profile: FLOW_PROFILE, providers } };
+    return { ledger, flows: await prepareFlow64Clients(ledger) };
   } catch (error) {
     await ledger.stop();
     throw error;

@@ -1,19 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import type { CommandContext } from '@ledger/eventstore';
-import { isUuid } from '@ledger/kernel';
+import { correlationIdOf } from './request-ids';
 
 /**
- * The metadata every command carries: the caller, and a correlation id taken
- * from `X-Correlation-Id` when the client sends a UUID (so a client can
- * follow its request through the log), else the request's own id.
+ * The metadata every command carries: the caller, the request's correlation
+ * id (`correlationIdOf`), and the request as cause.
  */
 export function commandContext(principal: Principal, request: FastifyRequest): CommandContext {
-  const header = request.headers['x-correlation-id'];
-  const correlationId = typeof header === 'string' && isUuid(header) ? header.toLowerCase() : String(request.id);
   return {
     actor: { user: principal.user, project: principal.project, roles: principal.roles },
-    correlationId,
+    correlationId: correlationIdOf(request),
     causationId: String(request.id),
   };
 }

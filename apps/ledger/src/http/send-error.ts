@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LedgerError } from '@ledger/kernel';
+import { LedgerError, withLogContext } from '@ledger/kernel';
 import { setVersionHeaders } from '../cyborg-v2/microversion.interceptor';
 import { cyborgErrorOf, isCyborgPath } from './cyborg-error';
 import { problemOf } from './problem-details';
+import { requestLogContext } from './request-ids';
 import { toLedgerError } from './to-ledger-error';
 
 const logger = new Logger('HTTP');
@@ -15,7 +16,8 @@ const logger = new Logger('HTTP');
  */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const ledgerError = toLedgerError(error);
-  logError(error, ledgerError, request, reply.sent);
+  // With the request's ids: errors of body parsing and routing are answered before the request's log context is entered.
+  withLogContext(requestLogContext(request), () => logError(error, ledgerError, request, reply.sent));
   if (reply.sent) return;
   reply.status(ledgerError.status).header('x-error-code', ledgerError.code);
   if (isCyborgPath(request.url)) {

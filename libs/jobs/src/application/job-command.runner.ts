@@ -26,7 +26,8 @@ export class JobCommandRunner {
     @Inject(DriverFactsRecorder) private readonly driverFacts: DriverFactsRecorder,
   ) {}
 
-  async run(command: JobCommand, context: CommandContext): Promise<JobCommandResult> {
+  async run(command: JobCommand, callerContext: CommandContext): Promise<JobCommandResult> {
+    const context = command.type === 'RequestJob' ? callerContext : await this.correlatedWithRequest(command.jobId, callerContext);
     const result = await handleCommand(this.store, jobStream(command.jobId), jobDecider, command, context, {
       cache: this.cache,
       locks: this.locks,
@@ -42,5 +43,16 @@ export class JobCommandRunner {
       if (finished && isDriverJobKind(job.kind)) position = (await this.driverFacts.record(job, finished, context)) ?? position;
     }
     return { jobId: command.jobId.toLowerCase(), appended: result.appended, position: position ?? null, state: job };
+  }
+
+  /**
+   * Whatever happens to a job later (the agent's poll and result, a
+   * timeout) carries on the correlation id of its request (an operator's or
+   * Nova's request, a workflow), caused by the caller's request: one id
+   * follows the work from the request to the host and back.
+   */
+  private async correlatedWithRequest(jobId: string, callerContext: CommandContext): Promise<CommandContext> {
+    const [requested] = await this.store.readStream(jobStream(jobId), { max: 1 });
+    return requested ? { ...callerContext, correlationId: requested.metadata.correlationId, causationId: callerContext.causationId ?? callerContext.correlationId } : callerContext;
   }
 }

@@ -1,4 +1,5 @@
-import type { EventStore, RecordedEvent } from '@ledger/eventstore';
+import { type EventStore, eventLogContext, type RecordedEvent } from '@ledger/eventstore';
+import { withLogContext } from '@ledger/kernel';
 import { type Checkpoint, readCheckpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import { fenceLease } from '../leases/lease';
 import type { PreparedProcessor } from '../processors/prepare-processor';
@@ -146,8 +147,12 @@ export class ReactorWorker extends ProcessorWorker {
     return true;
   }
 
-  /** One attempt at `event` (or a batch starting with it), and what it leaves to do. */
-  private async attempt(event: RecordedEvent, call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
+  /** One attempt at `event` (or a batch starting with it), and what it leaves to do; what it logs carries the event's ids. */
+  private attempt(event: RecordedEvent, call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
+    return withLogContext(eventLogContext(event), () => this.attemptInContext(event, call));
+  }
+
+  private async attemptInContext(event: RecordedEvent, call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
     const attempt = this.failing?.position === event.position ? this.failing.attempts + 1 : 1;
     try {
       await call({ attempt, signal: this.runSignal });
@@ -182,7 +187,9 @@ export class ReactorWorker extends ProcessorWorker {
     const failing = this.failing!;
     this.failing = undefined;
     const at = (ms: number): string => new Date(ms).toISOString();
-    this.settings.logger.error(`${this.reactor.name}: parked ${event.type} at position ${event.position} after ${failing.attempts} attempts: ${failing.error}`);
+    withLogContext(eventLogContext(event), () =>
+      this.settings.logger.error(`${this.reactor.name}: parked ${event.type} at position ${event.position} after ${failing.attempts} attempts: ${failing.error}`),
+    );
     return (tx) =>
       parkEvent(tx, {
         reactor: this.reactor.name,

@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent } from '@ledger/eventstore';
+import { currentLogContext, type LogContext } from '@ledger/kernel';
 import { readCheckpoint } from '../checkpoints/checkpoint';
 import type { Clock } from '../leases/clock';
 import { listParkedEvents } from '../reactors/parked-events';
@@ -9,7 +10,7 @@ import { capturingLogger } from './capturing-logger';
 import { ControllableOutside } from './controllable-outside';
 import { eventually } from './eventually';
 import type { RuntimeScenarioSetup } from './processor-runtime.scenarios';
-import { appendSpread } from './test-events';
+import { appendSpread, testEvent } from './test-events';
 import type { TestDatabases } from './test-databases';
 
 const HOUR = 3_600_000;
@@ -195,6 +196,24 @@ export function reactorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     expect(outside.positionsAcknowledged(await allEvents())).toEqual([1, 2, 3, 4, 6, 7, 8]);
     expect(outside.calls.slice(0, 4)).toEqual([1, 2, 3, 4]);
     expect(await runtime.parked('test-outside')).toMatchObject([{ position: 5 }]);
+  });
+
+  it("logs what it does for an event with that event's correlation id and id, and nothing else with them", async () => {
+    for (const correlationId of ['request-a', 'request-b']) {
+      const event = testEvent('test.Counted');
+      await store.append('device-0', [{ ...event, metadata: { ...event.metadata, correlationId } }], { expected: 'any' });
+    }
+    outside.refusing.add(2);
+    const lines: { line: string; context: LogContext | undefined }[] = [];
+    const at = (level: string) => (message: string) => void lines.push({ line: `${level}: ${message}`, context: currentLogContext() });
+    const runtime = await start({ logger: { log: at('log'), warn: at('warn'), error: at('error') } });
+    await runtime.waitForPosition(2);
+    const [first, second] = await allEvents();
+    const failures = lines.filter(({ line }) => line.includes('test.Counted at position 2') || line.includes('parked test.Counted'));
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    for (const { context } of failures) expect(context).toEqual({ correlationId: 'request-b', eventId: second.id });
+    expect(lines.filter(({ context }) => context?.eventId === first.id)).toEqual([]);
+    expect(lines.filter(({ line }) => line.includes('lease taken')).map(({ context }) => context)).toEqual([undefined]);
   });
 
   it('starts at the head when asked to, and keeps its checkpoint across restarts', async () => {

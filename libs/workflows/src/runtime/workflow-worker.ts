@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '@ledger/eventstore';
-import { forEachConcurrently } from '@ledger/kernel';
+import { eventLogContext, type RecordedEvent } from '@ledger/eventstore';
+import { forEachConcurrently, withLogContext } from '@ledger/kernel';
 import {
   type Checkpoint,
   ProcessorWorker,
@@ -96,16 +96,16 @@ export class WorkflowWorker extends ProcessorWorker {
    * instead of paying one write each. The checkpoint moves once all are done.
    */
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
-    // Per instance, in log order: a routed input, or the version of an input recorded on its stream.
-    const byStream = new Map<string, (Arrival | number)[]>();
-    const arrive = (stream: string, arrival: Arrival | number) => {
+    // Per instance, in log order: a routed input, or the version of an input recorded on its stream; with the event that brought it.
+    const byStream = new Map<string, { arrival: Arrival | number; event: RecordedEvent }[]>();
+    const arrive = (stream: string, arrival: Arrival | number, event: RecordedEvent) => {
       const arrivals = byStream.get(stream);
-      if (arrivals) arrivals.push(arrival);
-      else byStream.set(stream, [arrival]);
+      if (arrivals) arrivals.push({ arrival, event });
+      else byStream.set(stream, [{ arrival, event }]);
     };
     for (const event of events) {
       if (event.type === WorkflowEventTypes.inputRecorded) {
-        if (workflowIdOf(this.workflow.name, event.stream) !== undefined) arrive(event.stream, event.version);
+        if (workflowIdOf(this.workflow.name, event.stream) !== undefined) arrive(event.stream, event.version, event);
         continue;
       }
       for (const route of this.workflow.routes) {
@@ -113,14 +113,17 @@ export class WorkflowWorker extends ProcessorWorker {
         const id = route.workflowId(event);
         if (id === undefined) continue;
         const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
-        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false });
+        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false }, event);
       }
     }
     await forEachConcurrently([...byStream], ADVANCE_CONCURRENCY, async ([stream, arrivals]) => {
-      for (const arrival of arrivals) {
-        if (typeof arrival !== 'number') await this.advance(stream, arrival);
-        // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
-        else if ((this.records.get(stream)?.version ?? 0) < arrival) await this.advance(stream);
+      for (const { arrival, event } of arrivals) {
+        // What an advance logs carries the correlation id of the event that brought the input, and the instance.
+        await withLogContext({ ...eventLogContext(event), workflow: stream }, async () => {
+          if (typeof arrival !== 'number') await this.advance(stream, arrival);
+          // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
+          else if ((this.records.get(stream)?.version ?? 0) < arrival) await this.advance(stream);
+        });
       }
     });
     await this.commit(from, to);

@@ -1,4 +1,5 @@
 import type { EventStore } from '@ledger/eventstore';
+import { currentLogContext, type LogContext } from '@ledger/kernel';
 import { readCheckpoint, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, testEvent, type TestDatabases } from '@ledger/processing/testing';
 import { workflowStream } from '../domain/workflow';
@@ -83,6 +84,21 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     expect(commands.keys).toEqual(HAPPY_COMMANDS);
     expect(agent.keys).toEqual(['program/do/1']);
     expect(commands.received[0]).toMatchObject({ id: 'workflow-demo-o1/reserve/do/1', workflow: 'demo', workflowId: 'o1', payload: { type: 'demo.Reserve' } });
+  });
+
+  it("sends an instance's commands with the log context of the event that brought the input: its correlation id, its id and the instance", async () => {
+    const contexts: (LogContext | undefined)[] = [];
+    const send = commands.send.bind(commands);
+    commands.send = (command) => {
+      contexts.push(currentLogContext());
+      return send(command);
+    };
+    await start();
+    const placed = testEvent('demo.OrderPlaced', { orderId: 'o9', hostname: 'compute-1' });
+    await store.append('order-o9', [{ ...placed, metadata: { ...placed.metadata, correlationId: 'order-request' } }], { expected: 'any' });
+    await ended('o9');
+    const [placedEvent] = await store.readStream('order-o9');
+    expect(contexts[0]).toEqual({ correlationId: 'order-request', eventId: placedEvent.id, workflow: workflowStream('demo', 'o9') });
   });
 
   it('advances the instances of one batch side by side, each in its own order, and leaves no timer behind', async () => {

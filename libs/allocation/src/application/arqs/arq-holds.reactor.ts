@@ -1,5 +1,5 @@
 import type { CommandContext, EventStore, RecordedEvent } from '@ledger/eventstore';
-import { isUuid, uuidV7 } from '@ledger/kernel';
+import { isUuid } from '@ledger/kernel';
 import { type Reactor, ReactorUnavailableError } from '@ledger/processing';
 import type { QuotaReserved } from '@ledger/quota';
 import { arqDecider } from '../../domain/arq.decider';
@@ -19,7 +19,12 @@ export interface ArqHoldsPorts {
   readonly holds: Pick<ArqHolds, 'releaseBinding' | 'releaseAll'>;
 }
 
-const context = (): CommandContext => ({ actor: { user: 'ledger:arq-holds', project: null, roles: ['service'] }, correlationId: uuidV7() });
+/** A release carries on the correlation id of the event that called for it (an unbind, a delete, a reservation). */
+const contextOf = (cause: RecordedEvent): CommandContext => ({
+  actor: { user: 'ledger:arq-holds', project: null, roles: ['service'] },
+  correlationId: cause.metadata.correlationId,
+  causationId: cause.id,
+});
 
 /**
  * Makes sure what a request holds outside its stream is given back once it
@@ -44,8 +49,8 @@ export function arqHoldsReactor(ports: ArqHoldsPorts): Reactor {
     const before = await stateBefore(uuid, event.version);
     if (before.status !== 'live') return;
     const arq = { uuid, projectId: before.projectId, deviceUuid: before.binding?.deviceUuid ?? null };
-    if (event.type === 'allocation.ArqUnbound') await ports.holds.releaseBinding(arq, context());
-    else await ports.holds.releaseAll(arq, context());
+    if (event.type === 'allocation.ArqUnbound') await ports.holds.releaseBinding(arq, contextOf(event));
+    else await ports.holds.releaseAll(arq, contextOf(event));
   };
   return {
     name: 'arq-holds',
@@ -80,6 +85,6 @@ export function arqHoldsReactor(ports: ArqHoldsPorts): Reactor {
     if (consumerId === capacityConsumer(arqUuid) || !isUuid(consumerId) || (await recorded(arqUuid))) return;
     // The message names no request: reactor statuses are shown on /readyz, to every caller.
     if (attempt < ORPHAN_RESERVATION_LOOKS) throw new ReactorUnavailableError('a unit reservation whose request is not recorded yet is looked at again');
-    await ports.holds.releaseAll({ uuid: arqUuid, projectId: project, deviceUuid: null }, context());
+    await ports.holds.releaseAll({ uuid: arqUuid, projectId: project, deviceUuid: null }, contextOf(event));
   }
 }
