@@ -14,6 +14,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { answerEarlyWithoutReset } from './http/unread-body';
 import { requestValidationPipe } from './http/validation.pipe';
 import { mountApiDocs } from './openapi/mount-api-docs';
+import { traceHttpRequests } from './tracing/http-server-spans';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -38,6 +39,8 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   // JSON only: Fastify's own JSON parser, behind a nesting-depth check, and no other (Nest's parsers, with
   // form bodies, are off through `bodyParser: false`; Fastify's text/plain parser is removed), so every other
   // media type gets 415.
+  // First of the hooks, so the request's span covers the others.
+  if (config.tracing && config.roles.includes('api')) traceHttpRequests(adapter.getInstance());
   adapter.getInstance().removeContentTypeParser('text/plain');
   parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);

@@ -13,3 +13,4 @@ export * from './async/group-commit';
 export * from './jobs/bitstream-content-path';
 export * from './http/fetch-failure';
 export * from './http/service-access';
+export * from './http/outbound-wrapper';

@@ -9,11 +9,15 @@ import { isUuid } from '@ledger/kernel';
  * follow its request through the log), else the request's own id.
  */
 export function commandContext(principal: Principal, request: FastifyRequest): CommandContext {
-  const header = request.headers['x-correlation-id'];
-  const correlationId = typeof header === 'string' && isUuid(header) ? header.toLowerCase() : String(request.id);
   return {
     actor: { user: principal.user, project: principal.project, roles: principal.roles },
-    correlationId,
+    correlationId: requestCorrelationId(request),
     causationId: String(request.id),
   };
+}
+
+/** `X-Correlation-Id` when it is a UUID (lower-cased), else the request's own id. */
+export function requestCorrelationId(request: Pick<FastifyRequest, 'headers' | 'id'>): string {
+  const header = request.headers['x-correlation-id'];
+  return typeof header === 'string' && isUuid(header) ? header.toLowerCase() : String(request.id);
 }

@@ -4,6 +4,7 @@ import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore
 import type { MessagePublisher } from '@ledger/messaging';
 import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
+import { tracedEventStore } from '../tracing/traced-event-store';
 import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
 import { READ_MODELS_PREPARATION, ReadModelsPreparation } from './read-models-preparation';
@@ -33,7 +34,13 @@ export class PersistenceModule {
       module: PersistenceModule,
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreOptions(config)) },
+        {
+          provide: EVENT_STORE,
+          useFactory: async () => {
+            const store = await openEventStore(eventStoreOptions(config));
+            return config.tracing ? tracedEventStore(store) : store;
+          },
+        },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
         messagePublisherProvider(config),
         PersistenceShutdown,

@@ -20,6 +20,7 @@ import { PlacementQueries } from '@ledger/projections/placement';
 import type { WorkflowRuntime } from '@ledger/workflows';
 import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
+import { tracedProcessor, tracedReactor } from '../tracing/traced-processors';
 import { ledgerReactors } from './ledger-reactors';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
@@ -70,7 +71,7 @@ export class ProcessorsModule {
             new ProcessorRuntime({
               store,
               db,
-              processors: LEDGER_PROCESSORS,
+              processors: config.tracing ? LEDGER_PROCESSORS.map(tracedProcessor) : LEDGER_PROCESSORS,
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger,
@@ -87,24 +88,26 @@ export class ProcessorsModule {
             moduleRef: ModuleRef,
             publisher: MessagePublisher | null,
             keystoneSession: KeystoneSession | null | undefined,
-          ) =>
-            new ReactorRuntime({
+          ) => {
+            const reactors = ledgerReactors(config, {
+              store,
+              readModels: db,
+              projections,
+              placementReconciler,
+              moduleRef,
+              publisher,
+              keystoneSession: keystoneSession ?? null,
+              logger: new Logger('Reactors'),
+            });
+            return new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, {
-                store,
-                readModels: db,
-                projections,
-                placementReconciler,
-                moduleRef,
-                publisher,
-                keystoneSession: keystoneSession ?? null,
-                logger: new Logger('Reactors'),
-              }),
+              reactors: config.tracing ? reactors.map(tracedReactor) : reactors,
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
-            }),
+            });
+          },
         },
         placementQueriesProvider,
         // The reconciler (null when it is off) and its periodic compare, started at bootstrap.
