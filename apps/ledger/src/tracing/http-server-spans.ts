@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestCorrelationId } from '../http/command-context';
 import { failSpan, ledgerTracer } from './ledger-tracer';
 
+/** Health probes: a load balancer's every few seconds would bury the traces worth reading. */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz']);
+
 /**
- * A server span per HTTP request, `<METHOD> <route template>` (the path
+ * A server span per HTTP request (health probes aside), `<METHOD> <route template>` (the path
  * itself for an unmatched one), continuing the caller's trace when it sends
  * a W3C `traceparent` (Nova does, through its own tracing). The span is the
  * active context for everything the request runs, its body's reading
@@ -14,6 +17,10 @@ import { failSpan, ledgerTracer } from './ledger-tracer';
 export function traceHttpRequests(fastify: FastifyInstance): void {
   const spans = new WeakMap<FastifyRequest, Span>();
   fastify.addHook('onRequest', (request, reply, done) => {
+    if (UNTRACED_PATHS.has(request.url)) {
+      done();
+      return;
+    }
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = ledgerTracer.startSpan(
       request.method,

@@ -1,3 +1,4 @@
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import type { LedgerRole, TraceSampler, TracingConfig } from '@ledger/config';
 import type { Sampler } from '@opentelemetry/sdk-trace-node';
 import { ledgerVersion } from './ledger-version';
@@ -17,10 +18,14 @@ export interface TracedProcess {
 /**
  * Registers OpenTelemetry's Node SDK as the API's global tracer provider:
  * async-local context, W3C trace-context propagation, spans batched to the
- * OTLP/HTTP endpoint as JSON. The SDK and the exporter are imported here, on
- * first use, so a ledger without an endpoint never loads them.
+ * OTLP/HTTP endpoint as JSON; the SDK's own errors (an export that failed)
+ * go to `warn`. The SDK and the exporter are imported here, on first use,
+ * so a ledger without an endpoint never loads them.
  */
-export async function startTracing(config: TracingConfig, identity: TracedProcess): Promise<TracingSdk> {
+export async function startTracing(config: TracingConfig, identity: TracedProcess, warn: (message: string) => void): Promise<TracingSdk> {
+  // OpenTelemetry reports its own failures (a collector down, spans dropped) only to a diagnostic logger: errors become warnings in the log.
+  const report = (message: string, ...details: unknown[]) => warn([readable(message), ...details.map(readable)].join(' '));
+  diag.setLogger({ error: report, warn: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined }, DiagLogLevel.ERROR);
   const sdk = await import('@opentelemetry/sdk-trace-node');
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const { defaultResource, resourceFromAttributes } = await import('@opentelemetry/resources');
@@ -45,4 +50,16 @@ function sampler(sdk: typeof import('@opentelemetry/sdk-trace-node'), kind: Trac
   const rootKind = kind.replace(/^parentbased_/, '');
   const root = rootKind === 'always_on' ? new sdk.AlwaysOnSampler() : rootKind === 'always_off' ? new sdk.AlwaysOffSampler() : new sdk.TraceIdRatioBasedSampler(ratio);
   return kind.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
+}
+
+/** The SDK hands its errors over as JSON of the error object: its message is what a reader needs. */
+function readable(detail: unknown): string {
+  if (detail instanceof Error) return detail.message;
+  const text = String(detail);
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    return typeof parsed?.message === 'string' ? parsed.message : text;
+  } catch {
+    return text;
+  }
 }

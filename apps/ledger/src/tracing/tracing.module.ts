@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { LedgerConfig, TracingConfig } from '@ledger/config';
 import { wrapOutboundRequests } from '@ledger/kernel';
 import { outboundSpans } from './outbound-spans';
@@ -35,7 +35,18 @@ export class TracingModule {
   static forRoot(tracing: TracingConfig, config: LedgerConfig): DynamicModule {
     return {
       module: TracingModule,
-      providers: [{ provide: TRACING_SDK, useFactory: () => startTracing(tracing, config) }, TracingLifecycle, CommandBusTracing],
+      providers: [
+        {
+          provide: TRACING_SDK,
+          useFactory: () => {
+            const logger = new Logger('Tracing');
+            logger.log(`exporting traces to ${tracing.endpoint} as ${tracing.serviceName}, sampler ${tracing.sampler}${tracing.sampler.endsWith('traceidratio') ? ` ${tracing.samplerRatio}` : ''}`);
+            return startTracing(tracing, config, (message) => logger.warn(message));
+          },
+        },
+        TracingLifecycle,
+        CommandBusTracing,
+      ],
     };
   }
 }
