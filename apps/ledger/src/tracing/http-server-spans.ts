@@ -10,8 +10,7 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz']);
  * A server span per HTTP request (health probes aside), `<METHOD> <route template>` (the path
  * itself for an unmatched one), continuing the caller's trace when it sends
  * a W3C `traceparent` (Nova does, through its own tracing). The span is the
- * active context for everything the request runs, its body's reading
- * included; the answer says which trace it was in (`traceresponse`, W3C
+ * active context for the hooks and the handler; the answer says which trace it was in (`traceresponse`, W3C
  * Trace Context level 2), so a client can find it in the tracing backend.
  */
 export function traceHttpRequests(fastify: FastifyInstance): void {
@@ -39,10 +38,9 @@ export function traceHttpRequests(fastify: FastifyInstance): void {
     spans.set(request, span);
     const { traceId, spanId, traceFlags } = span.spanContext();
     reply.header('traceresponse', `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`);
-    const active = trace.setSpan(parent, span);
-    // Listeners on the request stream (Fastify's body reader) run in the socket's context unless bound.
-    context.bind(active, request.raw);
-    context.with(active, done);
+    // The rest of the request runs in this context: Fastify carries it across the body's reading (its
+    // content-type parser makes an AsyncResource inside it), into the handler.
+    context.with(trace.setSpan(parent, span), done);
   });
   fastify.addHook('onError', (request, _reply, error, done) => {
     const span = spans.get(request);
