@@ -1,11 +1,12 @@
 import { type Context, context, propagation, ROOT_CONTEXT, type SpanContext, trace } from '@opentelemetry/api';
-import type { EventMetadata, RecordedEvent } from '@ledger/eventstore';
+import type { NewEvent, RecordedEvent } from '@ledger/eventstore';
 
-/** The metadata with the active span's `traceparent` added, when a span is recording (else as it was). */
-export function withTraceparent(metadata: EventMetadata): EventMetadata {
+/** The events with the active span's `traceparent` in their metadata (as they were when no span is active). */
+export function withTraceparent(events: readonly NewEvent[]): readonly NewEvent[] {
   const carrier: { traceparent?: string } = {};
   propagation.inject(context.active(), carrier);
-  return carrier.traceparent === undefined ? metadata : { ...metadata, traceparent: carrier.traceparent };
+  const { traceparent } = carrier;
+  return traceparent === undefined ? events : events.map((event) => ({ ...event, metadata: { ...event.metadata, traceparent } }));
 }
 
 /** The trace an event was appended in, as a parent context (the root context when it carries none). */

@@ -27,7 +27,7 @@ export function tracedEventStore(store: EventStore): EventStore {
           },
         },
         async (span) => {
-          const result = await store.append(stream, events.map((event) => ({ ...event, metadata: withTraceparent(event.metadata) })), options);
+          const result = await store.append(stream, withTraceparent(events), options);
           span.setAttribute('ledger.position', result.position);
           return result;
         },
