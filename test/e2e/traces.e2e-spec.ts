@@ -20,6 +20,7 @@ const CORRELATION = '0193c0de-0000-7000-8000-00000000c0de';
 const INSTANCE = '11111111-2222-4333-8444-555555555555';
 const SDK_PACKAGES = ['@opentelemetry/sdk-trace-node', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http'];
 const PRELOAD = join(__dirname, '..', 'support', 'loaded-packages.preload.js');
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Nova's create → bind of one request on compute-1's FPGA, the bind sent with `headers`. */
 async function bindOneRequest(ledger: LedgerProcess, headers: Record<string, string>): Promise<Response> {
@@ -102,20 +103,28 @@ describe('traces: OpenTelemetry spans over OTLP, only when an endpoint is set', 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("continues Nova's trace through the bind's command, appends and reactor to the call that tells Nova, and links the projections to it", async () => {
-    const loaded = join(dataDir, 'loaded-packages.txt');
+  const packagesFile = () => join(dataDir, 'loaded-packages.txt');
+  /** A ledger process with `env` that tells the Nova sink, and records the packages it loads (`loadedPackages`). */
+  const startLedger = async (env: Record<string, string>): Promise<LedgerProcess> => {
     ledger = await startLedgerProcess({
       LEDGER_DATA_DIR: join(dataDir, 'data'),
       LEDGER_AUTH_SECRET: SECRET,
       LEDGER_NOVA_URL: novaSink.url,
+      NODE_OPTIONS: `--require ${PRELOAD}`,
+      LEDGER_TEST_LOADED_PACKAGES: packagesFile(),
+      ...env,
+    });
+    return ledger;
+  };
+
+  it("continues Nova's trace through the bind's command, appends and reactor to the call that tells Nova, and links the projections to it", async () => {
+    const traced = await startLedger({
       LEDGER_INSTANCE_ID: 'ledger-traced-1',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       // Batches leave every 100 ms instead of every 5 s: the test waits for the spans, not for the timer.
       OTEL_BSP_SCHEDULE_DELAY: '100',
-      NODE_OPTIONS: `--require ${PRELOAD}`,
-      LEDGER_TEST_LOADED_PACKAGES: loaded,
     });
-    const bind = await bindOneRequest(ledger, { traceparent: `00-${NOVA_TRACE}-${NOVA_SPAN}-01`, 'x-correlation-id': CORRELATION });
+    const bind = await bindOneRequest(traced, { traceparent: `00-${NOVA_TRACE}-${NOVA_SPAN}-01`, 'x-correlation-id': CORRELATION });
     expect(bind.status).toBe(202);
     expect(bind.headers.get('traceresponse')).toMatch(new RegExp(`^00-${NOVA_TRACE}-[0-9a-f]{16}-01$`));
 
@@ -132,7 +141,7 @@ describe('traces: OpenTelemetry spans over OTLP, only when an endpoint is set', 
       kind: 2,
       parentSpanId: NOVA_SPAN,
       attributes: expect.objectContaining({ 'http.route': '/v2/accelerator_requests', 'http.request.method': 'PATCH', 'http.response.status_code': 202, 'ledger.correlation_id': CORRELATION }),
-      resource: expect.objectContaining({ 'service.name': 'accelerator-ledger', 'service.instance.id': 'ledger-traced-1', 'ledger.roles': ['api', 'conductor', 'processors'] }),
+      resource: expect.objectContaining({ 'service.name': 'accelerator-ledger', 'service.version': PACKAGE_VERSION, 'service.instance.id': 'ledger-traced-1', 'ledger.roles': ['api', 'conductor', 'processors'] }),
     });
     expect(bind.headers.get('traceresponse')).toBe(`00-${NOVA_TRACE}-${server?.spanId}-01`);
     const command = inTrace.find((span) => span.name === 'command BindArqsCommand');
@@ -156,24 +165,17 @@ describe('traces: OpenTelemetry spans over OTLP, only when an endpoint is set', 
     const projected = spans.find((span) => span.name === 'project arqs' && span.links.some((link) => link.traceId === NOVA_TRACE));
     expect(projected).toMatchObject({ parentSpanId: '', attributes: expect.objectContaining({ 'ledger.processor': 'arqs' }) });
     expect(receiver.refused).toEqual([]);
-    expect(loadedPackages(loaded)).toEqual(expect.arrayContaining(SDK_PACKAGES.map((name) => expect.stringMatching(new RegExp(`/node_modules/${name}$`)))));
+    expect(loadedPackages(packagesFile())).toEqual(expect.arrayContaining(SDK_PACKAGES.map((name) => expect.stringMatching(new RegExp(`/node_modules/${name}$`)))));
   });
 
   it('loads no tracing SDK and answers without trace headers when no endpoint is set', async () => {
-    const loaded = join(dataDir, 'loaded-packages.txt');
-    ledger = await startLedgerProcess({
-      LEDGER_DATA_DIR: join(dataDir, 'data'),
-      LEDGER_AUTH_SECRET: SECRET,
-      LEDGER_NOVA_URL: novaSink.url,
-      NODE_OPTIONS: `--require ${PRELOAD}`,
-      LEDGER_TEST_LOADED_PACKAGES: loaded,
-    });
-    const bind = await bindOneRequest(ledger, { traceparent: `00-${NOVA_TRACE}-${NOVA_SPAN}-01` });
+    const untraced = await startLedger({});
+    const bind = await bindOneRequest(untraced, { traceparent: `00-${NOVA_TRACE}-${NOVA_SPAN}-01` });
     expect(bind.status).toBe(202);
     expect(bind.headers.get('traceresponse')).toBeNull();
     await novaSink.waitFor((events) => events.some((event) => event.server_uuid === INSTANCE));
     expect(novaSink.requests.every((request) => request.headers.traceparent === undefined)).toBe(true);
-    const packages = loadedPackages(loaded);
+    const packages = loadedPackages(packagesFile());
     expect(packages).toEqual(expect.arrayContaining([expect.stringMatching(/\/node_modules\/fastify$/)]));
     expect(packages.filter((path) => SDK_PACKAGES.some((name) => path.endsWith(`/node_modules/${name}`)))).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { eventually } from '@ledger/processing/testing';
 
 /** A span as the receiver keeps it: OTLP's JSON fields, attributes flattened to plain values. */
 export interface ReceivedSpan {
@@ -59,7 +60,6 @@ const attributesOf = (attributes: OtlpAttributes): Record<string, unknown> => Ob
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const refused: string[] = [];
-  const waiters = new Set<() => void>();
   const server: Server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -87,7 +87,6 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         }
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      for (const wake of waiters) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,21 +95,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     refused,
-    waitFor(predicate, timeoutMs = 15_000) {
-      if (predicate(spans)) return Promise.resolve(spans);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`OTLP receiver: condition not met within ${timeoutMs} ms; received ${spans.map((span) => span.name).join(', ')}`));
-        }, timeoutMs);
-        const check = () => {
-          if (!predicate(spans)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(spans);
-        };
-        waiters.add(check);
-      });
+    async waitFor(predicate, timeoutMs = 15_000) {
+      await eventually(() => predicate(spans), timeoutMs);
+      return spans;
     },
     close: () =>
       new Promise<void>((resolve) => {
