@@ -1,6 +1,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { Processor, ReactContext, Reactor } from '@ledger/processing';
+import type { AroundEventAdvance } from '@ledger/workflows';
 import { eventSpanLinks, eventTraceContext } from './event-trace-context';
 import { inSpan } from './ledger-tracer';
 
@@ -72,3 +73,12 @@ export function tracedReactor(reactor: Reactor): Reactor {
       : {}),
   };
 }
+
+/**
+ * The advance an event brings to a workflow instance, in a consumer span
+ * (`workflow <name>`) in the event's trace: the commands the workflow sends
+ * then, and their appends, are its children. (An advance started in a
+ * request, as a bind's, is already in the request's span.)
+ */
+export const tracedWorkflowAdvance: AroundEventAdvance = (workflow, event, advance) =>
+  inSpan(`workflow ${workflow}`, { kind: SpanKind.CONSUMER, attributes: { 'ledger.workflow': workflow, ...eventAttributes(event) } }, advance, eventTraceContext(event));

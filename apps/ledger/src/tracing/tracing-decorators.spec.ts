@@ -5,7 +5,7 @@ import { InMemoryMessageBroker } from '@ledger/messaging/testing';
 import type { Reactor } from '@ledger/processing';
 import { inSpan } from './ledger-tracer';
 import { tracedEventStore } from './traced-event-store';
-import { tracedReactor } from './traced-processors';
+import { tracedReactor, tracedWorkflowAdvance } from './traced-processors';
 import { tracedPublisher } from './traced-publisher';
 
 const exporter = new InMemorySpanExporter();
@@ -75,6 +75,18 @@ describe('tracing decorators', () => {
     expect(batch.parentSpanContext).toBeUndefined();
     expect(batch.links.map((link) => link.context.spanId)).toEqual(['2'.repeat(16), '3'.repeat(16)]);
     expect(batch.attributes).toMatchObject({ 'ledger.events': 4, 'ledger.position.first': 2, 'ledger.position.last': 5, 'ledger.attempt': 2 });
+  });
+
+  it("advances a workflow on an event in the event's trace, the advance's appends its children", async () => {
+    const store = tracedEventStore(recordingStore());
+    const event = recorded(7, `00-${'7'.repeat(32)}-${'8'.repeat(16)}-01`);
+    const newEvent = { type: 'workflow.InputRecorded', data: {}, metadata: event.metadata };
+    await tracedWorkflowAdvance('provision', event, () => store.append('workflow-provision-1', [newEvent], { expected: 0 }));
+    const advance = spanNamed('workflow provision');
+    expect(advance?.spanContext().traceId).toBe('7'.repeat(32));
+    expect(advance?.parentSpanContext?.spanId).toBe('8'.repeat(16));
+    expect(advance?.attributes).toMatchObject({ 'ledger.workflow': 'provision', 'ledger.event_type': 'allocation.ArqBound', 'ledger.position': 7 });
+    expect(spanNamed('append workflow')?.parentSpanContext?.spanId).toBe(advance?.spanContext().spanId);
   });
 
   it('publishes to Kafka under a producer span whose traceparent every message carries beside its own headers', async () => {

@@ -13,7 +13,11 @@ import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow'
 import { WorkflowEventTypes } from '../domain/workflow.events';
 import type { WorkflowRecord } from '../domain/workflow-record';
 import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
+import type { AroundEventAdvance } from './workflow-ports';
 import { dueTimers } from './workflow-timers';
+
+/** An input routed from an event, with the event. */
+type EventArrival = Arrival & { readonly event: RecordedEvent };
 
 /** Workflows are not rebuilt: their checkpoint has one version. */
 const WORKFLOW_VERSION = 1;
@@ -48,6 +52,7 @@ export class WorkflowWorker extends ProcessorWorker {
     readonly workflow: Workflow<unknown>,
     settings: WorkerSettings,
     private readonly ports: Omit<AdvanceContext, 'signal' | 'clock'>,
+    private readonly aroundEvent: AroundEventAdvance = (_workflow, _event, advance) => advance(),
   ) {
     const types = [...new Set([...workflow.routes.flatMap((route) => route.types), WorkflowEventTypes.inputRecorded])];
     super({ key: workflowKey(workflow.name), version: WORKFLOW_VERSION, filter: { types } }, settings);
@@ -96,9 +101,9 @@ export class WorkflowWorker extends ProcessorWorker {
    * instead of paying one write each. The checkpoint moves once all are done.
    */
   protected async process(from: Checkpoint, to: number, events: readonly RecordedEvent[]): Promise<boolean> {
-    // Per instance, in log order: a routed input, or the version of an input recorded on its stream.
-    const byStream = new Map<string, (Arrival | number)[]>();
-    const arrive = (stream: string, arrival: Arrival | number) => {
+    // Per instance, in log order: a routed input with its event, or the version of an input recorded on its stream.
+    const byStream = new Map<string, (EventArrival | number)[]>();
+    const arrive = (stream: string, arrival: EventArrival | number) => {
       const arrivals = byStream.get(stream);
       if (arrivals) arrivals.push(arrival);
       else byStream.set(stream, [arrival]);
@@ -113,12 +118,12 @@ export class WorkflowWorker extends ProcessorWorker {
         const id = route.workflowId(event);
         if (id === undefined) continue;
         const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
-        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false });
+        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false, event });
       }
     }
     await forEachConcurrently([...byStream], ADVANCE_CONCURRENCY, async ([stream, arrivals]) => {
       for (const arrival of arrivals) {
-        if (typeof arrival !== 'number') await this.advance(stream, arrival);
+        if (typeof arrival !== 'number') await this.aroundEvent(this.workflow.name, arrival.event, () => this.advance(stream, arrival));
         // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
         else if ((this.records.get(stream)?.version ?? 0) < arrival) await this.advance(stream);
       }
