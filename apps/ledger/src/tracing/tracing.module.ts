@@ -25,10 +25,10 @@ class TracingLifecycle implements OnModuleInit, OnApplicationShutdown {
 /**
  * Imported only when an OTLP endpoint is set (config.tracing): starts the
  * SDK before anything runs, traces the command bus and the requests to
- * Placement and Nova (outbound-spans.ts). The other spans come
- * from decorators the composition root puts around the event store, the
- * processors, the reactors and the Kafka publisher, and from the HTTP hooks
- * (create-ledger-app.ts), all under the same condition.
+ * Placement and Nova (outbound-spans.ts). The other spans come from what the
+ * composition root adds under the same condition: decorators around the
+ * event store, the projections, the reactors and the Kafka publisher, the
+ * workflow runtime's `aroundEvent`, and the HTTP hooks (create-ledger-app.ts).
  */
 @Module({})
 export class TracingModule {
