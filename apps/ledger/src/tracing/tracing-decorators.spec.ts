@@ -4,6 +4,7 @@ import type { AppendOptions, EventStore, NewEvent, RecordedEvent } from '@ledger
 import { InMemoryMessageBroker } from '@ledger/messaging/testing';
 import type { Reactor } from '@ledger/processing';
 import { inSpan } from './ledger-tracer';
+import { outboundSpans } from './outbound-spans';
 import { tracedEventStore } from './traced-event-store';
 import { tracedReactor, tracedWorkflowAdvance } from './traced-processors';
 import { tracedPublisher } from './traced-publisher';
@@ -87,6 +88,22 @@ describe('tracing decorators', () => {
     expect(advance?.parentSpanContext?.spanId).toBe('8'.repeat(16));
     expect(advance?.attributes).toMatchObject({ 'ledger.workflow': 'provision', 'ledger.event_type': 'allocation.ArqBound', 'ledger.position': 7 });
     expect(spanNamed('append workflow')?.parentSpanContext?.spanId).toBe(advance?.spanContext().spanId);
+  });
+
+  it('calls Nova or Placement under a client span whose traceparent goes along, inside a trace only', async () => {
+    const sent: Readonly<Record<string, string>>[] = [];
+    const send = async (headers: Readonly<Record<string, string>>) => {
+      sent.push(headers);
+      return new Response(null, { status: 404 });
+    };
+    const request = { service: 'Placement', method: 'GET', url: 'http://placement:8778/resource_providers/rp-1' };
+    await outboundSpans(request, send);
+    await inSpan('react placement-reconciler', {}, () => outboundSpans(request, send));
+    const call = spanNamed('GET Placement');
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['GET Placement', 'react placement-reconciler']);
+    expect(call?.attributes).toMatchObject({ 'url.full': request.url, 'server.address': 'placement', 'http.response.status_code': 404 });
+    expect(call?.status.code).toBe(2);
+    expect(sent).toEqual([{}, { traceparent: `00-${call?.spanContext().traceId}-${call?.spanContext().spanId}-01` }]);
   });
 
   it('publishes to Kafka under a producer span whose traceparent every message carries beside its own headers', async () => {
