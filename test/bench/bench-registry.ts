@@ -16,14 +16,15 @@ import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 import { sagaBench } from './modules/saga.bench';
+import { tracingBench } from './modules/tracing.bench';
 
 /**
  * Every benchmark module, in run and output order: the developer tools
  * first (wall-clock latencies, taken before the other modules heat the
  * machine), the ceilings, then what is compared with them, then the
- * auditor's long log, then the HTTP API (Cyborg's v2, then what metrics
- * and logging cost it, then GraphQL, then the web console in Chromium,
- * then Cyborg's v2 behind Keystone), then
+ * auditor's long log, then the HTTP API (Cyborg's v2, then what metrics,
+ * logging and tracing cost it, then GraphQL, then the web console in
+ * Chromium, then Cyborg's v2 behind Keystone), then
  * the workflow runtime's saga, then the simulated fleet, then Placement,
  * then the Kafka relay.
  */
@@ -38,6 +39,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   cyborgV2Bench,
   metricsBench,
   loggingOverheadBench,
+  tracingBench,
   graphqlBench,
   consoleBench,
   keystoneBench,

@@ -26,6 +26,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ProgrammingHttpModule } from './programming/programming-http.module';
 import { ProvisioningConductorModule } from './provisioning/provisioning-conductor.module';
 import { ProvisioningHttpModule } from './provisioning/provisioning-http.module';
+import { TracingModule } from './tracing/tracing.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
 import { WorkflowsHttpModule } from './workflows/workflows-http.module';
@@ -45,6 +46,7 @@ export class AppModule {
       PersistenceModule.forRoot(config),
       authModule(config, codec),
     ];
+    if (config.tracing) imports.push(TracingModule.forRoot(config.tracing, config));
     if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
     if (config.roles.includes('conductor')) imports.push(ProvisioningConductorModule.forRoot(config));

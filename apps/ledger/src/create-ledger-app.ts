@@ -20,6 +20,7 @@ import { nestLoggerOf } from './logging/nest-logger';
 import { logRequests } from './logging/request-logging';
 import { mountApiDocs } from './openapi/mount-api-docs';
 import { mountConsole } from './console/mount-console';
+import { traceHttpRequests } from './tracing/http-server-spans';
 
 /**
  * Builds the ledger's Nest application on Fastify; `main` and the e2e tests
@@ -42,6 +43,8 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   // JSON only: Fastify's own JSON parser, behind a nesting-depth check, and no other (Nest's parsers, with
   // form bodies, are off through `bodyParser: false`; Fastify's text/plain parser is removed), so every other
   // media type gets 415.
+  // First of the hooks, so the request's span covers the others.
+  if (config.tracing && config.roles.includes('api')) traceHttpRequests(adapter.getInstance());
   adapter.getInstance().removeContentTypeParser('text/plain');
   parseJsonWithDepthLimit(adapter.getInstance(), config.jsonMaxDepth);
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);

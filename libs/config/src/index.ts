@@ -9,3 +9,4 @@ export * from './bitstream-config';
 export * from './kafka-config';
 export * from './keystone-config';
 export * from './service-endpoint';
+export * from './tracing-config';

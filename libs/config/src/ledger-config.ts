@@ -7,6 +7,7 @@ import { type BitstreamConfig, loadBitstreamConfig } from './bitstream-config';
 import { type KafkaConfig, loadKafkaConfig } from './kafka-config';
 import { type AuthConfig, loadAuthConfig } from './keystone-config';
 import { loadPlacementConfig, type PlacementConfig } from './placement-config';
+import { loadTracingConfig, type TracingConfig } from './tracing-config';
 import { loadServiceEndpoint, type ServiceEndpoint } from './service-endpoint';
 
 export const NOVA_SERVICE = { serviceType: 'compute', urlSetting: 'LEDGER_NOVA_URL', tokenSetting: 'LEDGER_NOVA_TOKEN' } as const;
@@ -130,6 +131,8 @@ export interface LedgerConfig {
   readonly bitstreams: BitstreamConfig;
   /** LEDGER_KAFKA_*: the Kafka relay (kafka-config.ts). */
   readonly kafka: KafkaConfig;
+  /** OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT and OTEL_*: OpenTelemetry spans over OTLP (tracing-config.ts); absent: tracing is off. */
+  readonly tracing?: TracingConfig;
   /** LEDGER_AUTH, LEDGER_KEYSTONE_*: whose tokens are accepted, and the ledger as a Keystone client (keystone-config.ts). */
   readonly auth: AuthConfig;
 }
@@ -157,6 +160,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
   const dataDir = resolve(cwd, nonEmpty(env.LEDGER_DATA_DIR) ?? 'data');
   const auth = loadAuthConfig(env);
   const nova = loadServiceEndpoint(env, auth.keystone !== undefined, NOVA_SERVICE);
+  const tracing = loadTracingConfig(env);
   return {
     port: integerSetting(env, 'PORT', 8666, 0, 65535),
     host: listenHost(env),
@@ -188,6 +192,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     placement: loadPlacementConfig(env, auth.keystone !== undefined),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),
+    ...(tracing !== undefined ? { tracing } : {}),
     auth,
   };
 }

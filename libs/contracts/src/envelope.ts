@@ -13,6 +13,8 @@ export interface LedgerEventMetadata {
   readonly actor: LedgerActor;
   /** Version of `data`'s schema (libs/contracts/schemas: `x-schema-version`). */
   readonly schemaVersion: number;
+  /** W3C trace context of the append that recorded it, present only when the ledger was exporting traces then. */
+  readonly traceparent?: string;
 }
 
 /**

@@ -9,6 +9,12 @@ export interface EventMetadata {
   readonly actor: Actor;
   /** Version of the event's `data` schema, for upcasting on read. */
   readonly schemaVersion: number;
+  /**
+   * W3C `traceparent` of the span that appended the event, recorded only
+   * while the ledger exports traces (docs/operations.md, "Traces"): the
+   * processors continue that trace when they act on the event.
+   */
+  readonly traceparent?: string;
 }
 
 /** An event as a caller hands it to `append`. */

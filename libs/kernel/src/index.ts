@@ -14,3 +14,4 @@ export * from './jobs/bitstream-content-path';
 export * from './http/fetch-failure';
 export * from './http/service-access';
 export * from './logging/log-context';
+export * from './http/outbound-wrapper';

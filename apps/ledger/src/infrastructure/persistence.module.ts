@@ -4,6 +4,7 @@ import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore
 import type { MessagePublisher } from '@ledger/messaging';
 import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
+import { tracedEventStore } from '../tracing/traced-event-store';
 import { HeadCheckpointsService } from './head-checkpoints.service';
 import { openReadModels } from './open-read-models';
 import type { LedgerMetrics } from '../metrics/ledger-metrics';
@@ -25,10 +26,11 @@ class PersistenceShutdown implements OnApplicationShutdown {
   }
 }
 
-/** The configured event store, reporting its appends and group commits to the metrics when they are on. */
-function openStore(config: LedgerConfig, metrics: LedgerMetrics | undefined): Promise<EventStore> {
+/** The configured event store, reporting its appends and group commits to the metrics when they are on, and traced when tracing is. */
+async function openStore(config: LedgerConfig, metrics: LedgerMetrics | undefined): Promise<EventStore> {
   const options = eventStoreOptions(config);
-  return openEventStore(options.kind === 'esdb' || !metrics ? options : { ...options, observer: metrics.eventStore });
+  const store = await openEventStore(options.kind === 'esdb' || !metrics ? options : { ...options, observer: metrics.eventStore });
+  return config.tracing ? tracedEventStore(store) : store;
 }
 
 /** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer; whether the read models are prepared yet. */

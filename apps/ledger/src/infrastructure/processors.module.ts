@@ -20,6 +20,7 @@ import { PlacementQueries } from '@ledger/projections/placement';
 import type { WorkflowRuntime } from '@ledger/workflows';
 import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
 import { placementQueriesProvider } from '../placement/placement-queries.provider';
+import { tracedProcessor, tracedReactor } from '../tracing/traced-processors';
 import { ledgerReactors } from './ledger-reactors';
 import type { LedgerMetrics } from '../metrics/ledger-metrics';
 import { LEDGER_CONFIG, OPTIONAL_METRICS, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
@@ -71,7 +72,7 @@ export class ProcessorsModule {
             new ProcessorRuntime({
               store,
               db,
-              processors: LEDGER_PROCESSORS,
+              processors: config.tracing ? LEDGER_PROCESSORS.map(tracedProcessor) : LEDGER_PROCESSORS,
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger,
@@ -90,25 +91,27 @@ export class ProcessorsModule {
             publisher: MessagePublisher | null,
             keystoneSession: KeystoneSession | null | undefined,
             metrics?: LedgerMetrics,
-          ) =>
-            new ReactorRuntime({
+          ) => {
+            const reactors = ledgerReactors(config, {
+              store,
+              readModels: db,
+              projections,
+              placementReconciler,
+              moduleRef,
+              publisher,
+              keystoneSession: keystoneSession ?? null,
+              logger: new Logger('Reactors'),
+            });
+            return new ReactorRuntime({
               store,
               db,
-              reactors: ledgerReactors(config, {
-                store,
-                readModels: db,
-                projections,
-                placementReconciler,
-                moduleRef,
-                publisher,
-                keystoneSession: keystoneSession ?? null,
-                logger: new Logger('Reactors'),
-              }),
+              reactors: config.tracing ? reactors.map(tracedReactor) : reactors,
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Reactors'),
               observer: metrics?.processors,
-            }),
+            });
+          },
         },
         placementQueriesProvider,
         // The reconciler (null when it is off) and its periodic compare, started at bootstrap.

@@ -8,6 +8,7 @@ import { RequestJobCommand } from '@ledger/jobs';
 import { PROVISION_WORKFLOWS } from '@ledger/provisioning';
 import type { SqlDatabase } from '@ledger/processing';
 import { JobRequestPort, RegistryCommandPort, type WorkflowCommandPort, WorkflowRuntime } from '@ledger/workflows';
+import { tracedWorkflowAdvance } from '../tracing/traced-processors';
 import { type LedgerWorkflows, ledgerWorkflows, withWorkflows } from './ledger-workflows';
 import type { LedgerMetrics } from '../metrics/ledger-metrics';
 import { OPTIONAL_METRICS, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
@@ -42,6 +43,7 @@ export class WorkflowRuntimeModule {
               leaseTtlMs: config.processorLeaseMs,
               logger: new Logger('Workflows'),
               observer: metrics?.processors,
+              ...(config.tracing ? { aroundEvent: tracedWorkflowAdvance } : {}),
             }),
         },
         { provide: BIND_WORKFLOWS, useExisting: WORKFLOW_RUNTIME },

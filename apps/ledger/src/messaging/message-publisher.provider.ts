@@ -1,6 +1,7 @@
 import { Logger, type Provider } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { KafkaMessagePublisher, type MessagePublisher } from '@ledger/messaging';
+import { tracedPublisher } from '../tracing/traced-publisher';
 
 /** The ledger's Kafka publisher, or null when LEDGER_KAFKA_BROKERS is unset. */
 export const MESSAGE_PUBLISHER = Symbol('MESSAGE_PUBLISHER');
@@ -14,6 +15,7 @@ export const messagePublisherProvider = (config: LedgerConfig): Provider => ({
       return null;
     }
     new Logger('Kafka').log(`publishing to ${config.kafka.brokers.join(',')} under the topic prefix ${config.kafka.topicPrefix}`);
-    return new KafkaMessagePublisher({ brokers: config.kafka.brokers, clientId: `accelerator-ledger-${config.instanceId}` });
+    const publisher = new KafkaMessagePublisher({ brokers: config.kafka.brokers, clientId: `accelerator-ledger-${config.instanceId}` });
+    return config.tracing ? tracedPublisher(publisher) : publisher;
   },
 });

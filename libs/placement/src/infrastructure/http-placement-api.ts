@@ -161,12 +161,12 @@ export class HttpPlacementApi implements PlacementApi {
   private async send(method: string, path: string, microversion: string, operation: string, body?: unknown): Promise<Response> {
     let response: Response;
     try {
-      response = await sendWithAccess(this.options.access, (url, token) => {
+      response = await sendWithAccess(this.options.access, { service: 'Placement', method, path }, (url, headers) => {
         this.calls += 1;
-        return fetch(`${url}${path}`, {
+        return fetch(url, {
           method,
           headers: {
-            ...(token !== undefined ? { 'x-auth-token': token } : {}),
+            ...headers,
             'openstack-api-version': `placement ${microversion}`,
             accept: 'application/json',
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),

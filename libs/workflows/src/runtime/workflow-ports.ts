@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '@ledger/eventstore';
 import type { CommandOutput, JobOutput } from '../domain/workflow-output';
 
 /** One output on its way out. `id` (`workflow-<name>-<id>/<step>/<phase>/<attempt>`) is the idempotency key. */
@@ -33,3 +34,10 @@ export interface WorkflowCommandPort {
 export interface WorkflowJobPort {
   request(job: WorkflowDispatch<JobOutput['job']>, signal: AbortSignal): Promise<PortAnswer>;
 }
+
+/**
+ * Runs the advance that an event of the log brings to an instance of
+ * `workflow`: the ledger's tracing puts a span around it, in the trace the
+ * event was appended in. Without one, the advance just runs.
+ */
+export type AroundEventAdvance = <T>(workflow: string, event: RecordedEvent, advance: () => Promise<T>) => Promise<T>;

@@ -7,7 +7,7 @@ import type { WorkflowInput } from '../domain/workflow-input';
 import type { WorkflowStatus } from '../domain/workflow-record';
 import type { WorkflowStepPoint } from './advance-workflow';
 import { WorkflowNotFoundError, WorkflowStateError, WorkflowWaitTimedOutError } from './workflow.errors';
-import type { WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
+import type { AroundEventAdvance, WorkflowCommandPort, WorkflowJobPort } from './workflow-ports';
 import { appendToWorkflow, loadWorkflow, withStreamRetries } from './workflow-stream';
 import { ensureWorkflowTimersTable, WorkflowTimerWrites } from './workflow-timers';
 import { WorkflowWorker } from './workflow-worker';
@@ -20,6 +20,8 @@ export interface WorkflowRuntimeOptions extends WorkerPoolOptions {
   readonly jobs: WorkflowJobPort;
   /** Sees each durable step of an advance as it happens: for tracing, and for tests that crash there. */
   readonly onStep?: (point: WorkflowStepPoint, stream: string) => void;
+  /** Wraps each advance an event of the log brings (the ledger's tracing: a span in the event's trace). */
+  readonly aroundEvent?: AroundEventAdvance;
 }
 
 /** What an operator's request recorded: the input and the position of the event that carries it. */
@@ -41,7 +43,7 @@ export class WorkflowRuntime {
     const bad = options.workflows.find((workflow) => !WORKFLOW_NAME.test(workflow.name));
     if (bad) throw new RangeError(`workflow name ${bad.name} must match ${WORKFLOW_NAME}`);
     const ports = { store: options.store, timers: new WorkflowTimerWrites(options.db), commands: options.commands, jobs: options.jobs, onStep: options.onStep };
-    this.pool = new WorkerPool(options, { batchSize: 100 }, (settings) => options.workflows.map((workflow) => new WorkflowWorker(workflow, settings, ports)));
+    this.pool = new WorkerPool(options, { batchSize: 100 }, (settings) => options.workflows.map((workflow) => new WorkflowWorker(workflow, settings, ports, options.aroundEvent)));
   }
 
   /** Creates the checkpoint, lease and timer tables and starts every workflow's loop. */

@@ -13,7 +13,10 @@ import { type Workflow, workflowIdOf, workflowStream } from '../domain/workflow'
 import { WorkflowEventTypes } from '../domain/workflow.events';
 import type { WorkflowRecord } from '../domain/workflow-record';
 import { advanceWorkflow, type AdvanceContext, type Arrival } from './advance-workflow';
+import type { AroundEventAdvance } from './workflow-ports';
 import { dueTimers } from './workflow-timers';
+
+/** An input routed from an event, with the event. */
 
 /** Workflows are not rebuilt: their checkpoint has one version. */
 const WORKFLOW_VERSION = 1;
@@ -48,6 +51,7 @@ export class WorkflowWorker extends ProcessorWorker {
     readonly workflow: Workflow<unknown>,
     settings: WorkerSettings,
     private readonly ports: Omit<AdvanceContext, 'signal' | 'clock'>,
+    private readonly aroundEvent: AroundEventAdvance = (_workflow, _event, advance) => advance(),
   ) {
     const types = [...new Set([...workflow.routes.flatMap((route) => route.types), WorkflowEventTypes.inputRecorded])];
     super({ key: workflowKey(workflow.name), version: WORKFLOW_VERSION, filter: { types } }, settings);
@@ -120,7 +124,7 @@ export class WorkflowWorker extends ProcessorWorker {
       for (const { arrival, event } of arrivals) {
         // What an advance logs carries the correlation id of the event that brought the input, and the instance.
         await withLogContext({ ...eventLogContext(event), workflow: stream }, async () => {
-          if (typeof arrival !== 'number') await this.advance(stream, arrival);
+          if (typeof arrival !== 'number') await this.aroundEvent(this.workflow.name, event, () => this.advance(stream, arrival));
           // The log's echo of an advance (this one's or an earlier one's) costs nothing; an input recorded elsewhere is decided.
           else if ((this.records.get(stream)?.version ?? 0) < arrival) await this.advance(stream);
         });

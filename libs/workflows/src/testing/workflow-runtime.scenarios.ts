@@ -101,6 +101,21 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     expect(contexts[0]).toEqual({ correlationId: 'order-request', eventId: placedEvent.id, workflow: workflowStream('demo', 'o9') });
   });
 
+  it('runs each advance an event of the log brings inside aroundEvent, and only those', async () => {
+    const wrapped: string[] = [];
+    await start({
+      aroundEvent: async (workflow, event, advance) => {
+        wrapped.push(`${workflow} ${event.type} ${event.stream}`);
+        return advance();
+      },
+    });
+    await place('o1');
+    await ended('o1');
+    // The order that starts it and the agent's job result; the runtime's own InputRecorded echoes are not advances of an event.
+    expect(wrapped).toEqual(['demo demo.OrderPlaced order-o1', expect.stringMatching(/^demo jobs\.JobCompleted job-/)]);
+    expect((await record('o1')).status).toBe('completed');
+  });
+
   it('advances the instances of one batch side by side, each in its own order, and leaves no timer behind', async () => {
     const orders = Array.from({ length: 60 }, (_, n) => `o${n}`);
     for (const orderId of orders) await place(orderId);

@@ -34,15 +34,15 @@ export class HttpNovaEvents implements NovaEvents {
     let response: Response;
     let body: unknown;
     try {
-      response = await sendWithAccess(this.options.access, (url, token) =>
-        fetch(`${url}/os-server-external-events`, {
+      response = await sendWithAccess(this.options.access, { service: 'Nova', method: 'POST', path: '/os-server-external-events' }, (url, headers) =>
+        fetch(url, {
           method: 'POST',
           headers: {
+            ...headers,
             'content-type': 'application/json',
             'x-openstack-nova-api-version': '2.82',
             'openstack-api-version': 'compute 2.82',
             'x-openstack-request-id': `req-${options.key}`,
-            ...(token ? { 'x-auth-token': token } : {}),
           },
           body: payload,
           signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
