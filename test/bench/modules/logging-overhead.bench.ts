@@ -11,9 +11,11 @@ import { prepareFlow64 } from '../fixtures/cyborg-v2-flow';
 /**
  * The ledgers compared. `off`: LEDGER_LOG_LEVEL=error with no log context
  * ever entered (no-log-context.preload.ts), what the ledger cost before its
- * lines had ids; `log`: the default; `debug`: a line per request too.
+ * lines had ids; `log`: the default; `debug`: a line per request too;
+ * `none`: `off` with LEDGER_METRICS=false as well, against which the
+ * default (`log`, metrics on) gives observability_overhead_pct.
  */
-const SETTINGS = ['off', 'log', 'debug'] as const;
+const SETTINGS = ['off', 'log', 'debug', 'none'] as const;
 type Setting = (typeof SETTINGS)[number];
 /** Each setting runs this many times, the settings taking turns, so a slow spell of the machine falls on all of them. */
 const ROUNDS = 3;
@@ -49,33 +51,39 @@ export const loggingOverheadBench: BenchModule = {
     { name: 'logging_context_ns_per_promise', unit: 'ns', digits: 1 },
     { name: 'logging_promises_per_flow', unit: 'promises' },
     { name: 'logging_context_overhead_pct', unit: '%', digits: 1 },
+    { name: 'observability_overhead_pct', unit: '%', digits: 1 },
   ],
   async run(context, wanted) {
     if (context.target.name !== 'sqlite') {
       context.progress('logging_*: skipped; the ledger process is measured in its embedded setup, on the sqlite pass');
       return [];
     }
-    const settings = SETTINGS.filter((setting) => setting !== 'debug' || wanted.has('logging_debug_overhead_pct'));
+    const settings = SETTINGS.filter(
+      (setting) => (setting !== 'debug' || wanted.has('logging_debug_overhead_pct')) && (setting !== 'none' || wanted.has('observability_overhead_pct')),
+    );
     const runs = new Map<Setting, Run[]>(settings.map((setting) => [setting, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const setting of settings) runs.get(setting)!.push(await runAt(context, setting));
     }
     const off = runs.get('off')!;
     const lowest = (of: Run[], key: 'cpuMsPerFlow' | 'sequentialCpuMsPerFlow') => Math.min(...of.map((run) => run[key]));
-    const overhead = (setting: Setting, name: string, key: 'cpuMsPerFlow' | 'sequentialCpuMsPerFlow'): Measurement => {
+    const overhead = (setting: Setting, name: string, key: 'cpuMsPerFlow' | 'sequentialCpuMsPerFlow', against = off): Measurement => {
       const on = runs.get(setting)!;
       const describe = (of: Run[]) => of.map((run) => `${run[key].toFixed(3)} ms${key === 'cpuMsPerFlow' ? ` (${run.flowsPerSecond.toFixed(0)}/s)` : ''}`).join(', ');
-      return { name, value: (lowest(on, key) / lowest(off, key) - 1) * 100, notes: `ledger CPU per flow at ${setting}: ${describe(on)}; off: ${describe(off)}` };
+      return { name, value: (lowest(on, key) / lowest(against, key) - 1) * 100, notes: `ledger CPU per flow at ${setting}: ${describe(on)}; against: ${describe(against)}` };
     };
     // What the A/B cannot resolve on a loaded machine, counted directly: what the log context costs a flow.
-    const hooks = promiseHookCostNs();
-    const promisesPerFlow = await countPromisesPerFlow(context);
+    const counted = ['logging_context_ns_per_promise', 'logging_promises_per_flow', 'logging_context_overhead_pct'].some((name) => wanted.has(name));
+    const hooks = counted ? promiseHookCostNs() : { withNs: Number.NaN, withoutNs: Number.NaN };
+    const promisesPerFlow = counted ? await countPromisesPerFlow(context) : Number.NaN;
     const contextNsPerPromise = hooks.withNs - hooks.withoutNs;
     const contextMsPerFlow = (promisesPerFlow * contextNsPerPromise) / 1e6;
     return [
       overhead('log', 'logging_overhead_pct', 'cpuMsPerFlow'),
       overhead('log', 'logging_overhead_sequential_pct', 'sequentialCpuMsPerFlow'),
       ...(runs.has('debug') ? [overhead('debug', 'logging_debug_overhead_pct', 'cpuMsPerFlow')] : []),
+      // Logging and metrics together, as operated by default, against neither.
+      ...(runs.has('none') ? [overhead('log', 'observability_overhead_pct', 'cpuMsPerFlow', runs.get('none'))] : []),
       { name: 'logging_context_ns_per_promise', value: contextNsPerPromise, notes: `${hooks.withoutNs.toFixed(1)} ns per promise without promise hooks, ${hooks.withNs.toFixed(1)} with` },
       { name: 'logging_promises_per_flow', value: promisesPerFlow, notes: `counted over ${COUNTED_FLOWS} sequential v2_flow_64 flows` },
       {
@@ -88,15 +96,17 @@ export const loggingOverheadBench: BenchModule = {
 };
 
 async function runAt(context: BenchContext, setting: Setting): Promise<Run> {
+  const quiet = setting === 'off' || setting === 'none';
   const env = {
-    LEDGER_LOG_LEVEL: setting === 'off' ? 'error' : setting,
+    LEDGER_LOG_LEVEL: quiet ? 'error' : setting,
+    ...(setting === 'none' ? { LEDGER_METRICS: 'false' } : {}),
     LEDGER_LOG_FORMAT: 'json',
     // The hosts report once and send no heartbeat: they must not be recorded lost (3 × 15 s) before the sequential pass ends.
     LEDGER_AGENT_LOST_AFTER_INTERVALS: '100',
   };
-  const ledger = await startLedgerServer(context.progress, env, setting === 'off' ? 'no-log-context' : undefined);
+  const ledger = await startLedgerServer(context.progress, env, quiet ? 'no-log-context' : undefined);
   try {
-    context.progress(`logging: v2_flow_64 with logging ${setting === 'off' ? 'off' : `at ${setting}`}`);
+    context.progress(`logging: v2_flow_64 with logging ${quiet ? 'off' : `at ${setting}`}${setting === 'none' ? ' and metrics off' : ''}`);
     const flows = await prepareFlow64(context, ledger);
     const closedLoop = await flows.closedLoop();
     const sequentialCpuMsPerFlow = await flows.sequential(SEQUENTIAL_FLOWS);

@@ -2,16 +2,9 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
-import { type FpgaProvider, fpgaProfileCall, reportFpgaHosts } from '../fixtures/cyborg-v2-fleet';
-import { assignProviders, runNovaFlow } from '../fixtures/cyborg-v2-flow';
-import { JsonClient } from '../http/json-client';
+import { prepareFlow64 } from '../fixtures/cyborg-v2-flow';
 import { startLedgerServer } from '../http/ledger-server';
-import { bestWindow, runClosedLoop, windowRates } from '../measure/closed-loop';
-import { cpuBetween, type CpuReading, readCpu } from '../measure/cpu-usage';
 
-const HOSTS = 48;
-const FLOW_CLIENTS = 64;
-const PROFILE = 'fpga-dp';
 /** Off, on, three times over: each mode's best run counts, so a slow spell on the shared VM hurts neither mode alone. */
 const PAIRS = 3;
 type Mode = 'off' | 'on';
@@ -65,36 +58,13 @@ export const tracingBench: BenchModule = {
   },
 };
 
-/** A fresh ledger process with `env`, the v2 fleet set up, then FLOW_CLIENTS clients running Nova's flow in a closed loop (profiled as `name` with LEDGER_BENCH_PROFILE_DIR). */
+/** A fresh ledger process with `env` and v2_flow_64's fleet, then its closed loop (profiled as `name` with LEDGER_BENCH_PROFILE_DIR). */
 async function measureFlows(context: BenchContext, name: string, env: Record<string, string>): Promise<FlowRun> {
   const ledger = await startLedgerServer(context.progress, env);
-  const client = new JsonClient(ledger.url, FLOW_CLIENTS);
   try {
-    const admin = ledger.token({ user: 'admin', project: 'admin', roles: ['admin'] });
-    const providers: FpgaProvider[] = await reportFpgaHosts(ledger, client, admin, HOSTS);
-    await client.expect(201, fpgaProfileCall(admin, PROFILE));
-    const assigned = assignProviders(FLOW_CLIENTS, providers);
-    const tokens = Array.from({ length: FLOW_CLIENTS }, (_, index) => ledger.token({ user: 'nova', project: `tenant-${index}`, roles: ['member', 'service'] }));
-    const timing = context.sizes.flowTiming;
-    let start: CpuReading | undefined;
-    let end: CpuReading | undefined;
-    const timers = [
-      setTimeout(() => (start = readCpu(ledger.cpuSeconds)), timing.warmupMs),
-      setTimeout(() => (end = readCpu(ledger.cpuSeconds)), timing.warmupMs + timing.rounds * timing.measureMs),
-    ];
-    try {
-      const windows = await ledger.profiled(name, () => runClosedLoop(FLOW_CLIENTS, timing, (index) => runNovaFlow(client, tokens[index], PROFILE, assigned[index])));
-      const best = bestWindow(windows);
-      if (best.operations === 0) throw new Error(`tracing: no flow completed within a ${timing.measureMs} ms window`);
-      const flows = windows.reduce((sum, window) => sum + window.operations, 0);
-      const cpu = cpuBetween(start as CpuReading, end ?? readCpu(ledger.cpuSeconds));
-      context.progress(`tracing: windows ${windowRates(windows)}`);
-      return { flowsPerSecond: best.operations / best.seconds, cpuMsPerFlow: (cpu.ledger * 1000) / flows };
-    } finally {
-      timers.forEach(clearTimeout);
-    }
+    const flows = await prepareFlow64(context, ledger);
+    return await ledger.profiled(name, () => flows.closedLoop());
   } finally {
-    client.close();
     await ledger.stop();
   }
 }
