@@ -18,6 +18,7 @@ export * from './application/inventory-command.result';
 export * from './application/device-maintenance.target';
 export * from './application/report-host/report-host.command';
 export * from './application/report-host/report-host.handler';
+export * from './application/report-host/confirm-unchanged-report.command';
 export * from './application/disable-device/disable-device.command';
 export * from './application/disable-device/disable-device.handler';
 export * from './application/enable-device/enable-device.command';

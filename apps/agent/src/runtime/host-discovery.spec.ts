@@ -20,7 +20,10 @@ describe('HostDiscovery', () => {
     const discovery = new HostDiscovery('compute-1', [driver], collectingLogger());
     const first = await discovery.discover();
     driver.devices = [fakeFpga('0000:3b:00.0'), fakeFpga('0000:5e:00.0')];
-    expect((await discovery.discover()).fingerprint).toBe(first.fingerprint);
+    const again = await discovery.discover();
+    expect(again.fingerprint).toBe(first.fingerprint);
+    // The report's body is these devices as JSON: the same bytes let the ledger recognise it unchanged (docs/agent-protocol.md).
+    expect(JSON.stringify(again.devices)).toBe(JSON.stringify(first.devices));
     driver.devices = [fakeFpga('0000:3b:00.0'), fakeFpga('0000:5e:00.0', 4)];
     expect((await discovery.discover()).fingerprint).not.toBe(first.fingerprint);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LedgerError } from '@ledger/kernel';
 import { exceedsJsonDepth } from './json-nesting-depth';
+import { keepRequestBodyText } from './request-body-digest';
 
 /**
  * Fastify's JSON parser (prototype-poisoning checks included) behind a
@@ -9,7 +10,8 @@ import { exceedsJsonDepth } from './json-nesting-depth';
  * stack (a 500); JSON.parse itself copes. So the depth is read from the raw
  * text before anything parses it, and a body deeper than `maxDepth` is
  * refused with REQUEST.TOO_DEEP. No request of the ledger nests more than a
- * handful of levels.
+ * handful of levels. The text is kept for `requestBodyDigest` (an unchanged
+ * agent report is recognised by it).
  */
 export function parseJsonWithDepthLimit(fastify: FastifyInstance, maxDepth: number): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -20,6 +22,7 @@ export function parseJsonWithDepthLimit(fastify: FastifyInstance, maxDepth: numb
       done(new LedgerError('REQUEST.TOO_DEEP', 400, `the body nests arrays and objects more than ${maxDepth} levels deep`, { limit: maxDepth }), undefined);
       return;
     }
+    keepRequestBodyText(request, body);
     parse(request, body, done);
   });
 }

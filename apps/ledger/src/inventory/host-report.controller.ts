@@ -1,12 +1,15 @@
-import { Body, Controller, HttpCode, Inject, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Put, Req, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, HostScoped, type Principal } from '@ledger/auth';
 import { ReportHostCommand } from '@ledger/inventory';
 import { commandContext } from '../http/command-context';
+import { requestBodyDigest } from '../http/request-body-digest';
 import { HostReportRequest } from './host-report.request.dto';
+import { hostReportResponse } from './host-report.response';
 import { HostReportResponse } from './inventory.responses';
+import { UnchangedReportInterceptor } from './unchanged-report.interceptor';
 
 @ApiTags('agents')
 @Controller('api/v1/hosts')
@@ -17,11 +20,13 @@ export class HostReportController {
   @HttpCode(200)
   @Allow('agent', 'admin')
   @HostScoped('hostname')
+  @UseInterceptors(UnchangedReportInterceptor)
   @ApiOperation({
     summary: "An agent's full picture of its host",
     description:
       'The ledger diffs the report against what it knows and appends only the changes (device discovered, changed, removed; ' +
-      'attach handles added, removed). An unchanged report appends nothing. An agent credential may report only its own host.',
+      'attach handles added, removed). An unchanged report appends nothing; one byte-identical to the last unchanged one is ' +
+      'recognised without being parsed into objects. An agent credential may report only its own host.',
   })
   @ApiOkResponse({ type: HostReportResponse })
   async report(
@@ -31,8 +36,8 @@ export class HostReportController {
     @Req() request: FastifyRequest,
   ): Promise<HostReportResponse> {
     const result = await this.commands.execute(
-      new ReportHostCommand({ hostname, devices: body.devices }, commandContext(principal, request)),
+      new ReportHostCommand({ hostname, devices: body.devices }, commandContext(principal, request), undefined, requestBodyDigest(request)),
     );
-    return { hostname, appended: result.appended, position: result.position ?? null, events: [...result.eventTypes] };
+    return hostReportResponse(hostname, result);
   }
 }

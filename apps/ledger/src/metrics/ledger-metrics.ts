@@ -32,6 +32,12 @@ export class LedgerMetrics {
     buckets: REQUEST_SECONDS,
     registers: [this.registry],
   });
+  private readonly reports = new Counter({
+    name: 'ledger_agent_reports_total',
+    help: "Agents' host reports by the way they were answered: shortcut (byte-identical to the last unchanged one, host unchanged since) or full (validated and diffed)",
+    labelNames: ['path'] as const,
+    registers: [this.registry],
+  });
   private readonly appendSeconds = new Histogram({
     name: 'ledger_eventstore_append_duration_seconds',
     help: "An append as its caller waits for it (queue, group commit, result), by outcome: appended, conflict (expected version), failed",
@@ -82,6 +88,10 @@ export class LedgerMetrics {
   requestAnswered(method: string, route: string, status: number, seconds: number): void {
     this.requests.inc({ method, route, status: String(status) });
     this.requestSeconds.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+  }
+
+  reportAnswered(path: 'shortcut' | 'full'): void {
+    this.reports.inc({ path });
   }
 
   readonly eventStore: EventStoreObserver = {

@@ -6,8 +6,10 @@ import { ClaimAttachHandleHandler, ReleaseAttachHandleHandler } from './attach-h
 import { DeviceCommandRunner } from './device-command.runner';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
-import { DEVICE_CACHE, HOST_INVENTORY_CACHE } from './inventory.tokens';
+import { DEVICE_CACHE, HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from './inventory.tokens';
+import { ConfirmUnchangedReportHandler } from './report-host/confirm-unchanged-report.handler';
 import { ReportHostHandler } from './report-host/report-host.handler';
+import { UnchangedReportMemo } from './report-host/unchanged-report.memo';
 import { CreateAttributeHandler, DeleteAttributeHandler } from './attributes/attribute.handlers';
 import { HostLivenessRunner } from './agent-liveness/host-liveness.runner';
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
@@ -23,7 +25,9 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
     // Sized for the 10,000-host scale target with headroom; states are immutable, so sharing them is safe.
     { provide: HOST_INVENTORY_CACHE, useFactory: () => new AggregateCache<HostInventoryState>(20_000) },
     { provide: DEVICE_CACHE, useFactory: () => new AggregateCache<DeviceState>(50_000) },
+    { provide: UNCHANGED_REPORT_MEMO, useFactory: () => new UnchangedReportMemo(20_000) },
     ReportHostHandler,
+    ConfirmUnchangedReportHandler,
     DeviceCommandRunner,
     DisableDeviceHandler,
     EnableDeviceHandler,

@@ -3,3 +3,6 @@ export const HOST_INVENTORY_CACHE = Symbol('HOST_INVENTORY_CACHE');
 
 /** Nest token of the device aggregates' AggregateCache (maintenance and handle claims). */
 export const DEVICE_CACHE = Symbol('DEVICE_CACHE');
+
+/** Nest token of the UnchangedReportMemo (the report handler writes it, the unchanged report's short cut reads it). */
+export const UNCHANGED_REPORT_MEMO = Symbol('UNCHANGED_REPORT_MEMO');

@@ -34,3 +34,6 @@ export const hostInventoryDecider: Decider<ReportHost, HostInventoryState, HostI
   evolve: evolveHostInventory,
   initialState: initialHostInventoryState,
 };
+
+/** The host's fingerprint once this report is accepted (the decider's "unchanged" test compares it with the host's). */
+export const fingerprintOfReport = (report: HostReport): string => hostFingerprint(normalizeHostReport(report).devices.map(deviceFingerprint));

@@ -9,6 +9,13 @@ export class ReportHostCommand extends Command<InventoryCommandResult> {
     readonly report: HostReport,
     readonly context: CommandContext,
     readonly receivedAt?: string,
+    /**
+     * A digest of the request body that `report` was validated and built
+     * from, and of nothing else (the same bytes always give the same
+     * report). When the report turns out unchanged, the body is remembered
+     * by it for ConfirmUnchangedReportCommand.
+     */
+    readonly bodyDigest?: string,
   ) {
     super();
   }

@@ -1,24 +1,27 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateCache, EVENT_STORE, handleCommand, type EventStore } from '@ledger/eventstore';
-import { hostInventoryDecider } from '../../domain/host-inventory.decider';
+import { AggregateCache, EVENT_STORE, handleCommand, type CommandResult, type EventStore } from '@ledger/eventstore';
+import { fingerprintOfReport, hostInventoryDecider } from '../../domain/host-inventory.decider';
 import type { HostInventoryState } from '../../domain/host-inventory.state';
+import type { HostReport } from '../../domain/host-report';
 import { hostnameProblem } from '../../domain/hostname';
 import { ReportInvalidError } from '../../domain/inventory.errors';
 import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { HOST_INVENTORY_CACHE } from '../inventory.tokens';
+import { HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from '../inventory.tokens';
 import { ReportHostCommand } from './report-host.command';
+import type { UnchangedReportMemo } from './unchanged-report.memo';
 
 @CommandHandler(ReportHostCommand)
 export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(HOST_INVENTORY_CACHE) private readonly cache: AggregateCache<HostInventoryState>,
+    @Inject(UNCHANGED_REPORT_MEMO) private readonly memo: UnchangedReportMemo,
   ) {}
 
-  async execute({ report, context, receivedAt }: ReportHostCommand): Promise<InventoryCommandResult> {
+  async execute({ report, context, receivedAt, bodyDigest }: ReportHostCommand): Promise<InventoryCommandResult> {
     // The stream name comes from the hostname, so it is checked before anything is read.
     const problem = hostnameProblem(report?.hostname);
     if (problem) throw new ReportInvalidError('hostname', problem, report?.hostname);
@@ -30,6 +33,19 @@ export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
       context,
       { cache: this.cache, schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS },
     );
+    this.rememberIfUnchangedNow(report, result, bodyDigest);
     return toInventoryCommandResult(result);
+  }
+
+  /**
+   * Remembers the body when the decider would now find it unchanged: it did
+   * (nothing appended, decided on the stream's tail), or the report's
+   * changes are appended and the host's fingerprint is now the report's.
+   * See ConfirmUnchangedReportHandler.
+   */
+  private rememberIfUnchangedNow(report: HostReport, result: CommandResult<HostInventoryState>, bodyDigest: string | undefined): void {
+    if (result.appended > 0) this.memo.forget(report.hostname);
+    if (bodyDigest === undefined) return;
+    if (result.appended === 0 || result.state.fingerprint === fingerprintOfReport(report)) this.memo.remember(report.hostname, bodyDigest, result.state.fingerprint);
   }
 }
