@@ -1,5 +1,4 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { LedgerConfig } from '@ledger/config';
 import { HostLivenessRunner } from '@ledger/inventory';
 import { AGENT_PRESENCE } from '@ledger/jobs';
@@ -11,7 +10,6 @@ import { AgentLivenessMonitor } from './agent-liveness.monitor';
 import { agentPresenceProvider } from './agent-presence.provider';
 import { HeartbeatController } from './heartbeat.controller';
 import { JobsWaitingLookup } from './jobs-waiting.lookup';
-import { ReportSightingInterceptor } from './report-sighting.interceptor';
 import { TelemetryController } from './telemetry.controller';
 import { TelemetryLiveView } from './telemetry-live-view';
 
@@ -28,7 +26,7 @@ export class AgentsModule {
   static forRoot(config: LedgerConfig): DynamicModule {
     const controllers: Type[] = [];
     const providers: Provider[] = [];
-    const exports: symbol[] = [];
+    const exports: (symbol | Type)[] = [];
     if (config.roles.includes('api')) {
       controllers.push(HeartbeatController, TelemetryController);
       providers.push(
@@ -36,13 +34,14 @@ export class AgentsModule {
         JobsWaitingLookup,
         ConsistencyService,
         { provide: LiveViewQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new LiveViewQueries(db) },
-        { provide: APP_INTERCEPTOR, useClass: ReportSightingInterceptor },
         agentPresenceProvider,
       );
-      exports.push(AGENT_PRESENCE);
+      // The live view for the report route's ReportSightingInterceptor, which Nest builds in InventoryHttpModule.
+      exports.push(AGENT_PRESENCE, TelemetryLiveView);
     }
     if (config.roles.includes('processors')) providers.push(HostLivenessRunner, AgentLivenessMonitor);
-    // Global so that the jobs context's request handler finds AGENT_PRESENCE without importing the app's modules.
+    // Global so that the jobs context's request handler finds AGENT_PRESENCE, and the report route the
+    // live view, without importing the app's modules.
     return { module: AgentsModule, global: exports.length > 0, controllers, providers, exports };
   }
 }

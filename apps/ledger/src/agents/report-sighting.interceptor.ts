@@ -5,15 +5,17 @@ import { concatMap, type Observable } from 'rxjs';
 import type { Principal } from '@ledger/auth';
 import { RecordAgentSeenCommand } from '@ledger/inventory';
 import { commandContext } from '../http/command-context';
-import { HostReportController } from '../inventory/host-report.controller';
 import { TelemetryLiveView } from './telemetry-live-view';
 
 /**
  * A report proves the agent alive as much as a heartbeat does: after every
  * accepted report, the host counts as seen (live view) and, if it was lost,
- * is recorded back before the report is answered. Hooked around the report
- * route rather than inside it so that inventory reports stay unaware of
- * liveness; a failure here is logged and never fails the report.
+ * is recorded back before the report is answered. Put around the report
+ * route (`@UseInterceptors` there, outermost, so that the unchanged report's
+ * short cut counts too) rather than inside it so that inventory reports stay
+ * unaware of liveness; a failure here is logged and never fails the report.
+ * On that route only: an app-wide interceptor would put every request of
+ * every route through Nest's interceptor chain.
  */
 @Injectable()
 export class ReportSightingInterceptor implements NestInterceptor {
@@ -25,7 +27,6 @@ export class ReportSightingInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getHandler() !== HostReportController.prototype.report) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest & { principal: Principal }>();
     const { hostname } = request.params as { hostname: string };
     return next.handle().pipe(

@@ -4,6 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Allow, CurrentPrincipal, HostScoped, type Principal } from '@ledger/auth';
 import { ReportHostCommand } from '@ledger/inventory';
+import { ReportSightingInterceptor } from '../agents/report-sighting.interceptor';
 import { commandContext } from '../http/command-context';
 import { requestBodyDigest } from '../http/request-body-digest';
 import { HostReportRequest } from './host-report.request.dto';
@@ -20,7 +21,7 @@ export class HostReportController {
   @HttpCode(200)
   @Allow('agent', 'admin')
   @HostScoped('hostname')
-  @UseInterceptors(UnchangedReportInterceptor)
+  @UseInterceptors(ReportSightingInterceptor, UnchangedReportInterceptor)
   @ApiOperation({
     summary: "An agent's full picture of its host",
     description:
