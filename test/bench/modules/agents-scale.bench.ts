@@ -10,6 +10,7 @@ import { measureChurn } from '../fixtures/churn-round';
 import { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
+import { heartbeatCpuMsByDifference } from '../measure/heartbeat-cost';
 import { cpuPercent, describeWindow, type IntendedRates, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
 
 const STEADY = 'agents_10k_steady_cpu_pct';
@@ -109,7 +110,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       const slow = await steady(HB60, sizes.slowHeartbeatSeconds);
       results.push({ name: HB60, value: cpuPercent(slow), notes: windowNotes(slow, sizes, sizes.slowHeartbeatSeconds) });
       if (reportsOnly && wanted.has(HEARTBEAT_COST)) {
-        const perHeartbeatMs = ((slow.ledgerCpuSeconds / slow.seconds - reportsOnly.ledgerCpuSeconds / reportsOnly.seconds) / (slow.heartbeats / slow.seconds)) * 1000;
+        const perHeartbeatMs = heartbeatCpuMsByDifference(slow, reportsOnly);
         say(`ledger CPU per heartbeat ${perHeartbeatMs.toFixed(3)} ms (8 devices of telemetry each)`);
         results.push({ name: HEARTBEAT_COST, value: perHeartbeatMs, notes: `(CPU/s of ${HB60} − CPU/s of ${REPORTS_ONLY}) ÷ heartbeats/s; ${sizes.devicesPerHost} devices of telemetry per heartbeat` });
       }
