@@ -47,14 +47,14 @@ const PHASES = {
  */
 export const agentsScaleBench: BenchModule = {
   records: [
-    { name: STEADY, unit: '%', digits: 1 },
-    { name: HB60, unit: '%', digits: 1 },
-    { name: REPORTS_ONLY, unit: '%', digits: 1 },
-    { name: HEARTBEAT_COST, unit: 'ms' },
-    { name: REPORT_COST, unit: 'ms' },
+    { name: STEADY, unit: '%', digits: 1, min: 0 },
+    { name: HB60, unit: '%', digits: 1, min: 0 },
+    { name: REPORTS_ONLY, unit: '%', digits: 1, min: 0 },
+    { name: HEARTBEAT_COST, unit: 'ms', min: 0 },
+    { name: REPORT_COST, unit: 'ms', min: 0 },
     { name: RSS, unit: 'MB' },
-    { name: CHURN, unit: 's', digits: 2 },
-    { name: CHURN_HB60, unit: 's', digits: 2 },
+    { name: CHURN, unit: 's', digits: 2, min: 0 },
+    { name: CHURN_HB60, unit: 's', digits: 2, min: 0 },
   ],
   run: (context, wanted) => onLedgerProcess(context, 'agents_*', (ledger) => measureAgents(context, wanted, ledger)),
 };
