@@ -10,7 +10,7 @@ import { measureChurn } from '../fixtures/churn-round';
 import { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
-import { heartbeatCpuMsByDifference } from '../measure/heartbeat-cost';
+import { type CallKind, ledgerCpuMsPerCall } from '../measure/per-call-cpu';
 import { cpuPercent, describeWindow, type IntendedRates, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
 
 const STEADY = 'agents_10k_steady_cpu_pct';
@@ -25,8 +25,9 @@ const PROGRESS_MS = 10_000;
 
 /** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
 const PHASES = {
-  reportsOnly: [REPORTS_ONLY, HEARTBEAT_COST, REPORT_COST],
-  slowHeartbeats: [HB60, HEARTBEAT_COST],
+  reportsOnly: [REPORTS_ONLY, REPORT_COST],
+  heartbeatsOnly: [HEARTBEAT_COST],
+  slowHeartbeats: [HB60],
   churnSlow: [CHURN_HB60],
   defaultHeartbeats: [STEADY, RSS],
   churnDefault: [CHURN],
@@ -39,8 +40,9 @@ const PHASES = {
  * Hosts register as fast as the ledger takes them (setup, with heartbeats
  * every 60 s), then report unchanged every interval, spread evenly. One
  * interval is timed with no heartbeats, one with heartbeats every 60 s and
- * one at the agent's default (15 s); in each the ledger's CPU is read from
- * /proc and the store's head must not move. A 1% device churn is timed
+ * reports held back, one with both and one at the agent's default (15 s);
+ * in each the ledger's CPU is read from /proc and the store's head must not
+ * move. The two windows of one kind of call each price that call. A 1% device churn is timed
  * until the inventory shows it, at 60 s heartbeats and at the default.
  * The default-heartbeat phases run last: if they overload the ledger,
  * hosts go lost, and that must not spoil the others.
@@ -83,9 +85,9 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const results: Measurement[] = [];
   const failures: string[] = [];
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
-  const steady = async (name: string, heartbeatSeconds: number | null): Promise<SteadyWindow> => {
+  const steady = async (name: string, rates: IntendedRates): Promise<SteadyWindow> => {
     const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, sizes.intervalSeconds));
-    say(`${name}: ${describeWindow(window, intended(sizes, heartbeatSeconds))}`);
+    say(`${name}: ${describeWindow(window, rates)}`);
     if (window.headAfter !== window.headBefore) {
       failures.push(`${name}: the window appended ${window.headAfter - window.headBefore} event(s) (${appendedTypes(ledger.dataDir, window.headBefore)}); an unchanged fleet must append nothing`);
     }
@@ -94,26 +96,27 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   try {
     await register(fleet, ledger, sizes, say);
 
-    let reportsOnly: SteadyWindow | undefined;
     if (wants(PHASES.reportsOnly)) {
       await fleet.stopHeartbeats();
       await delay(sizes.warmupSeconds * 1000);
-      reportsOnly = await steady(REPORTS_ONLY, null);
+      const rates = intended(sizes, null);
+      const reportsOnly = await steady(REPORTS_ONLY, rates);
       results.push({ name: REPORTS_ONLY, value: cpuPercent(reportsOnly), notes: windowNotes(reportsOnly, sizes, null) });
-      if (wanted.has(REPORT_COST)) {
-        results.push({ name: REPORT_COST, value: (reportsOnly.ledgerCpuSeconds * 1000) / reportsOnly.reports, notes: `${REPORTS_ONLY} window's CPU per unchanged report, the ledger's idle work (timers, liveness monitor, telemetry flush) included` });
-      }
+      if (wanted.has(REPORT_COST)) results.push(perCall(REPORT_COST, reportsOnly, 'reports', `unchanged report in ${REPORTS_ONLY}'s window`, rates));
     }
     await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
+    if (wants(PHASES.heartbeatsOnly)) {
+      await fleet.holdReports();
+      await delay(sizes.warmupSeconds * 1000);
+      const rates = { ...intended(sizes, sizes.slowHeartbeatSeconds), reportIntervalSeconds: null };
+      const heartbeatsOnly = await steady(HEARTBEAT_COST, rates);
+      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates));
+      fleet.resumeReports();
+    }
     if (wants(PHASES.slowHeartbeats)) {
       await delay(sizes.warmupSeconds * 1000);
-      const slow = await steady(HB60, sizes.slowHeartbeatSeconds);
+      const slow = await steady(HB60, intended(sizes, sizes.slowHeartbeatSeconds));
       results.push({ name: HB60, value: cpuPercent(slow), notes: windowNotes(slow, sizes, sizes.slowHeartbeatSeconds) });
-      if (reportsOnly && wanted.has(HEARTBEAT_COST)) {
-        const perHeartbeatMs = heartbeatCpuMsByDifference(slow, reportsOnly);
-        say(`ledger CPU per heartbeat ${perHeartbeatMs.toFixed(3)} ms (8 devices of telemetry each)`);
-        results.push({ name: HEARTBEAT_COST, value: perHeartbeatMs, notes: `(CPU/s of ${HB60} − CPU/s of ${REPORTS_ONLY}) ÷ heartbeats/s; ${sizes.devicesPerHost} devices of telemetry per heartbeat` });
-      }
     }
     if (wants(PHASES.churnSlow)) {
       results.push(await churnRecord(CHURN_HB60, fleet, ledger, watch, sizes, sizes.slowHeartbeatSeconds, say));
@@ -123,7 +126,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
     }
     if (wants(PHASES.defaultHeartbeats)) {
-      const window = await steady(STEADY, sizes.heartbeatSeconds);
+      const window = await steady(STEADY, intended(sizes, sizes.heartbeatSeconds));
       const rssMb = processRssMb(ledger.pid);
       say(`ledger RSS ${rssMb.toFixed(0)} MB`);
       results.push(
@@ -168,6 +171,15 @@ async function churnRecord(
   const churn = await ledger.profiled(name, () => measureChurn(fleet, ledger, watch, sizes));
   say(`${name}: ${churn.summary}`);
   return { name, value: churn.maxFromSendSeconds, notes: `max over the churned devices, heartbeats every ${heartbeatSeconds} s; ${churn.summary}` };
+}
+
+/** A record of ledger CPU per call, from a window of that kind of call only (see ledgerCpuMsPerCall). */
+function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates): Measurement {
+  return {
+    name,
+    value: ledgerCpuMsPerCall(window, kind),
+    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included; ${describeWindow(window, rates)}`,
+  };
 }
 
 function windowNotes(window: SteadyWindow, sizes: AgentsScaleSizes, heartbeatSeconds: number | null): string {

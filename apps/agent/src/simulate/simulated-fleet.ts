@@ -51,7 +51,8 @@ export class SimulatedFleet {
   readonly limiter: RequestLimiter;
   private readonly stopController = new AbortController();
   private heartbeatController = new AbortController();
-  private readonly reportRuns: Promise<void>[] = [];
+  private reportController = new AbortController();
+  private reportRuns: Promise<void>[] = [];
   private heartbeatRuns: Promise<void>[] = [];
   private readonly random: () => number;
   private registeredCount = 0;
@@ -60,8 +61,8 @@ export class SimulatedFleet {
   private starting?: Promise<void>;
 
   constructor(private readonly settings: FleetSettings) {
-    // Every host's loops follow these two signals: one listener per host is expected, not a leak.
-    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal);
+    // Every host's loops follow these signals: one listener per host is expected, not a leak.
+    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal, this.reportController.signal);
     this.limiter = new RequestLimiter(settings.concurrency);
     this.announcedHeartbeatSeconds = settings.heartbeatIntervalSeconds;
     this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
@@ -117,8 +118,26 @@ export class SimulatedFleet {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, this.hosts.length) }, worker));
+    this.resumeReports();
+  }
+
+  /**
+   * Stops every report loop; heartbeats go on, and count as sightings (the
+   * scale benchmark prices a heartbeat in a window of heartbeats alone).
+   */
+  async holdReports(): Promise<void> {
+    this.reportController.abort();
+    await Promise.all(this.reportRuns);
+    this.reportRuns = [];
+    this.reportController = new AbortController();
+    setMaxListeners(0, this.reportController.signal);
+  }
+
+  /** Starts every host's report loop, spread over the interval; a host whose report is due sends it in its first round. */
+  resumeReports(): void {
+    if (this.stopped) return;
     const reportMs = this.settings.reportIntervalSeconds * 1000;
-    this.hosts.forEach((host, index) => this.reportRuns.push(host.runReports(this.spread(index, reportMs), stop)));
+    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportController.signal));
   }
 
   /**
@@ -182,6 +201,7 @@ export class SimulatedFleet {
   async stop(): Promise<void> {
     this.stopController.abort();
     this.heartbeatController.abort();
+    this.reportController.abort();
     // A failed start was the starter's to report; stopping only has to end what runs.
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
