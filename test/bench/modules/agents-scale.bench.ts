@@ -21,6 +21,8 @@ const REPORT_COST = 'agents_report_cpu_ms';
 const RSS = 'agents_10k_rss_mb';
 const CHURN = 'agents_churn_visible_s';
 const CHURN_HB60 = 'agents_churn_hb60_visible_s';
+/** Not a record: a short window with no calls, for the per-heartbeat record's notes (and a profile). */
+const IDLE = 'agents_idle';
 const PROGRESS_MS = 10_000;
 
 /** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
@@ -85,8 +87,8 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const results: Measurement[] = [];
   const failures: string[] = [];
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
-  const steady = async (name: string, rates: IntendedRates): Promise<SteadyWindow> => {
-    const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, sizes.intervalSeconds));
+  const steady = async (name: string, rates: IntendedRates, seconds = sizes.intervalSeconds): Promise<SteadyWindow> => {
+    const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, seconds));
     say(`${name}: ${describeWindow(window, rates)}`);
     if (window.headAfter !== window.headBefore) {
       failures.push(`${name}: the window appended ${window.headAfter - window.headBefore} event(s) (${appendedTypes(ledger.dataDir, window.headBefore)}); an unchanged fleet must append nothing`);
@@ -110,7 +112,11 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       await delay(sizes.warmupSeconds * 1000);
       const rates = { ...intended(sizes, sizes.slowHeartbeatSeconds), reportIntervalSeconds: null };
       const heartbeatsOnly = await steady(HEARTBEAT_COST, rates);
-      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates));
+      // How much of that the ledger spends with no calls at all, for the notes: short enough that no host goes lost.
+      await fleet.stopHeartbeats();
+      const idle = await steady(IDLE, { ...rates, heartbeatSeconds: null }, sizes.warmupSeconds);
+      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates, idle));
+      await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
       fleet.resumeReports();
     }
     if (wants(PHASES.slowHeartbeats)) {
@@ -174,11 +180,13 @@ async function churnRecord(
 }
 
 /** A record of ledger CPU per call, from a window of that kind of call only (see ledgerCpuMsPerCall). */
-function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates): Measurement {
+function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates, idle?: SteadyWindow): Measurement {
+  // The idle share is for the reader; subtracting it would bring back a difference of two windows.
+  const idleShare = idle && `; with no calls the ledger used ${cpuPercent(idle).toFixed(1)}% of a core, ${((idle.ledgerCpuSeconds / idle.seconds / (window[kind] / window.seconds)) * 1000).toFixed(3)} ms per call at this rate`;
   return {
     name,
     value: ledgerCpuMsPerCall(window, kind),
-    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included; ${describeWindow(window, rates)}`,
+    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included${idleShare ?? ''}; ${describeWindow(window, rates)}`,
   };
 }
 
