@@ -44,8 +44,9 @@ const PHASES = {
  * interval is timed with no heartbeats, one with heartbeats every 60 s and
  * reports held back, one with both and one at the agent's default (15 s);
  * in each the ledger's CPU is read from /proc and the store's head must not
- * move. The two windows of one kind of call each price that call. A 1% device churn is timed
- * until the inventory shows it, at 60 s heartbeats and at the default.
+ * move. Each window of one kind of call prices that call (per-call-cpu.ts).
+ * A 1% device churn is timed until the inventory shows it, at 60 s
+ * heartbeats and at the default.
  * The default-heartbeat phases run last: if they overload the ledger,
  * hosts go lost, and that must not spoil the others.
  */
