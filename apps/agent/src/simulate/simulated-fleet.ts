@@ -126,11 +126,8 @@ export class SimulatedFleet {
    * scale benchmark prices a heartbeat in a window of heartbeats alone).
    */
   async holdReports(): Promise<void> {
-    this.reportController.abort();
-    await Promise.all(this.reportRuns);
+    this.reportController = await endLoops(this.reportController, this.reportRuns);
     this.reportRuns = [];
-    this.reportController = new AbortController();
-    setMaxListeners(0, this.reportController.signal);
   }
 
   /** Starts every host's report loop, spread over the interval; a host whose report is due sends it in its first round. */
@@ -160,11 +157,8 @@ export class SimulatedFleet {
    * under the lost threshold of the heartbeat interval they announced.
    */
   async stopHeartbeats(): Promise<void> {
-    this.heartbeatController.abort();
-    await Promise.all(this.heartbeatRuns);
+    this.heartbeatController = await endLoops(this.heartbeatController, this.heartbeatRuns);
     this.heartbeatRuns = [];
-    this.heartbeatController = new AbortController();
-    setMaxListeners(0, this.heartbeatController.signal);
   }
 
   /**
@@ -211,6 +205,16 @@ export class SimulatedFleet {
   private spread(index: number, periodMs: number): number {
     return Math.floor((index * periodMs) / this.hosts.length);
   }
+}
+
+/** Aborts the loops `controller` signals and waits for them to end; resolves to a fresh controller for the next ones. */
+async function endLoops(controller: AbortController, runs: readonly Promise<void>[]): Promise<AbortController> {
+  controller.abort();
+  await Promise.all(runs);
+  const next = new AbortController();
+  // One listener per host, as in the constructor.
+  setMaxListeners(0, next.signal);
+  return next;
 }
 
 function prefixed(logger: AgentLogger, hostname: string): AgentLogger {
