@@ -8,6 +8,15 @@ export interface RecordSpec {
   readonly ceiling?: string;
   /** Decimals kept in the file (default 3 for ms, else 0). */
   readonly digits?: number;
+  /**
+   * The range a sound measurement lies in (e.g. 0 for a time or a CPU cost,
+   * 100 for a share in percent): a value outside it, or not a number, is a
+   * broken measurement, and the runner refuses to write it and fails the
+   * module with the value in its message. Overheads measured as the
+   * difference of two noisy runs may fall below 0 and declare no minimum.
+   */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 /** A value a module measured, before the runner adds store, unit and ratio. */

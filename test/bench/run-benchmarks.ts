@@ -3,6 +3,7 @@ import { type BenchRecord, type Measurement, PartialBenchFailure } from './bench
 import type { BenchOptions, StoreName } from './bench-options';
 import type { BenchPlan } from './bench-plan';
 import type { BenchSizes } from './bench-sizes';
+import { ImpossibleRecordError, withinBounds } from './report/record-bounds';
 import type { BenchTarget } from './targets/bench-target';
 import { openPostgresTarget } from './targets/postgres-target';
 import { openSqliteTarget } from './targets/sqlite-target';
@@ -15,7 +16,8 @@ export interface BenchOutcome {
 
 /**
  * Runs the plan on each store in turn. A module that throws is reported and
- * the run goes on; an unreachable PostgreSQL is reported and skipped.
+ * the run goes on; an unreachable PostgreSQL is reported and skipped. A
+ * value outside its record's bounds is not written, and fails its module.
  */
 export async function runBenchmarks(
   plan: BenchPlan,
@@ -48,14 +50,19 @@ export async function runBenchmarks(
     process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
     try {
       for (const { module, wanted } of plan.modules) {
+        /** Keeps the wanted measurements within their bounds; says which were refused. */
+        const keep = (results: readonly Measurement[]): readonly string[] => {
+          const { kept, refused } = withinBounds(plan.specs, results.filter((result) => wanted.has(result.name)));
+          measured.push(...kept.map((result) => ({ ...result, store: target.name })));
+          return refused;
+        };
+        const failed = reportError(`${target.name}: ${[...wanted].join(', ')}`);
         try {
-          const results = await module.run(context, wanted);
-          measured.push(...results.filter((result) => wanted.has(result.name)).map((result) => ({ ...result, store: target.name })));
+          const refused = keep(await module.run(context, wanted));
+          if (refused.length > 0) failed(new ImpossibleRecordError(refused));
         } catch (error) {
-          if (error instanceof PartialBenchFailure) {
-            measured.push(...error.measurements.filter((result) => wanted.has(result.name)).map((result) => ({ ...result, store: target.name })));
-          }
-          reportError(`${target.name}: ${[...wanted].join(', ')}`)(error);
+          const refused = error instanceof PartialBenchFailure ? keep(error.measurements) : [];
+          failed(refused.length > 0 ? new ImpossibleRecordError(refused, error) : error);
         }
       }
     } finally {

@@ -53,7 +53,8 @@ export const cpuPercent = (window: SteadyWindow): number => (window.ledgerCpuSec
 /** What the fleet was meant to send over the window. */
 export interface IntendedRates {
   readonly hosts: number;
-  readonly reportIntervalSeconds: number;
+  /** null: reports held back. */
+  readonly reportIntervalSeconds: number | null;
   /** null: no heartbeats. */
   readonly heartbeatSeconds: number | null;
 }
@@ -64,7 +65,8 @@ export interface IntendedRates {
  * the window's CPU is a lower bound of what the full rate would take.
  */
 export function deliveredShare(window: SteadyWindow, intended: IntendedRates): number {
-  const wanted = (intended.hosts / intended.reportIntervalSeconds + (intended.heartbeatSeconds === null ? 0 : intended.hosts / intended.heartbeatSeconds)) * window.seconds;
+  const perSecond = (intervalSeconds: number | null) => (intervalSeconds === null ? 0 : intended.hosts / intervalSeconds);
+  const wanted = (perSecond(intended.reportIntervalSeconds) + perSecond(intended.heartbeatSeconds)) * window.seconds;
   return (window.reports + window.heartbeats) / wanted;
 }
 
@@ -75,7 +77,7 @@ export function describeWindow(window: SteadyWindow, intended: IntendedRates): s
   const share = deliveredShare(window, intended);
   const shortfall = share < 0.97 ? ` — only ${(share * 100).toFixed(0)}% of the intended calls were delivered: the CPU figure is a lower bound` : '';
   return (
-    `${window.seconds.toFixed(1)} s, ${intended.heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${intended.heartbeatSeconds} s`}: ledger CPU ${cpuPercent(window).toFixed(1)}% of a core ` +
+    `${window.seconds.toFixed(1)} s, ${intended.reportIntervalSeconds === null ? 'reports held back, ' : ''}${intended.heartbeatSeconds === null ? 'no heartbeats' : `heartbeats every ${intended.heartbeatSeconds} s`}: ledger CPU ${cpuPercent(window).toFixed(1)}% of a core ` +
     `(the fleet in the bench process ${((window.benchCpuSeconds / window.seconds) * 100).toFixed(0)}%), ${rate(window.reports)} reports/s ` +
     `(${window.changedReports} appended), ${rate(window.heartbeats)} heartbeats/s, ${window.errors} errors; ${head}${shortfall}`
   );

@@ -10,6 +10,7 @@ import { measureChurn } from '../fixtures/churn-round';
 import { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
+import { type CallKind, ledgerCpuMsPerCall } from '../measure/per-call-cpu';
 import { cpuPercent, describeWindow, type IntendedRates, measureSteadyWindow, type SteadyWindow } from '../measure/steady-window';
 
 const STEADY = 'agents_10k_steady_cpu_pct';
@@ -20,12 +21,15 @@ const REPORT_COST = 'agents_report_cpu_ms';
 const RSS = 'agents_10k_rss_mb';
 const CHURN = 'agents_churn_visible_s';
 const CHURN_HB60 = 'agents_churn_hb60_visible_s';
+/** Not a record: a short window with no calls, for the per-heartbeat record's notes (and a profile). */
+const IDLE = 'agents_idle';
 const PROGRESS_MS = 10_000;
 
 /** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
 const PHASES = {
-  reportsOnly: [REPORTS_ONLY, HEARTBEAT_COST, REPORT_COST],
-  slowHeartbeats: [HB60, HEARTBEAT_COST],
+  reportsOnly: [REPORTS_ONLY, REPORT_COST],
+  heartbeatsOnly: [HEARTBEAT_COST],
+  slowHeartbeats: [HB60],
   churnSlow: [CHURN_HB60],
   defaultHeartbeats: [STEADY, RSS],
   churnDefault: [CHURN],
@@ -38,22 +42,24 @@ const PHASES = {
  * Hosts register as fast as the ledger takes them (setup, with heartbeats
  * every 60 s), then report unchanged every interval, spread evenly. One
  * interval is timed with no heartbeats, one with heartbeats every 60 s and
- * one at the agent's default (15 s); in each the ledger's CPU is read from
- * /proc and the store's head must not move. A 1% device churn is timed
- * until the inventory shows it, at 60 s heartbeats and at the default.
+ * reports held back, one with both and one at the agent's default (15 s);
+ * in each the ledger's CPU is read from /proc and the store's head must not
+ * move. Each window of one kind of call prices that call (per-call-cpu.ts).
+ * A 1% device churn is timed until the inventory shows it, at 60 s
+ * heartbeats and at the default.
  * The default-heartbeat phases run last: if they overload the ledger,
  * hosts go lost, and that must not spoil the others.
  */
 export const agentsScaleBench: BenchModule = {
   records: [
-    { name: STEADY, unit: '%', digits: 1 },
-    { name: HB60, unit: '%', digits: 1 },
-    { name: REPORTS_ONLY, unit: '%', digits: 1 },
-    { name: HEARTBEAT_COST, unit: 'ms' },
-    { name: REPORT_COST, unit: 'ms' },
+    { name: STEADY, unit: '%', digits: 1, min: 0 },
+    { name: HB60, unit: '%', digits: 1, min: 0 },
+    { name: REPORTS_ONLY, unit: '%', digits: 1, min: 0 },
+    { name: HEARTBEAT_COST, unit: 'ms', min: 0 },
+    { name: REPORT_COST, unit: 'ms', min: 0 },
     { name: RSS, unit: 'MB' },
-    { name: CHURN, unit: 's', digits: 2 },
-    { name: CHURN_HB60, unit: 's', digits: 2 },
+    { name: CHURN, unit: 's', digits: 2, min: 0 },
+    { name: CHURN_HB60, unit: 's', digits: 2, min: 0 },
   ],
   run: (context, wanted) => onLedgerProcess(context, 'agents_*', (ledger) => measureAgents(context, wanted, ledger)),
 };
@@ -82,9 +88,9 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const results: Measurement[] = [];
   const failures: string[] = [];
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
-  const steady = async (name: string, heartbeatSeconds: number | null): Promise<SteadyWindow> => {
-    const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, sizes.intervalSeconds));
-    say(`${name}: ${describeWindow(window, intended(sizes, heartbeatSeconds))}`);
+  const steady = async (name: string, rates: IntendedRates, seconds = sizes.intervalSeconds): Promise<SteadyWindow> => {
+    const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, seconds));
+    say(`${name}: ${describeWindow(window, rates)}`);
     if (window.headAfter !== window.headBefore) {
       failures.push(`${name}: the window appended ${window.headAfter - window.headBefore} event(s) (${appendedTypes(ledger.dataDir, window.headBefore)}); an unchanged fleet must append nothing`);
     }
@@ -93,26 +99,31 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   try {
     await register(fleet, ledger, sizes, say);
 
-    let reportsOnly: SteadyWindow | undefined;
     if (wants(PHASES.reportsOnly)) {
       await fleet.stopHeartbeats();
       await delay(sizes.warmupSeconds * 1000);
-      reportsOnly = await steady(REPORTS_ONLY, null);
+      const rates = intended(sizes, null);
+      const reportsOnly = await steady(REPORTS_ONLY, rates);
       results.push({ name: REPORTS_ONLY, value: cpuPercent(reportsOnly), notes: windowNotes(reportsOnly, sizes, null) });
-      if (wanted.has(REPORT_COST)) {
-        results.push({ name: REPORT_COST, value: (reportsOnly.ledgerCpuSeconds * 1000) / reportsOnly.reports, notes: `${REPORTS_ONLY} window's CPU per unchanged report, the ledger's idle work (timers, liveness monitor, telemetry flush) included` });
-      }
+      if (wanted.has(REPORT_COST)) results.push(perCall(REPORT_COST, reportsOnly, 'reports', `unchanged report in ${REPORTS_ONLY}'s window`, rates));
     }
     await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
+    if (wants(PHASES.heartbeatsOnly)) {
+      await fleet.holdReports();
+      await delay(sizes.warmupSeconds * 1000);
+      const rates = { ...intended(sizes, sizes.slowHeartbeatSeconds), reportIntervalSeconds: null };
+      const heartbeatsOnly = await steady(HEARTBEAT_COST, rates);
+      // How much of that the ledger spends with no calls at all, for the notes: short enough that no host goes lost.
+      await fleet.stopHeartbeats();
+      const idle = await steady(IDLE, { ...rates, heartbeatSeconds: null }, sizes.warmupSeconds);
+      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates, idle));
+      await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
+      fleet.resumeReports();
+    }
     if (wants(PHASES.slowHeartbeats)) {
       await delay(sizes.warmupSeconds * 1000);
-      const slow = await steady(HB60, sizes.slowHeartbeatSeconds);
+      const slow = await steady(HB60, intended(sizes, sizes.slowHeartbeatSeconds));
       results.push({ name: HB60, value: cpuPercent(slow), notes: windowNotes(slow, sizes, sizes.slowHeartbeatSeconds) });
-      if (reportsOnly && wanted.has(HEARTBEAT_COST)) {
-        const perHeartbeatMs = ((slow.ledgerCpuSeconds / slow.seconds - reportsOnly.ledgerCpuSeconds / reportsOnly.seconds) / (slow.heartbeats / slow.seconds)) * 1000;
-        say(`ledger CPU per heartbeat ${perHeartbeatMs.toFixed(3)} ms (8 devices of telemetry each)`);
-        results.push({ name: HEARTBEAT_COST, value: perHeartbeatMs, notes: `(CPU/s of ${HB60} − CPU/s of ${REPORTS_ONLY}) ÷ heartbeats/s; ${sizes.devicesPerHost} devices of telemetry per heartbeat` });
-      }
     }
     if (wants(PHASES.churnSlow)) {
       results.push(await churnRecord(CHURN_HB60, fleet, ledger, watch, sizes, sizes.slowHeartbeatSeconds, say));
@@ -122,7 +133,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
     }
     if (wants(PHASES.defaultHeartbeats)) {
-      const window = await steady(STEADY, sizes.heartbeatSeconds);
+      const window = await steady(STEADY, intended(sizes, sizes.heartbeatSeconds));
       const rssMb = processRssMb(ledger.pid);
       say(`ledger RSS ${rssMb.toFixed(0)} MB`);
       results.push(
@@ -167,6 +178,17 @@ async function churnRecord(
   const churn = await ledger.profiled(name, () => measureChurn(fleet, ledger, watch, sizes));
   say(`${name}: ${churn.summary}`);
   return { name, value: churn.maxFromSendSeconds, notes: `max over the churned devices, heartbeats every ${heartbeatSeconds} s; ${churn.summary}` };
+}
+
+/** A record of ledger CPU per call, from a window of that kind of call only (see ledgerCpuMsPerCall). */
+function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates, idle?: SteadyWindow): Measurement {
+  // The idle share is for the reader; subtracting it would bring back a difference of two windows.
+  const idleShare = idle && `; with no calls the ledger used ${cpuPercent(idle).toFixed(1)}% of a core, ${((idle.ledgerCpuSeconds / idle.seconds / (window[kind] / window.seconds)) * 1000).toFixed(3)} ms per call at this rate`;
+  return {
+    name,
+    value: ledgerCpuMsPerCall(window, kind),
+    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included${idleShare ?? ''}; ${describeWindow(window, rates)}`,
+  };
 }
 
 function windowNotes(window: SteadyWindow, sizes: AgentsScaleSizes, heartbeatSeconds: number | null): string {

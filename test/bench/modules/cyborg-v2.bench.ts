@@ -24,11 +24,11 @@ const FLOWS = ['v2_flow_64', 'v2_flow_64_one_project'] as const;
 export const cyborgV2Bench: BenchModule = {
   records: [
     ...LATENCIES.flatMap((name) => [
-      { name: `${name}_p50_ms`, unit: 'ms' },
-      { name: `${name}_p99_ms`, unit: 'ms' },
+      { name: `${name}_p50_ms`, unit: 'ms', min: 0 },
+      { name: `${name}_p99_ms`, unit: 'ms', min: 0 },
     ]),
     { name: 'v2_flow_64', unit: 'flows/s' },
-    { name: 'v2_flow_64_cpu_ms', unit: 'ms' },
+    { name: 'v2_flow_64_cpu_ms', unit: 'ms', min: 0 },
     { name: 'v2_flow_64_one_project', unit: 'flows/s' },
   ],
   run: (context, wanted) => onLedgerProcess(context, 'v2_*', (ledger) => measureCyborgV2(context, wanted, ledger)),

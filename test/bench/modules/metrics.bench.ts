@@ -40,12 +40,12 @@ const APPEND_WRITERS = 64;
  */
 export const metricsBench: BenchModule = {
   records: [
-    { name: SCRAPE, unit: 'ms' },
-    { name: SCRAPE_P99, unit: 'ms' },
+    { name: SCRAPE, unit: 'ms', min: 0 },
+    { name: SCRAPE_P99, unit: 'ms', min: 0 },
     { name: OVERHEAD, unit: '%', digits: 1 },
     { name: OVERHEAD_CPU, unit: '%', digits: 1 },
     { name: APPEND_OVERHEAD, unit: '%', digits: 1 },
-    { name: FLOW_SHARE, unit: '%', digits: 2 },
+    { name: FLOW_SHARE, unit: '%', digits: 2, min: 0, max: 100 },
   ],
   async run(context, wanted) {
     const results: Measurement[] = [];

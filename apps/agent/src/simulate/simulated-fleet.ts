@@ -51,7 +51,8 @@ export class SimulatedFleet {
   readonly limiter: RequestLimiter;
   private readonly stopController = new AbortController();
   private heartbeatController = new AbortController();
-  private readonly reportRuns: Promise<void>[] = [];
+  private reportController = new AbortController();
+  private reportRuns: Promise<void>[] = [];
   private heartbeatRuns: Promise<void>[] = [];
   private readonly random: () => number;
   private registeredCount = 0;
@@ -60,8 +61,8 @@ export class SimulatedFleet {
   private starting?: Promise<void>;
 
   constructor(private readonly settings: FleetSettings) {
-    // Every host's loops follow these two signals: one listener per host is expected, not a leak.
-    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal);
+    // Every host's loops follow these signals: one listener per host is expected, not a leak.
+    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal, this.reportController.signal);
     this.limiter = new RequestLimiter(settings.concurrency);
     this.announcedHeartbeatSeconds = settings.heartbeatIntervalSeconds;
     this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
@@ -117,8 +118,23 @@ export class SimulatedFleet {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, this.hosts.length) }, worker));
+    this.resumeReports();
+  }
+
+  /**
+   * Stops every report loop; heartbeats go on, and count as sightings (the
+   * scale benchmark prices a heartbeat in a window of heartbeats alone).
+   */
+  async holdReports(): Promise<void> {
+    this.reportController = await endLoops(this.reportController, this.reportRuns);
+    this.reportRuns = [];
+  }
+
+  /** Starts every host's report loop, spread over the interval; a host whose report is due sends it in its first round. */
+  resumeReports(): void {
+    if (this.stopped) return;
     const reportMs = this.settings.reportIntervalSeconds * 1000;
-    this.hosts.forEach((host, index) => this.reportRuns.push(host.runReports(this.spread(index, reportMs), stop)));
+    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportController.signal));
   }
 
   /**
@@ -141,11 +157,8 @@ export class SimulatedFleet {
    * under the lost threshold of the heartbeat interval they announced.
    */
   async stopHeartbeats(): Promise<void> {
-    this.heartbeatController.abort();
-    await Promise.all(this.heartbeatRuns);
+    this.heartbeatController = await endLoops(this.heartbeatController, this.heartbeatRuns);
     this.heartbeatRuns = [];
-    this.heartbeatController = new AbortController();
-    setMaxListeners(0, this.heartbeatController.signal);
   }
 
   /**
@@ -182,6 +195,7 @@ export class SimulatedFleet {
   async stop(): Promise<void> {
     this.stopController.abort();
     this.heartbeatController.abort();
+    this.reportController.abort();
     // A failed start was the starter's to report; stopping only has to end what runs.
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
@@ -191,6 +205,16 @@ export class SimulatedFleet {
   private spread(index: number, periodMs: number): number {
     return Math.floor((index * periodMs) / this.hosts.length);
   }
+}
+
+/** Aborts the loops `controller` signals and waits for them to end; resolves to a fresh controller for the next ones. */
+async function endLoops(controller: AbortController, runs: readonly Promise<void>[]): Promise<AbortController> {
+  controller.abort();
+  await Promise.all(runs);
+  const next = new AbortController();
+  // One listener per host, as in the constructor.
+  setMaxListeners(0, next.signal);
+  return next;
 }
 
 function prefixed(logger: AgentLogger, hostname: string): AgentLogger {
