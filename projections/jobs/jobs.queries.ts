@@ -1,6 +1,5 @@
 import { JobInvalidError } from '@ledger/jobs';
-import { isReadModelPrepared, type SqlExecutor } from '@ledger/processing';
-import { jobsProjection } from './jobs.projection';
+import type { SqlExecutor } from '@ledger/processing';
 import { type DriverRow, driverRowFrom, type JobRow, jobRowFrom } from './jobs.rows';
 import type { HostDriverView, JobView, Page } from './jobs.views';
 
@@ -24,11 +23,6 @@ const PENDING = "state IN ('requested', 'dispatched')";
 /** Reads of the jobs read model. Times are ISO-8601 text, compared as text. */
 export class JobQueries {
   constructor(private readonly db: SqlExecutor) {}
-
-  /** Whether the jobs read model exists yet (a processors replica prepares it; an API replica may start first). */
-  prepared(): Promise<boolean> {
-    return isReadModelPrepared(this.db, jobsProjection);
-  }
 
   /** Jobs per state and kind, for metrics: one GROUP BY, whatever the history's length. */
   async countsByStateAndKind(): Promise<{ state: string; kind: string; jobs: number }[]> {

@@ -1,10 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { CommandBus, EventBus, ofType } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
 import type { CommandContext } from '@ledger/eventstore';
 import { DriverFactsRecorder, JobRequestedNotice, TimeOutJobCommand } from '@ledger/jobs';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { JobQueries } from '@ledger/projections/jobs';
+import { READ_MODELS_PREPARATION, type ReadModelsPreparation } from '../infrastructure/read-models-preparation';
 
 /** The longest sleep between sweeps, so that jobs requested on other replicas time out within it. */
 const MAX_SLEEP_MS = 5_000;
@@ -46,6 +47,8 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(EventBus) private readonly eventBus: EventBus,
     @Inject(DriverFactsRecorder) private readonly driverFacts: DriverFactsRecorder,
+    // Null in a process that runs the processors (they prepare the read models before it serves).
+    @Optional() @Inject(READ_MODELS_PREPARATION) private readonly preparation?: ReadModelsPreparation | null,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -77,11 +80,11 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     return { timedOut, driverFacts };
   }
 
-  /** An API replica started before any processors replica: the jobs table comes when one prepares it; sweep then. */
+  /** An API replica started before any processors replica: the jobs table comes when one prepares the read models; sweep then. */
   private waitForReadModel(): void {
     if (this.saidWaiting) return;
     this.saidWaiting = true;
-    this.logger.log('waiting for a processors replica to prepare the jobs read model before sweeping for timed-out jobs');
+    this.logger.log('waiting for a processors replica to prepare the read models before sweeping for timed-out jobs');
   }
 
   /** Sweeps at `at` (epoch ms) unless a sweep is planned sooner. */
@@ -102,7 +105,7 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     let next = Date.now() + MAX_SLEEP_MS;
     this.running = (async () => {
       try {
-        if (!(await this.queries.prepared())) return this.waitForReadModel();
+        if (((await this.preparation?.missing()) ?? []).length > 0) return this.waitForReadModel();
         const report = await this.sweepOnce();
         const deadline = await this.queries.nextDeadline();
         if (report.timedOut >= BATCH) next = Date.now();

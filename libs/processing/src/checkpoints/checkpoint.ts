@@ -22,17 +22,6 @@ export async function readCheckpoint(db: SqlExecutor, name: string): Promise<Che
   return db.get<Checkpoint>('SELECT version, position FROM processor_checkpoints WHERE name = $1', [name]);
 }
 
-/**
- * Whether a processors replica has prepared the processor's read model at
- * its current version. An API or conductor replica may start before any
- * processors replica: until then the read model's tables do not exist
- * (nor may the checkpoint table), which is a wait, not a failure.
- */
-export async function isReadModelPrepared(db: SqlExecutor, processor: { readonly name: string; readonly version: number }): Promise<boolean> {
-  const checkpoint = await readCheckpoint(db, processor.name).catch(() => undefined);
-  return checkpoint?.version === processor.version;
-}
-
 /** The chain hash stored with a checkpoint; undefined when none was stored (older rows, position 0). */
 export async function readCheckpointHash(db: SqlExecutor, name: string): Promise<string | undefined> {
   const row = await db.get<{ hash: string | null }>('SELECT hash FROM processor_checkpoints WHERE name = $1', [name]);
