@@ -41,7 +41,7 @@ interface Settings {
 /** The agent as main.ts builds it, in-process, with the real simulated driver and quick intervals. */
 function simulatedAgent({ ledgerUrl, token, hostname, stateDir }: Settings, options: { gate?: Promise<void> } = {}) {
   const settings: AgentSettings = {
-    ledgerUrl,
+    ledgerUrls: [ledgerUrl],
     token,
     hostname,
     stateDir,

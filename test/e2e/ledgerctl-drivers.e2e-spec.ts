@@ -72,7 +72,7 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
     driver = drivers[0] as SimulatedDriver;
     agent = new Agent(
       {
-        ledgerUrl: ledger.url,
+        ledgerUrls: [ledger.url],
         token: credential.stdout.trim(),
         hostname: HOST,
         stateDir,

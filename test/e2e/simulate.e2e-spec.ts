@@ -57,7 +57,7 @@ describe('simulated fleet (e2e)', () => {
   it('registers every host with its own credential, then holds steady (appending nothing), and shows churn in the inventory', async () => {
     const logger = warnings();
     const fleet = new SimulatedFleet({
-      ledgerUrl: ledger.url,
+      ledgerUrls: [ledger.url],
       hosts: HOSTS,
       devicesPerHost: 8,
       reportIntervalSeconds: 2,

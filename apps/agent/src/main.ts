@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const drivers = orExit(() => createDrivers(config, { sysfsRoot: config.sysfsRoot, logger: consoleLogger, runCommand, fetch }));
   const agent = new Agent(config, { drivers, logger: consoleLogger });
   consoleLogger.log(
-    `${AGENT_VERSION} for ${config.hostname} → ${config.ledgerUrl}; drivers ${drivers.map((driver) => driver.name).join(', ')}; ` +
+    `${AGENT_VERSION} for ${config.hostname} → ${config.ledgerUrls.join(', ')}; drivers ${drivers.map((driver) => driver.name).join(', ')}; ` +
       `reports every ${config.reportIntervalSeconds} s, heartbeats every ${config.heartbeatIntervalSeconds} s; state in ${config.stateDir}`,
   );
   agent.start();

@@ -71,7 +71,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const logger = new FleetLogger(say);
   const watch = new ReportWatch();
   const fleet = new SimulatedFleet({
-    ledgerUrl: ledger.url.origin,
+    ledgerUrls: [ledger.url.origin],
     hosts: sizes.hosts,
     devicesPerHost: sizes.devicesPerHost,
     reportIntervalSeconds: sizes.intervalSeconds,

@@ -23,7 +23,7 @@ describe('loadAgentConfig', () => {
   it('runs against a ledger on this machine with the real drivers by default', () => {
     const config = load({ HOME: '/home/op' });
     expect(config).toMatchObject({
-      ledgerUrl: 'http://127.0.0.1:8666',
+      ledgerUrls: ['http://127.0.0.1:8666'],
       token: 't0k',
       hostname: hostname(),
       stateDir: `/home/op/.local/state/ledger-agent/${hostname()}`,
@@ -59,7 +59,7 @@ describe('loadAgentConfig', () => {
       AGENT_IMAGE_SERVICE_TOKEN: 'img',
     });
     expect(config).toEqual({
-      ledgerUrl: 'https://ledger.example:8666',
+      ledgerUrls: ['https://ledger.example:8666'],
       token: 't0k',
       hostname: 'compute-1',
       stateDir: join(dir, 'state'),
@@ -78,14 +78,18 @@ describe('loadAgentConfig', () => {
   });
 
   it('finds the ledger as every client does: LEDGER_URL, else PORT on this machine', () => {
-    expect(load({ PORT: '9000' }).ledgerUrl).toBe('http://127.0.0.1:9000');
-    expect(load({ LEDGER_URL: 'http://ledger:1', PORT: '9000' }).ledgerUrl).toBe('http://ledger:1');
+    expect(load({ PORT: '9000' }).ledgerUrls).toEqual(['http://127.0.0.1:9000']);
+    expect(load({ LEDGER_URL: 'http://ledger:1', PORT: '9000' }).ledgerUrls).toEqual(['http://ledger:1']);
+  });
+
+  it('takes several API replicas, comma-separated, in the order given', () => {
+    expect(load({ LEDGER_URL: 'http://api-1:8666/, http://api-2:8666' }).ledgerUrls).toEqual(['http://api-1:8666', 'http://api-2:8666']);
   });
 
   it('still takes the deprecated AGENT_LEDGER_URL, with a warning, unless LEDGER_URL is set', () => {
-    expect(load({ AGENT_LEDGER_URL: 'http://old:1/' })).toMatchObject({ ledgerUrl: 'http://old:1', warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
+    expect(load({ AGENT_LEDGER_URL: 'http://old:1/' })).toMatchObject({ ledgerUrls: ['http://old:1'], warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
     expect(load({ AGENT_LEDGER_URL: 'http://old:1', LEDGER_URL: 'http://new:2' })).toMatchObject({
-      ledgerUrl: 'http://new:2',
+      ledgerUrls: ['http://new:2'],
       warnings: ['AGENT_LEDGER_URL is deprecated and ignored, since LEDGER_URL is set: remove it'],
     });
   });
@@ -105,6 +109,9 @@ describe('loadAgentConfig', () => {
     [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'ftp://x' }, 'AGENT_LEDGER_URL'],
     [{ AGENT_TOKEN: 't', AGENT_LEDGER_URL: 'not a url' }, 'AGENT_LEDGER_URL'],
     [{ AGENT_TOKEN: 't', LEDGER_URL: 'ledger:8666' }, 'LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', LEDGER_URL: 'http://a:1,ledger:8666' }, 'LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', LEDGER_URL: 'http://a:1,http://a:1/' }, 'LEDGER_URL'],
+    [{ AGENT_TOKEN: 't', LEDGER_URL: ' , ' }, 'LEDGER_URL'],
     [{ AGENT_TOKEN: 't', PORT: 'http' }, 'PORT'],
     [{ AGENT_TOKEN: 't', AGENT_HOSTNAME: 'bad_host' }, 'AGENT_HOSTNAME'],
     [{ AGENT_TOKEN: 't', AGENT_REPORT_INTERVAL_S: '0' }, 'AGENT_REPORT_INTERVAL_S'],

@@ -3,7 +3,7 @@ import { homedir, hostname as osHostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, type Env, integerSetting, nonEmpty } from '@ledger/config';
 import { hostnameProblem } from '@ledger/inventory';
-import { agentLedgerUrl } from './agent-ledger-url';
+import { agentLedgerUrls } from './agent-ledger-url';
 import { DRIVER_NAMES, type DriverName } from './driver-names';
 
 /**
@@ -12,8 +12,8 @@ import { DRIVER_NAMES, type DriverName } from './driver-names';
  * hardware, which find nothing (and do nothing) on a host without it.
  */
 export interface AgentConfig {
-  /** LEDGER_URL, else http://127.0.0.1:$PORT (8666): the clients' one rule (agent-ledger-url.ts; AGENT_LEDGER_URL is its deprecated name). */
-  readonly ledgerUrl: string;
+  /** LEDGER_URL (a comma-separated list of API replicas), else http://127.0.0.1:$PORT (8666): the clients' one rule (agent-ledger-url.ts; AGENT_LEDGER_URL is its deprecated name). */
+  readonly ledgerUrls: readonly string[];
   /** AGENT_TOKEN, else the contents of AGENT_TOKEN_FILE: the host's agent credential (`ledgerctl agent-credential HOST`). Required. */
   readonly token: string;
   /** AGENT_HOSTNAME (os.hostname()): the host this agent speaks for; must equal Nova's nodename. */
@@ -58,9 +58,9 @@ export function loadAgentConfig(env: Env = process.env, cwd = process.cwd()): Ag
   if (hostProblem) throw new ConfigError('AGENT_HOSTNAME', `"${host}" ${hostProblem} (set AGENT_HOSTNAME to the host's name in Nova)`);
   const heartbeatIntervalSeconds = integerSetting(env, 'AGENT_HEARTBEAT_INTERVAL_S', 15, 1, 3600);
   const reportIntervalSeconds = integerSetting(env, 'AGENT_REPORT_INTERVAL_S', 60, 1, 86_400);
-  const ledger = agentLedgerUrl(env);
+  const ledger = agentLedgerUrls(env);
   return {
-    ledgerUrl: ledger.url,
+    ledgerUrls: ledger.urls,
     token: token(env, cwd),
     hostname: host,
     stateDir: resolve(cwd, nonEmpty(env.AGENT_STATE_DIR) ?? defaultStateDir(env, host)),

@@ -15,7 +15,7 @@ import { realTimers, type Timers } from './timers';
 /** The settings the running agent uses (AgentConfig minus what only start-up needs). */
 export type AgentSettings = Pick<
   AgentConfig,
-  | 'ledgerUrl'
+  | 'ledgerUrls'
   | 'token'
   | 'hostname'
   | 'stateDir'
@@ -57,7 +57,7 @@ export class Agent {
   constructor(settings: AgentSettings, dependencies: AgentDependencies) {
     const logger = (this.logger = dependencies.logger ?? consoleLogger);
     const timers = dependencies.timers ?? realTimers;
-    const client = dependencies.client ?? new LedgerClient({ baseUrl: settings.ledgerUrl, token: settings.token, hostname: settings.hostname });
+    const client = dependencies.client ?? new LedgerClient({ baseUrls: settings.ledgerUrls, token: settings.token, hostname: settings.hostname });
     this.discovery = new HostDiscovery(settings.hostname, dependencies.drivers, logger);
     this.outbox = new ResultOutbox(settings.stateDir, logger);
     this.reports = new ReportLoop({
@@ -74,7 +74,7 @@ export class Agent {
       ansible: dependencies.ansible ?? new AnsibleRunner({ executable: settings.ansiblePlaybook, stateDir: settings.stateDir }),
       images: {
         stateDir: settings.stateDir,
-        ledger: { url: settings.ledgerUrl, token: settings.token },
+        ledger: { url: settings.ledgerUrls[0], token: settings.token },
         imageServiceUrl: settings.imageServiceUrl,
         imageServiceToken: settings.imageServiceToken,
       },

@@ -27,7 +27,7 @@ describe('LedgerClient', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const client = (timeoutMs?: number) => new LedgerClient({ baseUrl: url, token: 'agent-token', hostname: 'compute-1', timeoutMs, bootId: 'boot-1' });
+  const client = (timeoutMs?: number) => new LedgerClient({ baseUrls: [url], token: 'agent-token', hostname: 'compute-1', timeoutMs, bootId: 'boot-1' });
   const json = (status: number, body: unknown) => (_: IncomingMessage, __: string, response: ServerResponse) =>
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('resolved'); }, (error: unknown) => error as LedgerCallError);
@@ -48,8 +48,8 @@ describe('LedgerClient', () => {
   });
 
   it('names a fresh boot per client unless told', () => {
-    const first = new LedgerClient({ baseUrl: url, token: 't', hostname: 'h' });
-    const second = new LedgerClient({ baseUrl: url, token: 't', hostname: 'h' });
+    const first = new LedgerClient({ baseUrls: [url], token: 't', hostname: 'h' });
+    const second = new LedgerClient({ baseUrls: [url], token: 't', hostname: 'h' });
     expect(first.bootId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.bootId).not.toBe(second.bootId);
   });
@@ -69,7 +69,7 @@ describe('LedgerClient', () => {
   });
 
   it('classifies a closed port and a silent ledger as unreachable', async () => {
-    const closed = new LedgerClient({ baseUrl: 'http://127.0.0.1:1', token: 't', hostname: 'compute-1' });
+    const closed = new LedgerClient({ baseUrls: ['http://127.0.0.1:1'], token: 't', hostname: 'compute-1' });
     expect(await failure(closed.report([]))).toMatchObject({ failure: 'unreachable', status: 0, retryable: true });
     handle = () => undefined;
     const silent = await failure(client(200).report([]));

@@ -10,7 +10,8 @@ const CALL_TIMEOUT_MS = 30_000;
 const LONG_POLL_SLACK_MS = 15_000;
 
 export interface LedgerClientOptions {
-  readonly baseUrl: string;
+  /** The ledger's API replicas (the agent's LEDGER_URL list); one suffices. */
+  readonly baseUrls: readonly string[];
   readonly token: string;
   readonly hostname: string;
   /** Per-call timeout (30 s). */
@@ -90,7 +91,7 @@ export class LedgerClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.options.baseUrl}${path}`, {
+      response = await fetch(`${this.options.baseUrls[0]}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

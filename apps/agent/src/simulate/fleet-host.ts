@@ -24,7 +24,8 @@ const DUE_TOLERANCE_MS = 500;
 export interface FleetHostSettings {
   readonly hostname: string;
   readonly token: string;
-  readonly ledgerUrl: string;
+  /** The ledger's API replicas, as the agent's LEDGER_URL lists them. */
+  readonly ledgerUrls: readonly string[];
   readonly reportIntervalSeconds: number;
   /** Also how often discovery re-checks, as in the agent. */
   readonly heartbeatIntervalSeconds: number;
@@ -57,7 +58,7 @@ export class FleetHost {
       { drivers: ['simulated'], driverSettings: { simulated: settings.simulated }, hostname: settings.hostname, stateDir, playbookDir: shippedPlaybookDir() },
       { sysfsRoot: join(stateDir, 'no-sysfs'), logger, runCommand, fetch },
     ) as [SimulatedDriver];
-    this.client = new FleetLedgerClient(settings.hostname, new LedgerClient({ baseUrl: settings.ledgerUrl, token: settings.token, hostname: settings.hostname }), shared);
+    this.client = new FleetLedgerClient(settings.hostname, new LedgerClient({ baseUrls: settings.ledgerUrls, token: settings.token, hostname: settings.hostname }), shared);
     this.discovery = new HostDiscovery(settings.hostname, [this.driver], logger);
     this.reports = new ReportLoop({
       discovery: this.discovery,

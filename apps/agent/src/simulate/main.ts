@@ -40,9 +40,9 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
 
-  if (!(await waitForLedger(options.ledgerUrl, LEDGER_WAIT_MS, () => say(`waiting for the ledger at ${options.ledgerUrl}`), stopping.signal))) {
+  if (!(await waitForLedger(options.ledgerUrls[0], LEDGER_WAIT_MS, () => say(`waiting for the ledger at ${options.ledgerUrls[0]}`), stopping.signal))) {
     if (stopping.signal.aborted) return 0;
-    say(`the ledger at ${options.ledgerUrl} did not answer /healthz within ${LEDGER_WAIT_MS / 1000} s: is it running (npm start)?`);
+    say(`the ledger at ${options.ledgerUrls[0]} did not answer /healthz within ${LEDGER_WAIT_MS / 1000} s: is it running (npm start)?`);
     return 1;
   }
   let tokenFor: (hostname: string) => string;
@@ -96,7 +96,7 @@ async function churnOnce(fleet: SimulatedFleet, fraction: number): Promise<void>
 function describe(options: SimulateOptions): string {
   const shape = hostShape(options.devicesPerHost);
   return (
-    `${options.hosts} hosts × ${options.devicesPerHost} devices (${shape.fpgas} FPGA, ${shape.gpus} GPU, ${shape.nics} NIC) → ${options.ledgerUrl}; ` +
+    `${options.hosts} hosts × ${options.devicesPerHost} devices (${shape.fpgas} FPGA, ${shape.gpus} GPU, ${shape.nics} NIC) → ${options.ledgerUrls.join(', ')}; ` +
     `reports every ${options.reportIntervalSeconds} s, heartbeats every ${options.heartbeatIntervalSeconds} s, ` +
     `churn ${(options.churn * 100).toFixed(2)}% of devices per interval; at most ${options.concurrency} calls in flight`
   );

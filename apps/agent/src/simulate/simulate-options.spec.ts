@@ -16,7 +16,7 @@ describe('parseSimulateOptions', () => {
       reportIntervalSeconds: 60,
       heartbeatIntervalSeconds: 15,
       churn: 0,
-      ledgerUrl: 'http://127.0.0.1:8666',
+      ledgerUrls: ['http://127.0.0.1:8666'],
       warnings: [],
       token: undefined,
       dataDir: '/srv/ledger/data',
@@ -29,9 +29,9 @@ describe('parseSimulateOptions', () => {
 
   it('takes every option, and the ledger and data directory from the environment', () => {
     const fromEnv = parseSimulateOptions([], { LEDGER_URL: 'http://ledger:9000/', LEDGER_DATA_DIR: '/var/lib/ledger' }, '/srv');
-    expect([fromEnv.ledgerUrl, fromEnv.dataDir]).toEqual(['http://ledger:9000', '/var/lib/ledger']);
-    expect(parseSimulateOptions([], { PORT: '9001' }).ledgerUrl).toBe('http://127.0.0.1:9001');
-    expect(parseSimulateOptions([], { AGENT_LEDGER_URL: 'http://old:1' })).toMatchObject({ ledgerUrl: 'http://old:1', warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
+    expect([fromEnv.ledgerUrls, fromEnv.dataDir]).toEqual([['http://ledger:9000'], '/var/lib/ledger']);
+    expect(parseSimulateOptions([], { PORT: '9001' }).ledgerUrls).toEqual(['http://127.0.0.1:9001']);
+    expect(parseSimulateOptions([], { AGENT_LEDGER_URL: 'http://old:1' })).toMatchObject({ ledgerUrls: ['http://old:1'], warnings: ['AGENT_LEDGER_URL is deprecated: rename it LEDGER_URL'] });
 
     const options = parseSimulateOptions(
       ['--hosts', '10000', '--devices', '4', '--interval', '30', '--heartbeat', '60', '--churn', '0.01', '--ledger', 'https://l.example/',
@@ -45,7 +45,7 @@ describe('parseSimulateOptions', () => {
       reportIntervalSeconds: 30,
       heartbeatIntervalSeconds: 60,
       churn: 0.01,
-      ledgerUrl: 'https://l.example',
+      ledgerUrls: ['https://l.example'],
       token: 'T',
       dataDir: '/srv/d',
       concurrency: 64,

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { agentLedgerUrl } from '../config/agent-ledger-url';
+import { ConfigError } from '@ledger/config';
+import { agentLedgerUrls, ledgerUrlList } from '../config/agent-ledger-url';
 import { MAX_DEVICES_PER_HOST } from './fleet-shape';
 
 /** `npm run simulate -- …`, parsed and checked. */
@@ -12,8 +13,8 @@ export interface SimulateOptions {
   readonly heartbeatIntervalSeconds: number;
   /** Fraction of all devices changed every report interval (0: none). */
   readonly churn: number;
-  /** --ledger, else LEDGER_URL, else http://127.0.0.1:$PORT (8666), as every client finds the ledger. */
-  readonly ledgerUrl: string;
+  /** --ledger, else LEDGER_URL, else http://127.0.0.1:$PORT (8666), as every client finds the ledger; a comma-separated list names several API replicas. */
+  readonly ledgerUrls: readonly string[];
   /** Settings that work but should change (the deprecated AGENT_LEDGER_URL). */
   readonly warnings: readonly string[];
   /** One token for every host (an admin token); else each host's own, signed with the key in `dataDir`. */
@@ -38,15 +39,13 @@ function fraction(value: string): number {
   return parsed;
 }
 
-function httpUrl(value: string): string {
-  let parsed: URL;
+/** A comma-separated list of http(s) URLs, as LEDGER_URL takes (agentLedgerUrls). */
+function httpUrls(value: string): readonly string[] {
   try {
-    parsed = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL');
+    return ledgerUrlList(value, '--ledger');
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof ConfigError ? error.message : String(error));
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError('expected an http(s) URL');
-  return value.replace(/\/+$/, '');
 }
 
 /** `{"simulated": {…}}`, as the agent's AGENT_DRIVER_CONFIG file; the driver checks the block itself when hosts are made. */
@@ -73,7 +72,7 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     .option('--interval <seconds>', 'full report interval (AGENT_REPORT_INTERVAL_S)', integer(1, 86_400), 60)
     .option('--heartbeat <seconds>', "heartbeat interval (AGENT_HEARTBEAT_INTERVAL_S; the agent's default)", integer(1, 3600), 15)
     .option('--churn <fraction>', 'fraction of all devices changed every interval, e.g. 0.01', fraction, 0)
-    .option('--ledger <url>', 'the ledger (default LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)', httpUrl)
+    .option('--ledger <urls>', 'the ledger, or its API replicas comma-separated (default LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)', httpUrls)
     .option('--token <token>', 'one admin token for every host, when the signing key is out of reach')
     .option('--data-dir <dir>', "the ledger's data directory, for its signing key (default LEDGER_DATA_DIR or ./data)")
     .option('--concurrency <n>', 'calls to the ledger in flight at most', integer(1, 4096), 32)
@@ -87,7 +86,7 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     interval: number;
     heartbeat: number;
     churn: number;
-    ledger?: string;
+    ledger?: readonly string[];
     token?: string;
     dataDir?: string;
     concurrency: number;
@@ -96,14 +95,14 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     driverConfig?: Record<string, unknown>;
   }>();
   // --ledger first, then the rule every client follows (a ConfigError naming the variable when it is bad).
-  const ledger = options.ledger === undefined ? agentLedgerUrl(env) : { url: options.ledger, warnings: [] };
+  const ledger = options.ledger === undefined ? agentLedgerUrls(env) : { urls: options.ledger, warnings: [] };
   return {
     hosts: options.hosts,
     devicesPerHost: options.devices,
     reportIntervalSeconds: options.interval,
     heartbeatIntervalSeconds: options.heartbeat,
     churn: options.churn,
-    ledgerUrl: ledger.url,
+    ledgerUrls: ledger.urls,
     warnings: ledger.warnings,
     token: options.token?.trim() || undefined,
     dataDir: resolve(cwd, options.dataDir ?? (env.LEDGER_DATA_DIR?.trim() || 'data')),

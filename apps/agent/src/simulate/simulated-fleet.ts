@@ -9,7 +9,8 @@ import { FleetStats } from './fleet-stats';
 import { RequestLimiter } from './request-limiter';
 
 export interface FleetSettings {
-  readonly ledgerUrl: string;
+  /** The ledger's API replicas (LEDGER_URL's list). */
+  readonly ledgerUrls: readonly string[];
   readonly hosts: number;
   readonly devicesPerHost: number;
   readonly reportIntervalSeconds: number;
@@ -74,7 +75,7 @@ export class SimulatedFleet {
         {
           hostname,
           token: settings.tokenFor(hostname),
-          ledgerUrl: settings.ledgerUrl,
+          ledgerUrls: settings.ledgerUrls,
           reportIntervalSeconds: settings.reportIntervalSeconds,
           heartbeatIntervalSeconds: settings.heartbeatIntervalSeconds,
           simulated,
