@@ -1,23 +1,72 @@
-import { ValidationPipe, type ValidationError as ClassValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions, type ValidationError as ClassValidationError } from '@nestjs/common';
 import { ValidationError } from '@ledger/kernel';
+import { compileDtoCheck, type DtoCheck } from './compiled-dto-check';
 
 /**
  * class-validator on every body and query DTO. Unknown properties are
  * refused, so a typo is an error rather than a silently ignored field.
+ * A JSON body whose DTO compiles (compiled-dto-check.ts) is checked by the
+ * compiled form of the same decorators, with the same errors, without
+ * class-transformer building instances (docs/validation.md).
  */
-export const requestValidationPipe = () =>
-  new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const problems = flatten(errors);
-      return new ValidationError('REQUEST.INVALID', problems.map((p) => `${p.path}: ${p.problem}`).join('; '), {
-        errors: problems,
-      });
-    },
-  });
+export const requestValidationPipe = () => new LedgerValidationPipe(REQUEST_VALIDATION);
+
+/** The pipe's options, for the one test that holds the compiled checks to Nest's own pipe. */
+export const REQUEST_VALIDATION: ValidationPipeOptions = {
+  transform: true,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => {
+    const problems = flatten(errors);
+    return new ValidationError('REQUEST.INVALID', problems.map((p) => `${p.path}: ${p.problem}`).join('; '), {
+      errors: problems,
+    });
+  },
+};
+
+class LedgerValidationPipe extends ValidationPipe {
+  private readonly checks = new Map<Function, DtoCheck | undefined>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const check = metadata.type === 'body' && isJsonObject(value) && metadata.metatype ? this.checkOf(metadata.metatype) : undefined;
+    if (check === undefined) return super.transform(value, metadata);
+    // As the pipe does before class-transformer: own __proto__, prototype and constructor keys go, silently;
+    // and as class-transformer does, so do members named after a method every object inherits.
+    this.stripProtoKeys(value);
+    dropInheritedMethodNames(value);
+    const errors = check(value as Record<string, unknown>);
+    if (errors.length > 0) throw await this.exceptionFactory(errors);
+    return value;
+  }
+
+  private checkOf(dto: Function): DtoCheck | undefined {
+    if (!this.checks.has(dto)) this.checks.set(dto, compileDtoCheck(dto));
+    return this.checks.get(dto);
+  }
+}
+
+/** What a JSON body parser gives for `{…}`: a plain object (arrays and primitives keep the pipe's own handling). */
+function isJsonObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * class-transformer leaves out of the instance it builds any member that
+ * would shadow an inherited method (`toString`, `valueOf`, `hasOwnProperty`…),
+ * at every depth; the compiled check must see what class-validator would.
+ */
+function dropInheritedMethodNames(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) dropInheritedMethodNames(item);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (typeof (Object.prototype as Record<string, unknown>)[key] === 'function') delete (value as Record<string, unknown>)[key];
+    else dropInheritedMethodNames((value as Record<string, unknown>)[key]);
+  }
+}
 
 function flatten(errors: ClassValidationError[], prefix = ''): { path: string; problem: string }[] {
   return errors.flatMap((error) => {
