@@ -74,7 +74,7 @@ export class Agent {
       ansible: dependencies.ansible ?? new AnsibleRunner({ executable: settings.ansiblePlaybook, stateDir: settings.stateDir }),
       images: {
         stateDir: settings.stateDir,
-        ledger: { url: settings.ledgerUrls[0], token: settings.token },
+        ledger: { urls: () => client.addressesInTurn(), token: settings.token },
         imageServiceUrl: settings.imageServiceUrl,
         imageServiceToken: settings.imageServiceToken,
       },
