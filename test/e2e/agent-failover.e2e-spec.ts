@@ -6,20 +6,19 @@ import { eventStoreOptions, loadLedgerConfig } from '@ledger/config';
 import { openEventStore, type RecordedEvent } from '@ledger/eventstore';
 import type { ReportedDevice } from '@ledger/inventory';
 import { eventually } from '@ledger/processing/testing';
-import { shippedPlaybookDir } from '../../apps/agent/src/config/agent-config';
-import { createDrivers } from '../../apps/agent/src/drivers/create-drivers';
-import { runCommand } from '../../apps/agent/src/drivers/run-command';
 import type { SimulatedDriver } from '../../apps/agent/src/drivers/simulated/simulated.driver';
-import { Agent } from '../../apps/agent/src/runtime/agent';
+import type { Agent } from '../../apps/agent/src/runtime/agent';
 import { preferredIndex } from '../../apps/agent/src/runtime/ledger-addresses';
 import { LedgerClient } from '../../apps/agent/src/runtime/ledger-client';
 import type { Heartbeat, HeartbeatAnswer, JobResult, ReportAnswer } from '../../apps/agent/src/runtime/protocol';
+import { readWholeLog } from '../bench/fixtures/read-whole-log';
 import { ledgerCaller } from '../support/crash-flows';
+import { inProcessSimulatedAgent } from '../support/in-process-agent';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 import { logLines } from '../support/log-lines';
 import { withPostgresClient } from '../support/postgres-client';
 import { parsePrometheusText, sampleSum } from '../support/prometheus-text';
-import { ansiblePlaybookPath, describeWithService, postgresUnavailable, postgresUrl } from '../support/services';
+import { describeWithService, postgresUnavailable, postgresUrl } from '../support/services';
 
 const SECRET = 'agent-failover-signing-key-0123456789ab';
 const codec = new TokenCodec(SECRET);
@@ -164,32 +163,21 @@ describeWithService('PostgreSQL', postgresUnavailable())('an agent fails over be
   });
 });
 
-/** The agent as main.ts builds it, in this process, with the simulated driver, heartbeats every second and a client that records what the ledger acknowledged. */
+/** The agent in this process, with a client that records what the ledger acknowledged. */
 function startAgent(ledgerUrls: string[], dir: string, lines: string[]) {
-  const stateDir = join(dir, 'agent');
   const logger = { log: (m: string) => lines.push(m), warn: (m: string) => lines.push(`WARN ${m}`), error: (m: string) => lines.push(`ERROR ${m}`) };
-  const playbookDir = shippedPlaybookDir();
-  const drivers = createDrivers(
-    { drivers: ['simulated'], driverSettings: { simulated: SIMULATED_HOST }, hostname: HOST, stateDir, playbookDir },
-    { sysfsRoot: join(stateDir, 'no-sysfs'), logger, runCommand, fetch, sleep: () => Promise.resolve() },
-  );
   const client = new AcknowledgingClient({ baseUrls: ledgerUrls, token: AGENT_TOKEN, hostname: HOST });
-  const agent = new Agent(
-    {
-      ledgerUrls,
-      token: AGENT_TOKEN,
-      hostname: HOST,
-      stateDir,
-      reportIntervalSeconds: 3600,
-      heartbeatIntervalSeconds: 1,
-      playbookDir,
-      ansiblePlaybook: ansiblePlaybookPath(),
-      sandboxRoot: join(stateDir, 'sandbox'),
-    },
-    { drivers, logger, client },
-  );
+  const { agent, driver } = inProcessSimulatedAgent({
+    ledgerUrls,
+    token: AGENT_TOKEN,
+    hostname: HOST,
+    stateDir: join(dir, 'agent'),
+    simulated: SIMULATED_HOST,
+    logger,
+    dependencies: { client },
+  });
   agent.start();
-  return { agent, driver: drivers[0] as SimulatedDriver, client };
+  return { agent, driver, client };
 }
 
 const json = async (answer: Promise<Response>): Promise<any> => {
@@ -220,13 +208,7 @@ async function heartbeatsAnswered(replica: LedgerProcess): Promise<number> {
 async function readLog(schema: string): Promise<RecordedEvent[]> {
   const store = await openEventStore(eventStoreOptions(loadLedgerConfig({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: postgresUrl(), LEDGER_POSTGRES_SCHEMA: schema })));
   try {
-    const events: RecordedEvent[] = [];
-    for (let after = 0; ; ) {
-      const batch = await store.readAll({ after });
-      events.push(...batch.events);
-      if (batch.position === after) return events;
-      after = batch.position;
-    }
+    return await readWholeLog(store);
   } finally {
     await store.close();
   }
