@@ -37,6 +37,7 @@ jest.setTimeout(120_000);
 /** The agent's calls that the ledger acknowledged, in order: what must be in the log afterwards. */
 class AcknowledgingClient extends LedgerClient {
   readonly acknowledged: { readonly call: string; readonly position: number | null; readonly jobId?: string }[] = [];
+  readonly failovers: { readonly route: string; readonly from: string; readonly to: string }[] = [];
 
   override async report(devices: readonly ReportedDevice[]): Promise<ReportAnswer> {
     const answer = await super.report(devices);
@@ -156,6 +157,9 @@ describeWithService('PostgreSQL', postgresUnavailable())('an agent fails over be
     expect(missing).toEqual([]);
     expect(client.acknowledged.filter(({ call }) => call === 'result').map(({ jobId }) => jobId)).toEqual([before.jobId, after.jobId]);
 
+    // Each call in flight on the killed replica, the long poll among them, went on to the survivor; none came back.
+    expect(client.failovers.map(({ from, to }) => [from, to])).toEqual(client.failovers.map(() => [dying.url, survivor.url]));
+    expect(client.failovers.map(({ route }) => route)).toContain(`GET /api/v1/hosts/${HOST}/jobs/next`);
     // No loop of the agent saw a failure: each call went to the survivor at once.
     expect(agentLines.filter((line) => /^(WARN|ERROR)/.test(line))).toEqual([]);
     const survivorErrors = logLines(survivor.output()).filter((line) => line.level === 'error' || line.level === 'fatal');
@@ -166,7 +170,7 @@ describeWithService('PostgreSQL', postgresUnavailable())('an agent fails over be
 /** The agent in this process, with a client that records what the ledger acknowledged. */
 function startAgent(ledgerUrls: string[], dir: string, lines: string[]) {
   const logger = { log: (m: string) => lines.push(m), warn: (m: string) => lines.push(`WARN ${m}`), error: (m: string) => lines.push(`ERROR ${m}`) };
-  const client = new AcknowledgingClient({ baseUrls: ledgerUrls, token: AGENT_TOKEN, hostname: HOST });
+  const client = new AcknowledgingClient({ baseUrls: ledgerUrls, token: AGENT_TOKEN, hostname: HOST, onFailover: (failover) => client.failovers.push(failover) });
   const { agent, driver } = inProcessSimulatedAgent({
     ledgerUrls,
     token: AGENT_TOKEN,

@@ -183,10 +183,12 @@ describe('LedgerClient with several ledger addresses', () => {
   it('fails over on a 503 (a replica closing or not ready) and sends the next calls to the one that answered', async () => {
     const [closing, alive] = [await replica(), await replica()];
     closing.handle = unavailable;
-    const client = clientOf([closing, alive], hostPreferring(0, 2));
+    const failovers: unknown[] = [];
+    const client = clientOf([closing, alive], hostPreferring(0, 2), { onFailover: (failover) => failovers.push(failover) });
     await client.postResult('j1', { outcome: 'completed', evidence: {} });
     await client.postResult('j2', { outcome: 'completed', evidence: {} });
     expect(calls(closing, alive)).toEqual([1, 2]);
+    expect(failovers).toEqual([{ route: 'POST /api/v1/jobs/j1/result', from: closing.url, to: alive.url, reason: 'EVENTSTORE.CLOSED: the event store is closed' }]);
   });
 
   it('fails over when its address does not answer within the timeout', async () => {

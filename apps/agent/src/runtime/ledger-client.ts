@@ -27,6 +27,8 @@ export interface LedgerClientOptions {
   readonly returnAfterMs?: number;
   /** The clock that times the return (Date.now). */
   readonly now?: () => number;
+  /** A call went to another address than the one in use, which could not serve it (the agent logs it: a replica down shows in its log). */
+  readonly onFailover?: (failover: { readonly route: string; readonly from: string; readonly to: string; readonly reason: string }) => void;
 }
 
 /** Answers that say "this replica cannot serve now, another may": a proxy's bad gateway or timeout, a replica closing or not ready. */
@@ -113,20 +115,25 @@ export class LedgerClient {
     for (const url of this.addresses.inTurn()) {
       try {
         const answer = await this.attempt<T>(url, route, method, path, body, options);
-        this.addresses.answered(url);
+        this.answered(url, route, failures);
         return answer;
       } catch (error) {
         if (!isLedgerCallError(error)) throw error;
         options.onAttemptFailed?.();
         if (options.signal?.aborted) throw error;
         if (!replicaCannotServe(error)) {
-          this.addresses.answered(url);
+          this.answered(url, route, failures);
           throw error;
         }
         failures.push({ url, error });
       }
     }
     throw everyAddressFailed(route, failures);
+  }
+
+  private answered(url: string, route: string, failures: readonly { url: string; error: LedgerCallError }[]): void {
+    this.addresses.answered(url);
+    if (failures.length > 0) this.options.onFailover?.({ route, from: failures[0].url, to: url, reason: failures.map(({ error }) => error.reason).join('; ') });
   }
 
   private async attempt<T>(baseUrl: string, route: string, method: string, path: string, body: unknown | undefined, options: CallOptions): Promise<T> {
