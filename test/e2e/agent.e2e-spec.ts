@@ -10,17 +10,15 @@ import { loadOrCreateCredentials, type TokenCodec } from '@ledger/auth';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { deviceStream } from '@ledger/inventory';
 import { dataFiles, loadLedgerConfig } from '@ledger/config';
-import { shippedPlaybookDir } from '../../apps/agent/src/config/agent-config';
-import { createDrivers } from '../../apps/agent/src/drivers/create-drivers';
-import { runCommand } from '../../apps/agent/src/drivers/run-command';
 import type { SimulatedDriver } from '../../apps/agent/src/drivers/simulated/simulated.driver';
-import { Agent, type AgentSettings } from '../../apps/agent/src/runtime/agent';
+import type { Agent } from '../../apps/agent/src/runtime/agent';
 import type { AgentLogger } from '../../apps/agent/src/runtime/agent-logger';
 import { createLedgerApp } from '../../apps/ledger/src/create-ledger-app';
 import { startAgentProcess } from '../support/agent-process';
+import { inProcessSimulatedAgent } from '../support/in-process-agent';
 import { freePort } from '../support/ledger-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
-import { ansiblePlaybookPath, ansibleUnavailable } from '../support/services';
+import { ansibleUnavailable } from '../support/services';
 
 /** How often a condition is re-checked while waiting for the agent or the ledger to get there. */
 const POLL_MS = 50;
@@ -40,26 +38,20 @@ interface Settings {
 
 /** The agent as main.ts builds it, in-process, with the real simulated driver and quick intervals. */
 function simulatedAgent({ ledgerUrl, token, hostname, stateDir }: Settings, options: { gate?: Promise<void> } = {}) {
-  const settings: AgentSettings = {
+  const logger = quietLogger();
+  // With a gate, configure-vfs (the only operation given a latency) waits until the spec opens it.
+  const simulated = options.gate ? { ...SIMULATED_HOST, latencyMs: { configureVfs: 1 } } : SIMULATED_HOST;
+  const { agent, driver } = inProcessSimulatedAgent({
     ledgerUrls: [ledgerUrl],
     token,
     hostname,
     stateDir,
-    reportIntervalSeconds: 3600,
-    heartbeatIntervalSeconds: 1,
-    playbookDir: shippedPlaybookDir(),
-    ansiblePlaybook: ansiblePlaybookPath(),
-    sandboxRoot: join(stateDir, 'sandbox'),
-  };
-  const logger = quietLogger();
-  // With a gate, configure-vfs (the only operation given a latency) waits until the spec opens it.
-  const simulated = options.gate ? { ...SIMULATED_HOST, latencyMs: { configureVfs: 1 } } : SIMULATED_HOST;
-  const drivers = createDrivers(
-    { drivers: ['simulated'], driverSettings: { simulated }, hostname, stateDir, playbookDir: settings.playbookDir },
-    { sysfsRoot: join(stateDir, 'no-sysfs'), logger, runCommand, fetch, sleep: () => options.gate ?? Promise.resolve() },
-  );
-  const agent = new Agent(settings, { drivers, logger, jobWaitSeconds: 5 });
-  return { agent, driver: drivers[0] as SimulatedDriver, logger };
+    simulated,
+    logger,
+    sleep: () => options.gate ?? Promise.resolve(),
+    dependencies: { jobWaitSeconds: 5 },
+  });
+  return { agent, driver, logger };
 }
 
 const quietLogger = (): AgentLogger & { lines: string[] } => {

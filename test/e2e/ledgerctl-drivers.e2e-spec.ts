@@ -2,15 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { shippedPlaybookDir } from '../../apps/agent/src/config/agent-config';
-import { createDrivers } from '../../apps/agent/src/drivers/create-drivers';
-import { runCommand } from '../../apps/agent/src/drivers/run-command';
 import type { SimulatedDriver } from '../../apps/agent/src/drivers/simulated/simulated.driver';
-import { Agent } from '../../apps/agent/src/runtime/agent';
+import type { Agent } from '../../apps/agent/src/runtime/agent';
 import type { AgentLogger } from '../../apps/agent/src/runtime/agent-logger';
+import { inProcessSimulatedAgent } from '../support/in-process-agent';
 import { type LedgerProcess, startLedgerProcess } from '../support/ledger-process';
 import { ledgerctl } from '../support/ledgerctl-process';
-import { ansiblePlaybookPath, ansibleUnavailable, describeWithService } from '../support/services';
+import { ansibleUnavailable, describeWithService } from '../support/services';
 
 const HOST = 'ledgerctl-drivers-1';
 const INSTANCE = '11111111-2222-4333-8444-555555555555';
@@ -63,27 +61,15 @@ describe('ledgerctl generic-driver commands against a ledger process and a simul
 
     const credential = await ledgerctl(env, 'agent-credential', HOST);
     expect(credential.code).toBe(0);
-    const playbookDir = shippedPlaybookDir();
-    const logger = quietLogger();
-    const drivers = createDrivers(
-      { drivers: ['simulated'], driverSettings: { simulated: { fpgas: 1, fpgaVfs: 2, gpus: 1, nics: 0 } }, hostname: HOST, stateDir, playbookDir },
-      { sysfsRoot: join(stateDir, 'no-sysfs'), logger, runCommand, fetch },
-    );
-    driver = drivers[0] as SimulatedDriver;
-    agent = new Agent(
-      {
-        ledgerUrls: [ledger.url],
-        token: credential.stdout.trim(),
-        hostname: HOST,
-        stateDir,
-        reportIntervalSeconds: 3600,
-        heartbeatIntervalSeconds: 1,
-        playbookDir,
-        ansiblePlaybook: ansiblePlaybookPath(),
-        sandboxRoot: join(stateDir, 'sandbox'),
-      },
-      { drivers, logger, jobWaitSeconds: 5 },
-    );
+    ({ agent, driver } = inProcessSimulatedAgent({
+      ledgerUrls: [ledger.url],
+      token: credential.stdout.trim(),
+      hostname: HOST,
+      stateDir,
+      simulated: { fpgas: 1, fpgaVfs: 2, gpus: 1, nics: 0 },
+      logger: quietLogger(),
+      dependencies: { jobWaitSeconds: 5 },
+    }));
     agent.start();
 
     // Up with both devices, and a heartbeat heard: the ledger takes jobs only once the agent has sent one.

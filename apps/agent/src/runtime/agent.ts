@@ -57,7 +57,14 @@ export class Agent {
   constructor(settings: AgentSettings, dependencies: AgentDependencies) {
     const logger = (this.logger = dependencies.logger ?? consoleLogger);
     const timers = dependencies.timers ?? realTimers;
-    const client = dependencies.client ?? new LedgerClient({ baseUrls: settings.ledgerUrls, token: settings.token, hostname: settings.hostname });
+    const client =
+      dependencies.client ??
+      new LedgerClient({
+        baseUrls: settings.ledgerUrls,
+        token: settings.token,
+        hostname: settings.hostname,
+        onFailover: ({ route, from, to, reason }) => logger.log(`ledger: ${from} could not serve ${route} (${reason}); ${to} answered and takes the next calls`),
+      });
     this.discovery = new HostDiscovery(settings.hostname, dependencies.drivers, logger);
     this.outbox = new ResultOutbox(settings.stateDir, logger);
     this.reports = new ReportLoop({
@@ -74,7 +81,7 @@ export class Agent {
       ansible: dependencies.ansible ?? new AnsibleRunner({ executable: settings.ansiblePlaybook, stateDir: settings.stateDir }),
       images: {
         stateDir: settings.stateDir,
-        ledger: { url: settings.ledgerUrls[0], token: settings.token },
+        ledger: { urls: () => client.addressesInTurn(), token: settings.token },
         imageServiceUrl: settings.imageServiceUrl,
         imageServiceToken: settings.imageServiceToken,
       },

@@ -12,13 +12,14 @@ export class LedgerCallError extends Error {
     readonly failure: LedgerCallFailure,
     /** The route, e.g. `PUT /api/v1/hosts/compute-1/report`. */
     readonly route: string,
-    message: string,
+    /** What went wrong, without the route: `cannot reach the ledger (ECONNREFUSED)`, `JOB.ALREADY_FINISHED: …`. */
+    readonly reason: string,
     /** HTTP status; 0 when unreachable. */
     readonly status = 0,
     /** The problem document's `code` (`JOB.ALREADY_FINISHED`), or `HTTP.<status>` when it had none. */
     readonly code?: string,
   ) {
-    super(`${route}: ${message}`);
+    super(`${route}: ${reason}`);
     this.name = 'LedgerCallError';
   }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ReportedDevice } from '@ledger/inventory';
 import { fetchFailureReason, isFetchTimeout } from '@ledger/kernel';
-import { LedgerCallError } from './ledger-call.error';
+import { LedgerAddresses } from './ledger-addresses';
+import { isLedgerCallError, LedgerCallError } from './ledger-call.error';
 import type { Heartbeat, HeartbeatAnswer, JobOffer, JobResult, ReportAnswer } from './protocol';
 
 /** How long an ordinary call may take before the agent counts the ledger unreachable. */
@@ -22,28 +23,55 @@ export interface LedgerClientOptions {
    * to the next one.
    */
   readonly bootId?: string;
+  /** After a failover, when the preferred address is tried first again (RETURN_TO_PREFERRED_MS, 5 min). */
+  readonly returnAfterMs?: number;
+  /** The clock that times the return (Date.now). */
+  readonly now?: () => number;
+  /** A call went to another address than the one in use, which could not serve it (the agent logs it: a replica down shows in its log). */
+  readonly onFailover?: (failover: { readonly route: string; readonly from: string; readonly to: string; readonly reason: string }) => void;
+}
+
+/** Answers that say "this replica cannot serve now, another may": a proxy's bad gateway or timeout, a replica closing or not ready. */
+const FAIL_OVER_STATUSES = new Set([502, 503, 504]);
+
+interface CallOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** Called after each attempt that failed, whatever the failure, before the next address is tried. */
+  readonly onAttemptFailed?: () => void;
 }
 
 /**
  * The agent's side of docs/agent-protocol.md, on Node's fetch (whose
- * default dispatcher keeps connections alive between calls). Every failure
- * is a LedgerCallError saying whether the ledger was unreachable, refused
- * the request (4xx) or failed (5xx); callers decide what to keep and retry.
+ * default dispatcher keeps connections alive between calls). With several
+ * ledger addresses a call that finds its replica unreachable, or answered
+ * 502/503/504, is made again at once on the next one (LedgerAddresses says
+ * which); every call is safe to repeat on another replica (docs/agent-protocol.md,
+ * "Several ledger addresses"). Every failure is a LedgerCallError saying
+ * whether the ledger was unreachable, refused the request (4xx) or failed
+ * (5xx); callers decide what to keep and retry.
  */
 export class LedgerClient {
   private readonly hostPath: string;
   private readonly timeoutMs: number;
+  private readonly addresses: LedgerAddresses;
   private boot: string;
 
   constructor(private readonly options: LedgerClientOptions) {
     this.hostPath = `/api/v1/hosts/${encodeURIComponent(options.hostname)}`;
     this.timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
     this.boot = options.bootId ?? randomUUID();
+    this.addresses = new LedgerAddresses(options.baseUrls, options.hostname, options.returnAfterMs, options.now);
   }
 
   /** The boot the calls name now: the one drawn at start, or a fresh one after a failed poll. */
   get bootId(): string {
     return this.boot;
+  }
+
+  /** The ledger addresses in the order the next call tries them (the one in use first), for what the agent fetches from its ledger besides the protocol's calls. */
+  addressesInTurn(): readonly string[] {
+    return this.addresses.inTurn();
   }
 
   report(devices: readonly ReportedDevice[]): Promise<ReportAnswer> {
@@ -63,27 +91,52 @@ export class LedgerClient {
    * such a job would wait for its deadline (ten minutes for a program, with
    * the bind that asked for it). Safe because the job loop polls only once
    * it has run every job of the last answer, and skips a job offered again
-   * whose result it saved (docs/agent-protocol.md, Redelivery).
+   * whose result it saved (docs/agent-protocol.md, Redelivery). The new boot
+   * is drawn after each failed attempt, so the poll that fails over to
+   * another replica already names it and gets those jobs at once.
    */
   async nextJobs(waitSeconds: number, signal?: AbortSignal): Promise<readonly JobOffer[]> {
-    try {
-      const answer = await this.call<{ jobs?: JobOffer[] }>('GET', `${this.hostPath}/jobs/next?waitSeconds=${waitSeconds}`, undefined, {
-        timeoutMs: waitSeconds * 1000 + LONG_POLL_SLACK_MS,
-        signal,
-      });
-      return answer?.jobs ?? [];
-    } catch (error) {
-      this.boot = randomUUID();
-      throw error;
-    }
+    const answer = await this.call<{ jobs?: JobOffer[] }>('GET', `${this.hostPath}/jobs/next?waitSeconds=${waitSeconds}`, undefined, {
+      timeoutMs: waitSeconds * 1000 + LONG_POLL_SLACK_MS,
+      signal,
+      onAttemptFailed: () => (this.boot = randomUUID()),
+    });
+    return answer?.jobs ?? [];
   }
 
   async postResult(jobId: string, result: JobResult): Promise<void> {
     await this.call('POST', `/api/v1/jobs/${encodeURIComponent(jobId)}/result`, result);
   }
 
-  private async call<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  /** `path` on the address in use; on the next one at once while a replica is unreachable or answers 502/503/504; each address once. */
+  private async call<T>(method: string, path: string, body: unknown | undefined, options: CallOptions = {}): Promise<T> {
     const route = `${method} ${path.split('?')[0]}`;
+    const failures: { url: string; error: LedgerCallError }[] = [];
+    for (const url of this.addresses.inTurn()) {
+      try {
+        const answer = await this.attempt<T>(url, route, method, path, body, options);
+        this.answered(url, route, failures);
+        return answer;
+      } catch (error) {
+        if (!isLedgerCallError(error)) throw error;
+        options.onAttemptFailed?.();
+        if (options.signal?.aborted) throw error;
+        if (!replicaCannotServe(error)) {
+          this.answered(url, route, failures);
+          throw error;
+        }
+        failures.push({ url, error });
+      }
+    }
+    throw everyAddressFailed(route, failures);
+  }
+
+  private answered(url: string, route: string, failures: readonly { url: string; error: LedgerCallError }[]): void {
+    this.addresses.answered(url);
+    if (failures.length > 0) this.options.onFailover?.({ route, from: failures[0].url, to: url, reason: failures.map(({ error }) => error.reason).join('; ') });
+  }
+
+  private async attempt<T>(baseUrl: string, route: string, method: string, path: string, body: unknown | undefined, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const headers: Record<string, string> = { 'x-auth-token': this.options.token, 'x-agent-boot': this.boot, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -91,7 +144,7 @@ export class LedgerClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.options.baseUrls[0]}${path}`, {
+      response = await fetch(`${baseUrl}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -110,6 +163,17 @@ export class LedgerClient {
     const detail = typeof problem?.detail === 'string' ? problem.detail : text.slice(0, 200) || 'no details';
     throw new LedgerCallError(response.status >= 500 ? 'server' : 'refused', route, `${code}: ${detail}`, response.status, code);
   }
+}
+
+/** Worth trying on another replica: this one is out of reach or says it cannot serve; any other answer is the ledger's. */
+const replicaCannotServe = (error: LedgerCallError): boolean => error.failure === 'unreachable' || FAIL_OVER_STATUSES.has(error.status);
+
+/** One address: its own failure. Several: each address with its failure, as the last one tried failed (its class, status and code). */
+function everyAddressFailed(route: string, failures: readonly { url: string; error: LedgerCallError }[]): LedgerCallError {
+  const last = failures[failures.length - 1].error;
+  if (failures.length === 1) return last;
+  const each = failures.map(({ url, error }) => `${url}: ${error.reason}`).join('; ');
+  return new LedgerCallError(last.failure, route, `no ledger address answered (${each})`, last.status, last.code);
 }
 
 /** A signal that fires after `timeoutMs` or when `outer` does (AbortSignal.any is newer than Node 20.0). */

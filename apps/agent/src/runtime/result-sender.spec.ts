@@ -54,7 +54,7 @@ describe('ResultSender', () => {
     expect(outbox.pending().map((pending) => pending.jobId)).toEqual(['a']);
   });
 
-  it('drops a result the ledger refuses for good (already finished), and goes on with the next', async () => {
+  it('removes a result the ledger has finished already (sent before and taken, or timed out), and goes on with the next', async () => {
     save('late', 1);
     save('next', 2);
     let calls = 0;
@@ -73,7 +73,15 @@ describe('ResultSender', () => {
     expect(await sender.flush()).toBe(true);
     expect(delivered).toEqual(['next']);
     expect(outbox.pending()).toEqual([]);
-    expect(logger.lines).toContainEqual(expect.stringMatching(/job late: the ledger refused the result for good/));
+    expect(logger.lines).toContainEqual(expect.stringMatching(/job late: the ledger has the job finished already \(JOB.ALREADY_FINISHED: timed out\)/));
+  });
+
+  it('drops a result the ledger refuses for good (an unknown job), saying so', async () => {
+    save('gone');
+    answer = new LedgerCallError('refused', 'POST /result', 'JOB.NOT_FOUND: job gone does not exist', 404, 'JOB.NOT_FOUND');
+    expect(await sender.flush()).toBe(true);
+    expect(outbox.pending()).toEqual([]);
+    expect(logger.lines).toContainEqual(expect.stringMatching(/job gone: the ledger refused the result for good \(.*JOB.NOT_FOUND/));
   });
 
   it('retries with exponential backoff capped at 60 s, and delivers at once when woken after the ledger is back', async () => {

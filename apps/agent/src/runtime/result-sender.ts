@@ -13,13 +13,22 @@ export interface ResultSenderOptions {
   readonly random?: () => number;
 }
 
+/**
+ * The ledger's answer to a result for a job that is finished: the result's
+ * own earlier attempt was taken (a replica recorded it, then died before
+ * answering, and the agent sent it again to another), or the ledger timed
+ * the job out. Either way the ledger has the job's end, and resending
+ * cannot change it (docs/agent-protocol.md, Jobs).
+ */
+const ALREADY_FINISHED = 'JOB.ALREADY_FINISHED';
 /** When nothing is pending, look again this often anyway (a result saved by an earlier run, a missed wake-up). */
 const IDLE_RECHECK_MS = 60_000;
 
 /**
  * Delivers the outbox: oldest result first; removes a result once the
- * ledger has it — or has refused it for good (the job already finished,
- * e.g. timed out by the ledger: 409 JOB.ALREADY_FINISHED; or unknown) —
+ * ledger has it — also when it answers that the job is finished already
+ * (409 JOB.ALREADY_FINISHED: this result sent before, or the ledger's
+ * timeout), or has refused it for good (an unknown job) —
  * and keeps it through outages, retrying with exponential backoff capped
  * at 60 s.
  */
@@ -55,6 +64,11 @@ export class ResultSender {
         logger.log(`job ${jobId}: result delivered (${result.outcome})`);
       } catch (error) {
         if (!isLedgerCallError(error)) throw error;
+        if (error.code === ALREADY_FINISHED) {
+          logger.warn(`job ${jobId}: the ledger has the job finished already (${error.reason}): by this result, sent before and taken, or by its timeout; not sent again`);
+          outbox.remove(jobId);
+          continue;
+        }
         if (!error.retryable) {
           logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
           outbox.remove(jobId);

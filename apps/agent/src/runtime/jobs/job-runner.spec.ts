@@ -74,7 +74,7 @@ describe('JobRunner', () => {
   });
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks'), ledger?: { url: string; token: string }) => {
+  const runner = async (drivers = [fpga], playbookDir = join(stateDir, 'playbooks'), ledger?: { urls: string[]; token: string }) => {
     const discovery = new HostDiscovery('compute-1', drivers, collectingLogger());
     await discovery.discover();
     return new JobRunner({
@@ -85,7 +85,7 @@ describe('JobRunner', () => {
           return { exitCode: 0, timedOut: false, recap: null, outputTail: '', durationMs: 1, ...playbookOutcome };
         },
       },
-      images: { stateDir, imageServiceUrl, ledger },
+      images: { stateDir, imageServiceUrl, ledger: ledger && { urls: () => ledger.urls, token: ledger.token } },
       playbookDir,
       sandboxRoot: '/tmp/sandbox',
       reportNow: () => reportsAsked++,
@@ -114,16 +114,26 @@ describe('JobRunner', () => {
   });
 
   it("fetches a registered bitstream's ledger path from its own ledger with its credential, and sends the credential to no other server", async () => {
-    const own = { url: new URL(imageUrl).origin, token: 'agent-token' };
+    const own = { urls: [new URL(imageUrl).origin], token: 'agent-token' };
     const onLedger = job('program', { pciAddress: '0000:5e:00.0', image: { url: LEDGER_IMAGE_PATH, sha256: IMAGE_SHA256 } });
     expect((await (await runner(undefined, undefined, own)).run(onLedger)).outcome).toBe('completed');
     const elsewhere = job('program', { pciAddress: '0000:5e:00.0', image: { url: imageUrl, sha256: IMAGE_SHA256 } });
-    expect((await (await runner(undefined, undefined, { url: 'http://127.0.0.1:1', token: 'agent-token' })).run(elsewhere)).outcome).toBe('completed');
+    expect((await (await runner(undefined, undefined, { urls: ['http://127.0.0.1:1'], token: 'agent-token' })).run(elsewhere)).outcome).toBe('completed');
     expect(imageTokens).toEqual(['agent-token', undefined]);
   });
 
+  it("fetches a ledger path from the agent's next ledger address at once when the one in use is down", async () => {
+    const replicas = { urls: ['http://127.0.0.1:1', new URL(imageUrl).origin], token: 'agent-token' };
+    const started = Date.now();
+    const onLedger = job('program', { pciAddress: '0000:5e:00.0', image: { url: LEDGER_IMAGE_PATH, sha256: IMAGE_SHA256 } });
+    expect((await (await runner(undefined, undefined, replicas)).run(onLedger)).outcome).toBe('completed');
+    expect(imageTokens).toEqual(['agent-token']);
+    // Without a backoff round: the first one waits 1 s.
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('waits for its own ledger while it answers 5xx (a restart), then fetches the image', async () => {
-    const own = { url: new URL(imageUrl).origin, token: 'agent-token' };
+    const own = { urls: [new URL(imageUrl).origin], token: 'agent-token' };
     const program = job('program', { pciAddress: '0000:5e:00.0', image: { url: LEDGER_RESTARTING_PATH, sha256: IMAGE_SHA256 } });
     expect((await (await runner(undefined, undefined, own)).run(program)).outcome).toBe('completed');
     expect(restartingAnswers).toBe(3);

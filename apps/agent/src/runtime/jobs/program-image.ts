@@ -12,8 +12,13 @@ import { JOB_FAILURE_CODES, JobFailure } from './job-failure';
 
 export interface ImageSourceOptions {
   readonly stateDir: string;
-  /** The agent's ledger and credential: an image named by a ledger path (a registered bitstream's content) is fetched there. */
-  readonly ledger?: { readonly url: string; readonly token: string };
+  /**
+   * The agent's ledger and credential: an image named by a ledger path (a
+   * registered bitstream's content) is fetched there. `urls` gives its
+   * addresses in the order the agent's calls try them (LedgerClient.addressesInTurn):
+   * the one in use first, the others in case it is down.
+   */
+  readonly ledger?: { readonly urls: () => readonly string[]; readonly token: string };
   /** A Glance-style image service, to resolve `imageUuid`. */
   readonly imageServiceUrl?: string;
   readonly imageServiceToken?: string;
@@ -27,7 +32,8 @@ export interface FetchedImage {
 }
 
 interface ExpectedImage {
-  readonly url: string;
+  /** Where the image is: one URL, or the agent's ledger addresses in turn (each serves the same bytes). */
+  readonly urls: readonly string[];
   readonly headers: Record<string, string>;
   readonly algorithm: 'sha256' | 'sha512';
   readonly hash: string;
@@ -36,10 +42,11 @@ interface ExpectedImage {
 }
 
 /**
- * Tries at fetching an image from the agent's own ledger while it cannot be
- * reached or answers 5xx, with the agent's backoff (1, 2, 4, 8, 16 s): a
- * ledger restarting takes seconds, and the undo of a bind (loading back the
- * region's image) must not fail because the ledger was down a moment.
+ * Rounds of tries at fetching an image from the agent's own ledger (each of
+ * its addresses in turn) while it cannot be reached or answers 5xx, with the
+ * agent's backoff between rounds (1, 2, 4, 8, 16 s): a ledger restarting
+ * takes seconds, and the undo of a bind (loading back the region's image)
+ * must not fail because the ledger was down a moment.
  */
 const LEDGER_IMAGE_ATTEMPTS = 6;
 
@@ -62,7 +69,7 @@ export async function fetchProgramImage(params: JobParams, options: ImageSourceO
   mkdirSync(dir, { recursive: true });
   const partial = join(dir, `${randomUUID()}.part`);
   try {
-    const response = await get(expected.url, expected.headers, signal, expected.onLedger ? LEDGER_IMAGE_ATTEMPTS : 1);
+    const response = await get(expected.urls, expected.headers, signal, expected.onLedger ? LEDGER_IMAGE_ATTEMPTS : 1);
     const sha256 = createHash('sha256');
     const declared = expected.algorithm === 'sha256' ? sha256 : createHash(expected.algorithm);
     let sizeBytes = 0;
@@ -104,7 +111,7 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
     if (!HEX.sha256.test(hash)) throw invalid('params.image.sha256 must be 64 hex digits');
     if (typeof image.url === 'string' && LEDGER_CONTENT_PATH.test(image.url)) return { ...onLedger(image.url, options), algorithm: 'sha256', hash };
     if (typeof image.url !== 'string' || !/^https?:\/\//.test(image.url)) throw invalid('params.image.url must be an http(s) URL or a ledger path /api/v1/bitstreams/{id}/content');
-    return { url: image.url, headers: {}, algorithm: 'sha256', hash };
+    return { urls: [image.url], headers: {}, algorithm: 'sha256', hash };
   }
   const imageUuid = image.imageUuid;
   if (!isUuid(imageUuid)) throw invalid('params.image.imageUuid must be a uuid');
@@ -115,7 +122,7 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
   const base = `${options.imageServiceUrl}/v2/images/${encodeURIComponent(imageUuid)}`;
   let meta: { os_hash_algo?: unknown; os_hash_value?: unknown };
   try {
-    meta = (await (await get(base, { ...headers, accept: 'application/json' }, signal)).json()) as typeof meta;
+    meta = (await (await get([base], { ...headers, accept: 'application/json' }, signal)).json()) as typeof meta;
   } catch (error) {
     throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${imageUuid}: ${(error as Error)?.message ?? error}`, { deviceState: 'unchanged' });
   }
@@ -124,25 +131,33 @@ async function expectedImage(params: JobParams, options: ImageSourceOptions, sig
   if ((algorithm !== 'sha256' && algorithm !== 'sha512') || !HEX[algorithm].test(hash)) {
     throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${imageUuid} has no sha256 or sha512 hash to verify it against`, { deviceState: 'unchanged' });
   }
-  return { url: `${base}/file`, headers, algorithm, hash };
+  return { urls: [`${base}/file`], headers, algorithm, hash };
 }
 
 /** A registered bitstream's bytes on the agent's own ledger, fetched with the agent's credential (the ledger serves them to agents only). */
-function onLedger(path: string, options: ImageSourceOptions): Pick<ExpectedImage, 'url' | 'headers' | 'onLedger'> {
+function onLedger(path: string, options: ImageSourceOptions): Pick<ExpectedImage, 'urls' | 'headers' | 'onLedger'> {
   if (!options.ledger) throw new JobFailure(JOB_FAILURE_CODES.imageUnavailable, `image ${path} is on the ledger, and this agent has no ledger to fetch it from`, { deviceState: 'unchanged' });
-  return { url: `${options.ledger.url}${path}`, headers: { 'x-auth-token': options.ledger.token }, onLedger: true };
+  return { urls: options.ledger.urls().map((url) => `${url}${path}`), headers: { 'x-auth-token': options.ledger.token }, onLedger: true };
 }
 
-/** GET `url`; a connection failure or a 5xx answer is tried again (with backoff) up to `attempts` times in all. */
-async function get(url: string, headers: Record<string, string>, signal: AbortSignal, attempts = 1): Promise<Response> {
-  for (let failures = 1; ; failures++) {
-    const answer = await fetch(url, { headers, signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    if (answer instanceof Response && answer.ok && answer.body) return answer;
-    if (answer instanceof Response) await answer.body?.cancel();
-    const failure = answer instanceof Response ? new Error(`GET ${shown(url)} answered ${answer.status}`) : answer;
-    const transient = !(answer instanceof Response) || answer.status >= 500;
-    if (!transient || failures >= attempts || signal.aborted) throw failure;
-    await delay(backoffMs(failures), undefined, { signal });
+/**
+ * GET the first of `urls` that answers: a connection failure or a 5xx
+ * answer moves on to the next URL at once, and after the last one the round
+ * starts again (with backoff), up to `rounds` rounds in all.
+ */
+async function get(urls: readonly string[], headers: Record<string, string>, signal: AbortSignal, rounds = 1): Promise<Response> {
+  for (let round = 1; ; round++) {
+    let failure = new Error('no URL to fetch');
+    for (const url of urls) {
+      const answer = await fetch(url, { headers, signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (answer instanceof Response && answer.ok && answer.body) return answer;
+      if (answer instanceof Response) await answer.body?.cancel();
+      failure = answer instanceof Response ? new Error(`GET ${shown(url)} answered ${answer.status}`) : answer;
+      const transient = !(answer instanceof Response) || answer.status >= 500;
+      if (!transient || signal.aborted) throw failure;
+    }
+    if (round >= rounds) throw failure;
+    await delay(backoffMs(round), undefined, { signal });
   }
 }
 
