@@ -73,13 +73,18 @@ export class JobQueries {
     return rows.map((row) => row.job_id);
   }
 
-  /** Jobs queued for the host and not yet taken: the heartbeat's `jobsWaiting`, the agent's hint to poll at once. */
-  async countWaiting(hostname: string, now: Date = new Date()): Promise<number> {
-    const row = await this.db.get<{ waiting: number | string }>(
-      "SELECT COUNT(*) AS waiting FROM jobs WHERE hostname = $1 AND state = 'requested' AND deadline > $2",
-      [hostname, now.toISOString()],
+  /**
+   * Jobs queued for each host and not yet taken: the heartbeat's `jobsWaiting`, the agent's hint to poll at
+   * once. One query for many hosts, since heartbeats arriving together share it; hosts with none are absent.
+   */
+  async countWaitingByHost(hostnames: readonly string[], now: Date = new Date()): Promise<Map<string, number>> {
+    if (hostnames.length === 0) return new Map();
+    const list = hostnames.map((_, index) => `$${index + 2}`).join(', ');
+    const rows = await this.db.all<{ hostname: string; waiting: number | string }>(
+      `SELECT hostname, COUNT(*) AS waiting FROM jobs WHERE hostname IN (${list}) AND state = 'requested' AND deadline > $1 GROUP BY hostname`,
+      [now.toISOString(), ...hostnames],
     );
-    return Number(row?.waiting ?? 0);
+    return new Map(rows.map((row) => [row.hostname, Number(row.waiting)]));
   }
 
   /** Unfinished jobs whose deadline is at or before `now`, earliest first. */

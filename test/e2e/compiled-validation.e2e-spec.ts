@@ -89,11 +89,11 @@ describe('compiled body validation gives what class-transformer and class-valida
 
 /**
  * Bodies for `dto`: from its OpenAPI schema where a document has one (as described, and with hostile values
- * mixed in), and always objects of its own members and a stranger, each member any hostile value.
+ * mixed in), and always objects of its own members, a stranger and names the pipe drops, each any hostile value.
  */
 function bodyArbitrary(dto: Function, documents: Schema[]): fc.Arbitrary<unknown> {
   const members = Object.keys(getMetadataStorage().groupByPropertyName(getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false)));
-  const loose = fc.dictionary(fc.constantFrom(...members, 'stranger'), hostileValue, { maxKeys: members.length + 1 });
+  const loose = fc.dictionary(fc.constantFrom(...members, 'stranger', '__proto__', 'constructor', 'prototype', 'toString'), hostileValue, { maxKeys: members.length + 1 });
   const document = documents.find((candidate) => candidate.components?.schemas?.[dto.name]);
   if (document === undefined) return loose;
   const schema = { $ref: `#/components/schemas/${dto.name}` };

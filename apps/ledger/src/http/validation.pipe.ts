@@ -31,10 +31,7 @@ class LedgerValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const check = metadata.type === 'body' && isJsonObject(value) && metadata.metatype ? this.checkOf(metadata.metatype) : undefined;
     if (check === undefined) return super.transform(value, metadata);
-    // As the pipe does before class-transformer: own __proto__, prototype and constructor keys go, silently;
-    // and as class-transformer does, so do members named after a method every object inherits.
-    this.stripProtoKeys(value);
-    dropInheritedMethodNames(value);
+    dropWhatThePipeDrops(value);
     const errors = check(value as Record<string, unknown>);
     if (errors.length > 0) throw await this.exceptionFactory(errors);
     return value;
@@ -52,19 +49,23 @@ function isJsonObject(value: unknown): boolean {
 }
 
 /**
- * class-transformer leaves out of the instance it builds any member that
- * would shadow an inherited method (`toString`, `valueOf`, `hasOwnProperty`…),
- * at every depth; the compiled check must see what class-validator would.
+ * What the class path leaves out of the object it validates, silently, at
+ * every depth: the pipe's own stripping of `__proto__`, `prototype` and
+ * `constructor` (a JSON value is never one of the built-in constructors it
+ * spares), and class-transformer's skipping of any member that would shadow
+ * an inherited method (`toString`, `valueOf`, `hasOwnProperty`…). One walk
+ * does both, so the compiled check sees what class-validator would.
  */
-function dropInheritedMethodNames(value: unknown): void {
+function dropWhatThePipeDrops(value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
-    for (const item of value) dropInheritedMethodNames(item);
+    for (const item of value) dropWhatThePipeDrops(item);
     return;
   }
-  for (const key of Object.keys(value)) {
-    if (typeof (Object.prototype as Record<string, unknown>)[key] === 'function') delete (value as Record<string, unknown>)[key];
-    else dropInheritedMethodNames((value as Record<string, unknown>)[key]);
+  const members = value as Record<string, unknown>;
+  for (const key of Object.keys(members)) {
+    if (key === '__proto__' || key === 'prototype' || typeof (Object.prototype as Record<string, unknown>)[key] === 'function') delete members[key];
+    else dropWhatThePipeDrops(members[key]);
   }
 }
 
