@@ -57,12 +57,17 @@ interface ClassCheck {
 
 class NotCompilable extends Error {}
 
+/** Each class's compiled check once built, or null when it cannot be compiled. */
 const compiled = new Map<Function, ClassCheck | null>();
+const checks = new Map<Function, DtoCheck | undefined>();
 
-/** The compiled check of `dto`, or undefined when only the pipe can check it faithfully. */
+/** The compiled check of `dto` (built on first use), or undefined when only the pipe can check it faithfully. */
 export function compileDtoCheck(dto: Function): DtoCheck | undefined {
-  const check = classCheck(dto, new Map());
-  return check === undefined ? undefined : (body) => runClass(check, body);
+  if (!checks.has(dto)) {
+    const check = classCheck(dto, new Map());
+    checks.set(dto, check === undefined ? undefined : (body) => runClass(check, body));
+  }
+  return checks.get(dto);
 }
 
 function classCheck(dto: Function, compiling: Map<Function, ClassCheck>): ClassCheck | undefined {
@@ -80,8 +85,6 @@ function classCheck(dto: Function, compiling: Map<Function, ClassCheck>): ClassC
 }
 
 function buildClassCheck(dto: Function, compiling: Map<Function, ClassCheck>): ClassCheck {
-  const inProgress = compiling.get(dto);
-  if (inProgress) return inProgress;
   const storage = getMetadataStorage();
   // The same call, with the same arguments, as class-validator's ValidationExecutor.
   const metadatas = storage.getTargetValidationMetadatas(dto, '', false, false, undefined);
@@ -89,6 +92,7 @@ function buildClassCheck(dto: Function, compiling: Map<Function, ClassCheck>): C
   refuseTransformations(dto);
   const grouped = storage.groupByPropertyName(metadatas);
   const check: ClassCheck = { targetName: dto.name, known: new Set(Object.keys(grouped).filter((name) => grouped[name].length > 0)), properties: [] };
+  // Registered before its properties, so a class nested in itself refers to this check.
   compiling.set(dto, check);
   check.properties = Object.keys(grouped).map((name) => propertyCheck(dto, name, grouped[name], compiling));
   return check;
@@ -126,17 +130,15 @@ function propertyCheck(dto: Function, name: string, metadatas: ValidationMetadat
     conditions: metadatas.filter((metadata) => metadata.type === ValidationTypes.CONDITIONAL_VALIDATION),
     defined: constraints(metadatas.filter((metadata) => metadata.type === ValidationTypes.IS_DEFINED)),
     custom: constraints(metadatas.filter((metadata) => metadata.type === ValidationTypes.CUSTOM_VALIDATION)),
-    nested: nested.map((metadata) => {
-      const check = classCheck(nestedClass as Function, compiling) ?? buildOrRefuse(nestedClass as Function, compiling);
-      return { metadata, check };
-    }),
+    nested: nested.map((metadata) => ({ metadata, check: nestedCheck(nestedClass as Function, compiling) })),
   };
 }
 
-function buildOrRefuse(dto: Function, compiling: Map<Function, ClassCheck>): ClassCheck {
-  const inProgress = compiling.get(dto);
-  if (inProgress) return inProgress;
-  throw new NotCompilable();
+/** A nested class's check; a class that cannot be compiled makes its container the pipe's too. */
+function nestedCheck(dto: Function, compiling: Map<Function, ClassCheck>): ClassCheck {
+  const check = compiling.get(dto) ?? classCheck(dto, compiling);
+  if (check === undefined) throw new NotCompilable();
+  return check;
 }
 
 function constraints(metadatas: ValidationMetadata[]): Constraint[] {
@@ -204,17 +206,13 @@ function nestedValidations(value: unknown, property: string, nested: PropertyChe
         performValidations(check, value, item, element, found.children!);
       });
     } else if (value instanceof Object) {
-      executeNested(check, value as Record<string, unknown>, found.children!);
+      executeClass(check, value as Record<string, unknown>, found.children!);
     } else {
       // class-validator names the decorated class itself as the object here, so its target is "Function".
       const args: ValidationArguments = { targetName: Function.name, property: metadata.propertyName, object: metadata.target as object, value, constraints: metadata.constraints };
       found.constraints![metadata.type] = message(metadata, args, undefined);
     }
   }
-}
-
-function executeNested(check: ClassCheck, object: Record<string, unknown>, errors: ClassValidationError[]): void {
-  executeClass(check, object, errors);
 }
 
 function message(metadata: ValidationMetadata, args: ValidationArguments, defaultMessage: Constraint['defaultMessage']): string {

@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions, type ValidationError as ClassValidationError } from '@nestjs/common';
 import { ValidationError } from '@ledger/kernel';
-import { compileDtoCheck, type DtoCheck } from './compiled-dto-check';
+import { compileDtoCheck } from './compiled-dto-check';
 
 /**
  * class-validator on every body and query DTO. Unknown properties are
@@ -26,20 +26,13 @@ export const REQUEST_VALIDATION: ValidationPipeOptions = {
 };
 
 class LedgerValidationPipe extends ValidationPipe {
-  private readonly checks = new Map<Function, DtoCheck | undefined>();
-
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const check = metadata.type === 'body' && isJsonObject(value) && metadata.metatype ? this.checkOf(metadata.metatype) : undefined;
+    const check = metadata.type === 'body' && isJsonObject(value) && metadata.metatype ? compileDtoCheck(metadata.metatype) : undefined;
     if (check === undefined) return super.transform(value, metadata);
     dropWhatThePipeDrops(value);
     const errors = check(value as Record<string, unknown>);
     if (errors.length > 0) throw await this.exceptionFactory(errors);
     return value;
-  }
-
-  private checkOf(dto: Function): DtoCheck | undefined {
-    if (!this.checks.has(dto)) this.checks.set(dto, compileDtoCheck(dto));
-    return this.checks.get(dto);
   }
 }
 
