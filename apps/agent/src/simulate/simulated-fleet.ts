@@ -9,7 +9,7 @@ import { FleetStats } from './fleet-stats';
 import { RequestLimiter } from './request-limiter';
 
 export interface FleetSettings {
-  /** The ledger's API replicas (LEDGER_URL's list). */
+  /** The ledger's API replicas (LEDGER_URL's list); host i is given it rotated to start at replica i mod n. */
   readonly ledgerUrls: readonly string[];
   readonly hosts: number;
   readonly devicesPerHost: number;
@@ -69,13 +69,16 @@ export class SimulatedFleet {
     this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
     const shared = { limiter: this.limiter, stats: this.stats, onReport: settings.onReport };
     const simulated = { ...hostShape(settings.devicesPerHost), ...settings.simulated };
+    const rotations = settings.ledgerUrls.map((_, by) => rotated(settings.ledgerUrls, by));
     this.hosts = Array.from({ length: settings.hosts }, (_, index) => {
       const hostname = simulatedHostname(index, settings.hosts);
       return new FleetHost(
         {
           hostname,
           token: settings.tokenFor(hostname),
-          ledgerUrls: settings.ledgerUrls,
+          // Host i starts its list at replica i mod n: the fleet spreads evenly over the replicas whether the
+          // client uses the first address it is given or one its hostname picks (LedgerClient's failover).
+          ledgerUrls: rotations[index % rotations.length] ?? settings.ledgerUrls,
           reportIntervalSeconds: settings.reportIntervalSeconds,
           heartbeatIntervalSeconds: settings.heartbeatIntervalSeconds,
           simulated,
@@ -206,6 +209,11 @@ export class SimulatedFleet {
   private spread(index: number, periodMs: number): number {
     return Math.floor((index * periodMs) / this.hosts.length);
   }
+}
+
+/** `urls` starting at its `by`th, the earlier ones after the last. */
+export function rotated<T>(urls: readonly T[], by: number): readonly T[] {
+  return [...urls.slice(by), ...urls.slice(0, by)];
 }
 
 /** Aborts the loops `controller` signals and waits for them to end; resolves to a fresh controller for the next ones. */

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadOrCreateCredentials } from '@ledger/auth';
+import { dataFiles, loadLedgerConfig } from '@ledger/config';
+import { withPostgresClient } from '../../support/postgres-client';
+import { type LedgerServer, startLedgerServer } from './ledger-server';
+
+/** One replica to start: its LEDGER_INSTANCE_ID and LEDGER_ROLES. */
+export interface ReplicaSpec {
+  readonly instance: string;
+  readonly roles: string;
+}
+
+/** A started replica. */
+export interface LedgerReplica extends ReplicaSpec {
+  readonly server: LedgerServer;
+}
+
+/** Compiled ledger processes sharing one PostgreSQL schema and one data directory (its signing key), as the scale-out deployment runs them. */
+export interface LedgerReplicas {
+  readonly schema: string;
+  readonly replicas: readonly LedgerReplica[];
+  /** The replicas serving the API (`api` among their roles), in start order. */
+  readonly apis: readonly LedgerServer[];
+  /** What the replicas appended after `position`, by event type (`inventory.AgentLost ×3`), read from the schema's log. */
+  appendedTypes(position: number): Promise<string>;
+  /** Stops every replica, drops the schema and removes the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `replicas` on a fresh schema of `postgresUrl` (LEDGER_STORE=postgres,
+ * LEDGER_POSTGRES_SCHEMA), with one shared LEDGER_DATA_DIR whose signing key
+ * is made first, so every replica accepts the tokens any of them issues.
+ * Replicas without the `api` role start first and must answer /readyz; an
+ * API replica is ready only once a processors replica has prepared the read
+ * models (test/support/scale-out.ts lists the deployment the e2e test runs).
+ */
+export async function startLedgerReplicas(
+  progress: (message: string) => void,
+  postgresUrl: string,
+  specs: readonly ReplicaSpec[],
+  env: Record<string, string> = {},
+): Promise<LedgerReplicas> {
+  const schema = `bench_replicas_${process.pid}_${Date.now().toString(36)}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-replicas-'));
+  loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
+  const started: LedgerReplica[] = [];
+  const stop = async () => {
+    for (const replica of [...started].reverse()) await replica.server.stop();
+    await withPostgresClient(postgresUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const servesApi = (spec: ReplicaSpec) => spec.roles.split(',').some((role) => role.trim() === 'api');
+  try {
+    for (const spec of [...specs.filter((spec) => !servesApi(spec)), ...specs.filter(servesApi)]) {
+      const server = await startLedgerServer(progress, {
+        LEDGER_STORE: 'postgres',
+        LEDGER_POSTGRES_URL: postgresUrl,
+        LEDGER_POSTGRES_SCHEMA: schema,
+        LEDGER_ROLES: spec.roles,
+        LEDGER_INSTANCE_ID: spec.instance,
+        ...env,
+      }, { dataDir });
+      started.push({ ...spec, server });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const replicas = specs.map((spec) => started.find((replica) => replica.instance === spec.instance) as LedgerReplica);
+  const appendedTypes = async (position: number) => {
+    const { rows } = await withPostgresClient(postgresUrl, (client) =>
+      client.query<{ type: string; count: string }>(`SELECT type, COUNT(*) AS count FROM ${schema}.ledger_events WHERE position > $1 GROUP BY type ORDER BY count DESC`, [position]),
+    );
+    return rows.map((row) => `${row.type} ×${row.count}`).join(', ');
+  };
+  return { schema, replicas, apis: replicas.filter(servesApi).map((replica) => replica.server), appendedTypes, stop };
+}
