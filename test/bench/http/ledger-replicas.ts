@@ -23,6 +23,8 @@ export interface LedgerReplicas {
   readonly replicas: readonly LedgerReplica[];
   /** The replicas serving the API (`api` among their roles), in start order. */
   readonly apis: readonly LedgerServer[];
+  /** The PostgreSQL server processes (backends) serving the replicas' connections now, by their application_name. */
+  postgresBackends(): Promise<number[]>;
   /** What the replicas appended after `position`, by event type (`inventory.AgentLost ×3`), read from the schema's log. */
   appendedTypes(position: number): Promise<string>;
   /** Stops every replica, drops the schema and removes the data directory. */
@@ -44,6 +46,9 @@ export async function startLedgerReplicas(
   env: Record<string, string> = {},
 ): Promise<LedgerReplicas> {
   const schema = `bench_replicas_${process.pid}_${Date.now().toString(36)}`;
+  // Every connection of the replicas says whose it is, so PostgreSQL's backends serving them can be told from other clients'.
+  const replicasUrl = new URL(postgresUrl);
+  replicasUrl.searchParams.set('application_name', schema);
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-replicas-'));
   loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
   const started: LedgerReplica[] = [];
@@ -57,7 +62,7 @@ export async function startLedgerReplicas(
     for (const spec of [...specs.filter((spec) => !servesApi(spec)), ...specs.filter(servesApi)]) {
       const server = await startLedgerServer(progress, {
         LEDGER_STORE: 'postgres',
-        LEDGER_POSTGRES_URL: postgresUrl,
+        LEDGER_POSTGRES_URL: replicasUrl.toString(),
         LEDGER_POSTGRES_SCHEMA: schema,
         LEDGER_ROLES: spec.roles,
         LEDGER_INSTANCE_ID: spec.instance,
@@ -76,5 +81,9 @@ export async function startLedgerReplicas(
     );
     return rows.map((row) => `${row.type} ×${row.count}`).join(', ');
   };
-  return { schema, replicas, apis: replicas.filter(servesApi).map((replica) => replica.server), appendedTypes, stop };
+  const postgresBackends = async () => {
+    const { rows } = await withPostgresClient(postgresUrl, (client) => client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema]));
+    return rows.map((row) => row.pid);
+  };
+  return { schema, replicas, apis: replicas.filter(servesApi).map((replica) => replica.server), postgresBackends, appendedTypes, stop };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -17,34 +17,26 @@ export function processCpuSeconds(pid: number): number {
   return ticks / ticksPerSecond;
 }
 
-/** Every process whose command name (`/proc/<pid>/comm`) is `name`, e.g. PostgreSQL's server and backends; Linux only. */
-export function processesNamed(name: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
-      } catch {
-        // Gone since the listing.
-        return false;
-      }
-    })
-    .map(Number);
+/**
+ * CPU seconds used so far by each of `pids` still running (one that has
+ * ended counts nothing): over a window, exact for processes alive at both
+ * ends, such as PostgreSQL's backends serving pooled connections.
+ */
+export function processesCpuSeconds(pids: readonly number[]): Map<number, number> {
+  const used = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      used.set(pid, processCpuSeconds(pid));
+    } catch {
+      // Ended since it was listed.
+    }
+  }
+  return used;
 }
 
-/**
- * CPU seconds used so far by every process named `name` at this moment.
- * Over a window it is exact only for processes alive at both ends: one that
- * ends in between takes its CPU with it, one that starts brings all of its
- * own (PostgreSQL's backends live as long as the replicas' pooled
- * connections, so a window of steady load keeps the same ones).
- */
-export function namedProcessesCpuSeconds(name: string): number {
-  return processesNamed(name).reduce((sum, pid) => {
-    try {
-      return sum + processCpuSeconds(pid);
-    } catch {
-      return sum;
-    }
-  }, 0);
+/** CPU seconds each process used between two readings of processesCpuSeconds, summed; one not read at the start counts from zero. */
+export function cpuSecondsBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }

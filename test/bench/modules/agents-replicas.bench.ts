@@ -12,7 +12,7 @@ import { ReportWatch } from '../fixtures/report-watch';
 import { JsonClient } from '../http/json-client';
 import { type LedgerReplicas, type ReplicaSpec, startLedgerReplicas } from '../http/ledger-replicas';
 import type { LedgerServer } from '../http/ledger-server';
-import { namedProcessesCpuSeconds } from '../http/process-cpu';
+import { cpuSecondsBetween, processesCpuSeconds } from '../http/process-cpu';
 import { processRssMb } from '../http/process-memory';
 import { cpuPercent, describeWindow, headPosition, type IntendedRates, measureSteadyWindow, type SteadyWindow, type WindowLedger } from '../measure/steady-window';
 
@@ -92,17 +92,16 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
     await fleet.restartHeartbeats(sizes.heartbeatSeconds);
     await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
     if (wanted.has(CPU)) {
-      const alsoCpu = {
-        ...Object.fromEntries(deployment.replicas.map((replica) => [replica.instance, () => replica.server.cpuSeconds()])),
-        postgres: () => namedProcessesCpuSeconds('postgres'),
-      };
+      const alsoCpu = Object.fromEntries(deployment.replicas.map((replica) => [replica.instance, () => replica.server.cpuSeconds()]));
+      const postgresBefore = processesCpuSeconds(await deployment.postgresBackends());
       const window = await measureSteadyWindow(summed, fleet.stats, sizes.intervalSeconds, alsoCpu);
+      const postgresSeconds = cpuSecondsBetween(postgresBefore, processesCpuSeconds(await deployment.postgresBackends()));
       const rates: IntendedRates = { hosts: sizes.hosts, reportIntervalSeconds: sizes.intervalSeconds, heartbeatSeconds: sizes.heartbeatSeconds };
-      say(`${CPU}: ${describeWindow(window, rates)}; ${perProcess(window)}`);
+      say(`${CPU}: ${describeWindow(window, rates)}; ${perProcess(window, postgresSeconds)}`);
       if (window.headAfter !== window.headBefore) {
         failures.push(`${CPU}: the window appended ${window.headAfter - window.headBefore} event(s) (${await deployment.appendedTypes(window.headBefore)}); an unchanged fleet must append nothing`);
       }
-      results.push({ name: CPU, value: cpuPercent(window), notes: `${windowNotes(window, sizes, rates)}; ${perProcess(window)}; ${registration}; ${catchUp}` });
+      results.push({ name: CPU, value: cpuPercent(window), notes: `${windowNotes(window, sizes, rates)}; ${perProcess(window, postgresSeconds)}; ${registration}; ${catchUp}` });
     }
     if (wanted.has(CHURN)) {
       const churn = await measureChurn(fleet, api, watch, sizes);
@@ -128,14 +127,14 @@ async function register(fleet: SimulatedFleet, deployment: LedgerReplicas, sizes
   );
   const started = performance.now();
   const cpuBefore = deployment.replicas.map((replica) => replica.server.cpuSeconds());
-  const postgresBefore = namedProcessesCpuSeconds('postgres');
+  const postgresBefore = processesCpuSeconds(await deployment.postgresBackends());
   await fleet.start();
   const seconds = (performance.now() - started) / 1000;
   const perHost = (cpuSeconds: number) => ((cpuSeconds * 1000) / sizes.hosts).toFixed(2);
   const replicaCpu = deployment.replicas.map((replica, index) => `${replica.instance} ${perHost(replica.server.cpuSeconds() - cpuBefore[index])}`).join(', ');
   const line =
     `registration: ${fleet.registered} hosts in ${seconds.toFixed(0)} s (${(fleet.registered / seconds).toFixed(0)}/s); ms of CPU per host: ${replicaCpu}, ` +
-    `PostgreSQL ${perHost(namedProcessesCpuSeconds('postgres') - postgresBefore)}`;
+    `PostgreSQL's backends serving the replicas ${perHost(cpuSecondsBetween(postgresBefore, processesCpuSeconds(await deployment.postgresBackends())))}`;
   say(line);
   if (fleet.registered < sizes.hosts) throw new Error(`only ${fleet.registered} of ${sizes.hosts} hosts registered`);
   return line;
@@ -235,11 +234,19 @@ export function withHostsFrom(sizes: AgentsReplicasSizes, env: NodeJS.ProcessEnv
 
 const countBy = (values: readonly string[]): Record<string, number> => values.reduce<Record<string, number>>((counts, value) => ({ ...counts, [value]: (counts[value] ?? 0) + 1 }), {});
 
-/** Each replica's CPU, PostgreSQL's and the bench process's (the fleet), in % of one core over the window. */
-function perProcess(window: SteadyWindow): string {
+/**
+ * Each replica's CPU, that of PostgreSQL's backends serving the replicas
+ * (its own background processes, shared with every other client of the
+ * server, are left out) and the bench process's (the fleet), in % of one
+ * core over the window.
+ */
+function perProcess(window: SteadyWindow, postgresSeconds: number): string {
   const percent = (cpuSeconds: number) => `${((cpuSeconds / window.seconds) * 100).toFixed(1)}%`;
   const processes = Object.entries(window.alsoCpuSeconds).map(([name, cpuSeconds]) => `${name} ${percent(cpuSeconds)}`);
-  return `CPU by process: ${processes.join(', ')}, the fleet (bench process) ${percent(window.benchCpuSeconds)}; fleet RSS ${processRssMb(process.pid).toFixed(0)} MB`;
+  return (
+    `CPU by process: ${processes.join(', ')}, PostgreSQL's backends serving them ${percent(postgresSeconds)}, the fleet (bench process) ${percent(window.benchCpuSeconds)}; ` +
+    `fleet RSS ${processRssMb(process.pid).toFixed(0)} MB`
+  );
 }
 
 function windowNotes(window: SteadyWindow, sizes: AgentsReplicasSizes, rates: IntendedRates): string {

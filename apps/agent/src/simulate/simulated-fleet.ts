@@ -11,7 +11,10 @@ import { RequestLimiter } from './request-limiter';
 export interface FleetSettings {
   /** The ledger's API replicas (LEDGER_URL's list); host i is given it rotated to start at replica i mod n. */
   readonly ledgerUrls: readonly string[];
+  /** Hosts in the whole fleet (sim-00001 …). */
   readonly hosts: number;
+  /** The part of the fleet this process runs (`npm run simulate -- --workers N`); default all of it. */
+  readonly slice?: FleetSlice;
   readonly devicesPerHost: number;
   readonly reportIntervalSeconds: number;
   readonly heartbeatIntervalSeconds: number;
@@ -26,6 +29,24 @@ export interface FleetSettings {
   readonly logger: AgentLogger;
   /** Every report the ledger answered. */
   readonly onReport?: (delivery: ReportDelivery) => void;
+}
+
+/** Worker `worker` of `workers` (from 0): it runs every host whose index modulo `workers` is `worker`. */
+export interface FleetSlice {
+  readonly worker: number;
+  readonly workers: number;
+}
+
+/**
+ * The fleet-wide indices of a slice's hosts: interleaved rather than in
+ * blocks, so each worker's hosts are spread over the whole interval as the
+ * fleet's are, and every worker carries an even share of the rate at every
+ * moment.
+ */
+export function sliceIndices(hosts: number, slice: FleetSlice = { worker: 0, workers: 1 }): number[] {
+  const { worker, workers } = slice;
+  if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(worker) || worker < 0 || worker >= workers) throw new RangeError(`no worker ${worker} of ${workers}`);
+  return Array.from({ length: Math.max(0, Math.ceil((hosts - worker) / workers)) }, (_, position) => worker + position * workers);
 }
 
 /** One device churn changed. */
@@ -47,7 +68,10 @@ export interface ChurnedDevice {
  * ledger sees a steady rate rather than bursts.
  */
 export class SimulatedFleet {
+  /** This process's hosts (all of them, unless the settings give a slice). */
   readonly hosts: readonly FleetHost[];
+  /** Each host's index in the whole fleet. */
+  private readonly indices: readonly number[];
   readonly stats = new FleetStats();
   readonly limiter: RequestLimiter;
   private readonly stopController = new AbortController();
@@ -70,7 +94,8 @@ export class SimulatedFleet {
     const shared = { limiter: this.limiter, stats: this.stats, onReport: settings.onReport };
     const simulated = { ...hostShape(settings.devicesPerHost), ...settings.simulated };
     const rotations = settings.ledgerUrls.map((_, by) => rotated(settings.ledgerUrls, by));
-    this.hosts = Array.from({ length: settings.hosts }, (_, index) => {
+    this.indices = sliceIndices(settings.hosts, settings.slice);
+    this.hosts = this.indices.map((index) => {
       const hostname = simulatedHostname(index, settings.hosts);
       return new FleetHost(
         {
@@ -205,9 +230,9 @@ export class SimulatedFleet {
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
   }
 
-  /** Host `index`'s offset within a period: evenly spaced, so a period carries one call per host at a steady rate. */
-  private spread(index: number, periodMs: number): number {
-    return Math.floor((index * periodMs) / this.hosts.length);
+  /** The offset within a period of this process's `position`th host: evenly spaced over the whole fleet, so a period carries one call per host at a steady rate. */
+  private spread(position: number, periodMs: number): number {
+    return Math.floor((this.indices[position] * periodMs) / this.settings.hosts);
   }
 }
 
