@@ -25,6 +25,10 @@ export interface LedgerReplicas {
   readonly apis: readonly LedgerServer[];
   /** The PostgreSQL server processes (backends) serving the replicas' connections now, by their application_name. */
   postgresBackends(): Promise<number[]>;
+  /** Whether the server runs autovacuum (`SHOW autovacuum`). */
+  autovacuum(): Promise<boolean>;
+  /** ANALYZE on every table of the schema: what autovacuum's analyze does on a server that runs it. */
+  analyze(): Promise<void>;
   /** What the replicas appended after `position`, by event type (`inventory.AgentLost ×3`), read from the schema's log. */
   appendedTypes(position: number): Promise<string>;
   /** Stops every replica, drops the schema and removes the data directory. */
@@ -45,7 +49,8 @@ export async function startLedgerReplicas(
   specs: readonly ReplicaSpec[],
   env: Record<string, string> = {},
 ): Promise<LedgerReplicas> {
-  const schema = `bench_replicas_${process.pid}_${Date.now().toString(36)}`;
+  await dropLeftSchemas(postgresUrl);
+  const schema = `${SCHEMA_PREFIX}${process.pid}_${Date.now().toString(36)}`;
   // Every connection of the replicas says whose it is, so PostgreSQL's backends serving them can be told from other clients'.
   const replicasUrl = new URL(postgresUrl);
   replicasUrl.searchParams.set('application_name', schema);
@@ -85,5 +90,38 @@ export async function startLedgerReplicas(
     const { rows } = await withPostgresClient(postgresUrl, (client) => client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema]));
     return rows.map((row) => row.pid);
   };
-  return { schema, replicas, apis: replicas.filter(servesApi).map((replica) => replica.server), postgresBackends, appendedTypes, stop };
+  const autovacuum = async () => (await withPostgresClient(postgresUrl, (client) => client.query<{ autovacuum: string }>('SHOW autovacuum'))).rows[0]?.autovacuum === 'on';
+  const analyze = () =>
+    withPostgresClient(postgresUrl, async (client) => {
+      const { rows } = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+      for (const { tablename } of rows) await client.query(`ANALYZE ${schema}."${tablename}"`);
+    });
+  return { schema, replicas, apis: replicas.filter(servesApi).map((replica) => replica.server), postgresBackends, autovacuum, analyze, appendedTypes, stop };
+}
+
+const SCHEMA_PREFIX = 'bench_replicas_';
+
+/**
+ * Drops the schemas of earlier runs whose process is gone: an interrupted
+ * bench exits without waiting for `stop` (the runner removes only the
+ * target's own schemas).
+ */
+async function dropLeftSchemas(postgresUrl: string): Promise<void> {
+  await withPostgresClient(postgresUrl, async (client) => {
+    const { rows } = await client.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname LIKE '${SCHEMA_PREFIX}%'`);
+    for (const { nspname } of rows) {
+      const pid = Number(nspname.slice(SCHEMA_PREFIX.length).split('_')[0]);
+      if (Number.isInteger(pid) && !running(pid)) await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
+    }
+  });
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -1,14 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { forEachConcurrently } from '@ledger/kernel';
-import { FleetLogger } from '../../../apps/agent/src/simulate/fleet-logger';
-import { progressLine } from '../../../apps/agent/src/simulate/progress-line';
-import { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
+import type { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
 import type { BenchContext } from '../bench-context';
-import { type BenchModule, type Measurement, PartialBenchFailure } from '../bench-module';
+import type { BenchModule, Measurement } from '../bench-module';
 import { benchPostgresUrl } from '../bench-options';
 import type { AgentsReplicasSizes } from '../bench-sizes';
 import { measureChurn } from '../fixtures/churn-round';
-import { ReportWatch } from '../fixtures/report-watch';
+import { benchFleet } from '../fixtures/bench-fleet';
 import { JsonClient } from '../http/json-client';
 import { type LedgerReplicas, type ReplicaSpec, startLedgerReplicas } from '../http/ledger-replicas';
 import type { LedgerServer } from '../http/ledger-server';
@@ -18,8 +16,9 @@ import { cpuPercent, describeWindow, headPosition, type IntendedRates, measureSt
 
 const CPU = 'agents_100k_replicas_cpu_pct';
 const CHURN = 'agents_100k_churn_visible_s';
-const PROGRESS_MS = 10_000;
 const ADMIN = { user: 'admin', project: 'admin', roles: ['admin' as const] };
+/** How often the tables are analyzed while the fleet registers, on a server without autovacuum. */
+const ANALYZE_MS = 30_000;
 /** The hosts list's largest page. */
 const PAGE = 1000;
 /** Reads at once when the views are checked. */
@@ -65,29 +64,26 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
   const sizes = withHostsFrom(context.sizes.agentsReplicas, process.env);
   const say = (message: string) => context.progress(`agents_100k: ${message}`);
   const [api] = deployment.apis;
-  const logger = new FleetLogger(say);
-  const watch = new ReportWatch();
-  const fleet = new SimulatedFleet({
-    ledgerUrls: deployment.apis.map((server) => server.url.origin),
-    hosts: sizes.hosts,
-    devicesPerHost: sizes.devicesPerHost,
-    reportIntervalSeconds: sizes.intervalSeconds,
-    heartbeatIntervalSeconds: sizes.slowHeartbeatSeconds,
-    concurrency: sizes.concurrency,
-    tokenFor: (hostname) => api.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
-    logger,
-    onReport: watch.onReport,
-  });
-  const ticker = setInterval(() => {
-    say(progressLine(fleet.stats.takePeriod(), { hosts: sizes.hosts, registered: fleet.registered, queued: fleet.limiter.queued }));
-    logger.flush();
-  }, PROGRESS_MS);
-  const results: Measurement[] = [];
-  const failures: string[] = [];
+  const { fleet, watch, results, failures, finish } = benchFleet(deployment.apis.map((server) => server.url.origin), api.token, sizes, say);
   const summed: WindowLedger = { url: api.url, cpuSeconds: () => deployment.replicas.reduce((sum, replica) => sum + replica.server.cpuSeconds(), 0) };
+  // A server without autovacuum never analyzes the tables the fleet fills: the planner, estimating
+  // them empty, scans whole tables for the projections' lookups, and registration slows as the fleet grows.
+  let analyzeRun: Promise<void> | undefined;
+  const analyzeOnce = () => {
+    analyzeRun ??= deployment
+      .analyze()
+      .catch((error: Error) => say(`ANALYZE failed: ${error.message}`))
+      .finally(() => (analyzeRun = undefined));
+  };
+  const analyzing = (await deployment.autovacuum()) ? undefined : setInterval(analyzeOnce, ANALYZE_MS);
+  if (analyzing) say(`PostgreSQL runs with autovacuum off: the bench runs ANALYZE on the schema every ${ANALYZE_MS / 1000} s until the projections have caught up, as autovacuum would`);
   try {
     const registration = await register(fleet, deployment, sizes, say);
     const catchUp = await waitForProjections(deployment, say);
+    if (analyzing) {
+      clearInterval(analyzing);
+      await deployment.analyze();
+    }
 
     await fleet.restartHeartbeats(sizes.heartbeatSeconds);
     await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
@@ -117,12 +113,9 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
     failures.push(...(await checkViews(deployment, sizes, say)));
   } catch (error) {
     failures.push((error as Error)?.stack ?? String(error));
-  } finally {
-    clearInterval(ticker);
-    await fleet.stop();
   }
-  if (failures.length > 0) throw new PartialBenchFailure(failures.join('\n'), results);
-  return results;
+  clearInterval(analyzing);
+  return finish();
 }
 
 /** Setup: every host's first report and heartbeat, `concurrency` at a time, through the replicas in turn. Resolves to a line for the notes. */
