@@ -12,6 +12,7 @@ import { ReportLoop } from '../runtime/report-loop';
 import { realTimers } from '../runtime/timers';
 import { DeviceChurn, type DeviceChange } from './device-churn';
 import { type FleetClientShared, FleetLedgerClient } from './fleet-ledger-client';
+import type { LoopGroup } from './loop-group';
 
 /**
  * The agent's report loop compares "now" with the time the next report is
@@ -93,14 +94,14 @@ export class FleetHost {
     }
   }
 
-  /** The report loop, from `delayMs` on, until `stop`. Its first round reports (the loop has not sent one yet). */
-  runReports(delayMs: number, stop: AbortSignal): Promise<void> {
-    return after(delayMs, stop, (own) => this.reports.run(own));
+  /** The report loop, from `delayMs` on, until `group` is aborted. Its first round reports (the loop has not sent one yet). */
+  runReports(delayMs: number, group: LoopGroup): Promise<void> {
+    return group.run((signal) => after(delayMs, signal, () => this.reports.run(signal)));
   }
 
-  /** A heartbeat loop at `intervalSeconds`, from `delayMs` on, until `stop`. */
-  runHeartbeats(intervalSeconds: number, delayMs: number, stop: AbortSignal): Promise<void> {
-    return after(delayMs, stop, (own) => this.heartbeatLoop(intervalSeconds).run(own));
+  /** A heartbeat loop at `intervalSeconds`, from `delayMs` on, until `group` is aborted. */
+  runHeartbeats(intervalSeconds: number, delayMs: number, group: LoopGroup): Promise<void> {
+    return group.run((signal) => after(delayMs, signal, () => this.heartbeatLoop(intervalSeconds).run(signal)));
   }
 
   /** PCI addresses of the host's devices, in the driver's order (FPGAs, GPUs, NICs). */
@@ -169,21 +170,8 @@ function injectsIntoDiscovery(simulated: Readonly<Record<string, unknown>>): boo
   return simulated.latencyMs !== undefined || simulated.failureRate !== undefined || simulated.failNext !== undefined;
 }
 
-/**
- * Runs `run` after `delayMs`, with a signal of its own that follows the
- * fleet's: the agent's loops add and remove an abort listener at every
- * wait, and on one signal shared by thousands of hosts each removal would
- * scan thousands of listeners.
- */
-async function after(delayMs: number, fleetStop: AbortSignal, run: (stop: AbortSignal) => Promise<void>): Promise<void> {
-  const own = new AbortController();
-  const follow = () => own.abort();
-  if (fleetStop.aborted) return;
-  fleetStop.addEventListener('abort', follow, { once: true });
-  try {
-    if (delayMs > 0) await realTimers.sleep(delayMs, own.signal);
-    if (!own.signal.aborted) await run(own.signal);
-  } finally {
-    fleetStop.removeEventListener('abort', follow);
-  }
+/** Runs `run` after `delayMs`, unless `stop` is aborted first. */
+async function after(delayMs: number, stop: AbortSignal, run: () => Promise<void>): Promise<void> {
+  if (delayMs > 0) await realTimers.sleep(delayMs, stop);
+  if (!stop.aborted) await run();
 }

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { mulberry32, hash32 } from '../drivers/simulated/seeded-random';
 import type { AgentLogger } from '../runtime/agent-logger';
 import { type DeviceChange, type ExpectedDevice, pickDistinct } from './device-churn';
@@ -6,6 +5,7 @@ import { FleetHost } from './fleet-host';
 import type { ReportDelivery } from './fleet-ledger-client';
 import { hostShape, simulatedHostname } from './fleet-shape';
 import { FleetStats } from './fleet-stats';
+import { LoopGroup } from './loop-group';
 import { RequestLimiter } from './request-limiter';
 
 export interface FleetSettings {
@@ -75,8 +75,8 @@ export class SimulatedFleet {
   readonly stats = new FleetStats();
   readonly limiter: RequestLimiter;
   private readonly stopController = new AbortController();
-  private heartbeatController = new AbortController();
-  private reportController = new AbortController();
+  private heartbeatLoops = new LoopGroup();
+  private reportLoops = new LoopGroup();
   private reportRuns: Promise<void>[] = [];
   private heartbeatRuns: Promise<void>[] = [];
   private readonly random: () => number;
@@ -86,8 +86,6 @@ export class SimulatedFleet {
   private starting?: Promise<void>;
 
   constructor(private readonly settings: FleetSettings) {
-    // Every host's loops follow these signals: one listener per host is expected, not a leak.
-    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal, this.reportController.signal);
     this.limiter = new RequestLimiter(settings.concurrency);
     this.announcedHeartbeatSeconds = settings.heartbeatIntervalSeconds;
     this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
@@ -143,7 +141,7 @@ export class SimulatedFleet {
         const index = next++;
         const host = this.hosts[index];
         if (await host.register()) this.registeredCount++;
-        this.heartbeatRuns.push(host.runHeartbeats(this.settings.heartbeatIntervalSeconds, this.spread(index, heartbeatMs), this.heartbeatController.signal));
+        this.heartbeatRuns.push(host.runHeartbeats(this.settings.heartbeatIntervalSeconds, this.spread(index, heartbeatMs), this.heartbeatLoops));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, this.hosts.length) }, worker));
@@ -155,7 +153,7 @@ export class SimulatedFleet {
    * scale benchmark prices a heartbeat in a window of heartbeats alone).
    */
   async holdReports(): Promise<void> {
-    this.reportController = await endLoops(this.reportController, this.reportRuns);
+    this.reportLoops = await endLoops(this.reportLoops, this.reportRuns);
     this.reportRuns = [];
   }
 
@@ -163,7 +161,7 @@ export class SimulatedFleet {
   resumeReports(): void {
     if (this.stopped) return;
     const reportMs = this.settings.reportIntervalSeconds * 1000;
-    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportController.signal));
+    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportLoops));
   }
 
   /**
@@ -177,7 +175,7 @@ export class SimulatedFleet {
     if (this.stopped) return;
     const spreadMs = Math.min(intervalSeconds, this.announcedHeartbeatSeconds) * 1000;
     this.announcedHeartbeatSeconds = intervalSeconds;
-    this.heartbeatRuns = this.hosts.map((host, index) => host.runHeartbeats(intervalSeconds, this.spread(index, spreadMs), this.heartbeatController.signal));
+    this.heartbeatRuns = this.hosts.map((host, index) => host.runHeartbeats(intervalSeconds, this.spread(index, spreadMs), this.heartbeatLoops));
   }
 
   /**
@@ -186,7 +184,7 @@ export class SimulatedFleet {
    * under the lost threshold of the heartbeat interval they announced.
    */
   async stopHeartbeats(): Promise<void> {
-    this.heartbeatController = await endLoops(this.heartbeatController, this.heartbeatRuns);
+    this.heartbeatLoops = await endLoops(this.heartbeatLoops, this.heartbeatRuns);
     this.heartbeatRuns = [];
   }
 
@@ -223,8 +221,8 @@ export class SimulatedFleet {
   /** Stops every loop; calls in flight finish (each within the client's timeout). */
   async stop(): Promise<void> {
     this.stopController.abort();
-    this.heartbeatController.abort();
-    this.reportController.abort();
+    this.heartbeatLoops.abort();
+    this.reportLoops.abort();
     // A failed start was the starter's to report; stopping only has to end what runs.
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
@@ -241,14 +239,11 @@ export function rotated<T>(urls: readonly T[], by: number): readonly T[] {
   return [...urls.slice(by), ...urls.slice(0, by)];
 }
 
-/** Aborts the loops `controller` signals and waits for them to end; resolves to a fresh controller for the next ones. */
-async function endLoops(controller: AbortController, runs: readonly Promise<void>[]): Promise<AbortController> {
-  controller.abort();
+/** Aborts the loops of `group` and waits for them to end; resolves to a fresh group for the next ones. */
+async function endLoops(group: LoopGroup, runs: readonly Promise<void>[]): Promise<LoopGroup> {
+  group.abort();
   await Promise.all(runs);
-  const next = new AbortController();
-  // One listener per host, as in the constructor.
-  setMaxListeners(0, next.signal);
-  return next;
+  return new LoopGroup();
 }
 
 function prefixed(logger: AgentLogger, hostname: string): AgentLogger {
