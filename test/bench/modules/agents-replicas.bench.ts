@@ -135,8 +135,10 @@ async function register(fleet: SimulatedFleet, deployment: LedgerReplicas, sizes
     `registration: ${fleet.registered} hosts in ${seconds.toFixed(0)} s (${(fleet.registered / seconds).toFixed(0)}/s); ms of CPU per host: ${replicaCpu}, ` +
     `PostgreSQL's backends serving the replicas ${perHost(cpuSecondsBetween(postgresBefore, processesCpuSeconds(await deployment.postgresBackends())))}`;
   say(line);
-  if (fleet.registered < sizes.hosts) throw new Error(`only ${fleet.registered} of ${sizes.hosts} hosts registered`);
-  return line;
+  // A host whose first report or heartbeat failed is registered by its report loop within an interval; the views check it at the end.
+  if (fleet.registered < sizes.hosts) say(`${sizes.hosts - fleet.registered} hosts' registration failed; their report loops retry`);
+  if (fleet.registered < sizes.hosts * 0.99) throw new Error(`only ${fleet.registered} of ${sizes.hosts} hosts registered`);
+  return fleet.registered < sizes.hosts ? `${line} (${sizes.hosts - fleet.registered} failed, retried by their report loops)` : line;
 }
 
 /** Waits until every API replica reads at the head (the processors replica has projected every registration); resolves to a line for the notes. */
