@@ -223,6 +223,7 @@ export class SimulatedFleet {
     this.stopController.abort();
     this.heartbeatLoops.abort();
     this.reportLoops.abort();
+    this.limiter.close();
     // A failed start was the starter's to report; stopping only has to end what runs.
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
