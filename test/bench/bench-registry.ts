@@ -1,4 +1,5 @@
 import type { BenchModule } from './bench-module';
+import { agentsReplicasBench } from './modules/agents-replicas.bench';
 import { agentsScaleBench } from './modules/agents-scale.bench';
 import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
@@ -25,7 +26,8 @@ import { tracingBench } from './modules/tracing.bench';
  * auditor's long log, then the HTTP API (Cyborg's v2, then what metrics,
  * logging and tracing cost it, then GraphQL, then the web console in
  * Chromium, then Cyborg's v2 behind Keystone), then
- * the workflow runtime's saga, then the simulated fleet, then Placement,
+ * the workflow runtime's saga, then the simulated fleet (one ledger, then
+ * 100,000 hosts against replicas), then Placement,
  * then the Kafka relay.
  */
 export const BENCH_MODULES: readonly BenchModule[] = [
@@ -45,6 +47,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   keystoneBench,
   sagaBench,
   agentsScaleBench,
+  agentsReplicasBench,
   placementBench,
   kafkaRelayBench,
 ];

@@ -31,6 +31,8 @@ export interface BenchSizes {
   readonly metricsHosts: number;
   /** The simulated fleet of agents_* (agents-scale.bench.ts). */
   readonly agents: AgentsScaleSizes;
+  /** The simulated fleet of agents_100k_* against API replicas (agents-replicas.bench.ts). */
+  readonly agentsReplicas: AgentsReplicasSizes;
   /** The fleet placement_* brings into a real Placement (placement.bench.ts). */
   readonly placement: { readonly hosts: number; readonly devicesPerHost: number };
   /** Timed calls per developer-tool latency (ledgerctl_*, node_start_ms, build_check_ms), after one untimed call. */
@@ -56,6 +58,12 @@ export interface AgentsScaleSizes {
   readonly churn: number;
 }
 
+/** agents_100k_*: `slowHeartbeatSeconds` is the heartbeat hosts register with, long enough that none goes lost before every host is registered. */
+export interface AgentsReplicasSizes extends AgentsScaleSizes {
+  /** Hosts whose telemetry is read at the end, evenly spread over the fleet. */
+  readonly telemetrySample: number;
+}
+
 export const DEFAULT_SIZES: BenchSizes = {
   hosts: 4000,
   generations: 4,
@@ -68,6 +76,18 @@ export const DEFAULT_SIZES: BenchSizes = {
   flowTiming: { warmupMs: 8000, measureMs: 2000, rounds: 5 },
   metricsHosts: 10_000,
   agents: { hosts: 10_000, devicesPerHost: 8, intervalSeconds: 60, heartbeatSeconds: 15, slowHeartbeatSeconds: 60, warmupSeconds: 10, concurrency: 64, churn: 0.01 },
+  agentsReplicas: {
+    hosts: 100_000,
+    devicesPerHost: 8,
+    intervalSeconds: 60,
+    heartbeatSeconds: 15,
+    slowHeartbeatSeconds: 3600,
+    warmupSeconds: 15,
+    concurrency: 128,
+    // 800 devices, as many as the 10,000-host round churns.
+    churn: 0.001,
+    telemetrySample: 1000,
+  },
   placement: { hosts: 1000, devicesPerHost: 8 },
   toolSamples: 21,
   auditEvents: 1_000_000,
@@ -85,6 +105,7 @@ export const QUICK_SIZES: BenchSizes = {
   flowTiming: { warmupMs: 1000, measureMs: 3000, rounds: 1 },
   metricsHosts: 200,
   agents: { hosts: 200, devicesPerHost: 8, intervalSeconds: 6, heartbeatSeconds: 3, slowHeartbeatSeconds: 6, warmupSeconds: 3, concurrency: 16, churn: 0.01 },
+  agentsReplicas: { hosts: 2000, devicesPerHost: 8, intervalSeconds: 12, heartbeatSeconds: 6, slowHeartbeatSeconds: 600, warmupSeconds: 3, concurrency: 32, churn: 0.01, telemetrySample: 100 },
   placement: { hosts: 50, devicesPerHost: 8 },
   toolSamples: 5,
   auditEvents: 20_000,

@@ -106,29 +106,51 @@ describe('simulated fleet (e2e)', () => {
     afterEach(() => {
       child?.kill('SIGKILL');
     });
+    /** `npm run simulate` of 20 hosts (2 s reports, 1 s heartbeats, a progress line a second) against the test's ledger, with `extra` options. */
+    const simulate = (...extra: string[]) => {
+      const started = spawn(
+        process.execPath,
+        [join(ROOT, 'scripts', 'run.js'), 'simulate', '--hosts', '20', '--interval', '2', '--heartbeat', '1', '--progress', '1',
+          '--ledger', ledger.url, '--data-dir', ledger.config.dataDir, ...extra],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = started;
+      let output = '';
+      started.stdout?.on('data', (chunk) => (output += chunk));
+      started.stderr?.on('data', (chunk) => (output += chunk));
+      return { exited: once(started, 'exit'), output: () => output };
+    };
 
     it("runs a fleet with the ledger's own signing key, churns every interval and stops cleanly on SIGINT", async () => {
       if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
-      child = spawn(
-        process.execPath,
-        [join(ROOT, 'scripts', 'run.js'), 'simulate', '--hosts', '20', '--interval', '2', '--heartbeat', '1', '--churn', '0.05',
-          '--progress', '1', '--ledger', ledger.url, '--data-dir', ledger.config.dataDir],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let output = '';
-      child.stdout?.on('data', (chunk) => (output += chunk));
-      child.stderr?.on('data', (chunk) => (output += chunk));
-      const exited = once(child, 'exit');
+      const { exited, output: printed } = simulate('--churn', '0.05');
 
-      await waitUntil('two churn rounds', async () => ((output.match(/churn: 8 device\(s\)/g) ?? []).length >= 2 ? true : undefined), 30_000);
-      expect(output).toContain('20/20 hosts registered in');
-      expect(output).toMatch(/20\/20 hosts registered; reports [\d.]+\/s .* errors 0,/);
-      child.kill('SIGINT');
+      await waitUntil('two churn rounds', async () => ((printed().match(/churn: 8 device\(s\)/g) ?? []).length >= 2 ? true : undefined), 30_000);
+      expect(printed()).toContain('20/20 hosts registered in');
+      expect(printed()).toMatch(/20\/20 hosts registered; reports [\d.]+\/s .* errors 0,/);
+      child?.kill('SIGINT');
       const [code] = await exited;
 
-      expect({ code, output }).toEqual({ code: 0, output: expect.stringMatching(/SIGINT: stopping\n.*stopped after \d+ s: \d+ reports \(\d+ appended\), \d+ heartbeats, 0 errors\n$/) });
+      expect({ code, output: printed() }).toEqual({ code: 0, output: expect.stringMatching(/SIGINT: stopping\n.*stopped after \d+ s: \d+ reports \(\d+ appended\), \d+ heartbeats, 0 errors\n$/) });
       const hosts = (await admin('/api/v1/hosts?limit=100')).body.items.map((host: { hostname: string }) => host.hostname);
       expect(hosts).toEqual(expect.arrayContaining(hostnames(20)));
+    });
+
+    it('runs the fleet in worker processes with one progress line and one summary, and one SIGINT stops them all', async () => {
+      if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
+      const { exited, output: printed } = simulate('--workers', '2');
+
+      // The merged line counts both workers' hosts.
+      await waitUntil('a progress line of the whole fleet', async () => (/20\/20 hosts registered; reports [\d.]+\/s .* errors 0,/.test(printed()) ? true : undefined), 30_000);
+      expect(printed()).toContain('20/20 hosts registered in');
+      expect(printed()).toContain('by 2 workers');
+      // Only the parent is signalled, as `kill` would: it stops its workers.
+      child?.kill('SIGINT');
+      const [code] = await exited;
+
+      expect({ code, output: printed() }).toEqual({ code: 0, output: expect.stringMatching(/SIGINT: stopping\n.*simulate stopped after \d+ s: \d+ reports \(20 appended\), \d+ heartbeats, 0 errors\n$/) });
+      const hosts = (await admin('/api/v1/hosts?limit=100')).body.items.map((host: { hostname: string }) => host.hostname);
+      expect(hosts.sort()).toEqual(hostnames(20));
     });
   });
 });

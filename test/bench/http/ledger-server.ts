@@ -19,7 +19,7 @@ const OUTPUT_KEPT = 20_000;
 export interface LedgerServer {
   readonly url: URL;
   readonly pid: number;
-  /** The ledger's temporary LEDGER_DATA_DIR (its SQLite files), removed by `stop`. */
+  /** The ledger's LEDGER_DATA_DIR (its SQLite files, its signing key): a temporary one is removed by `stop`, a shared one (`LedgerServerOptions.dataDir`) is not. */
   readonly dataDir: string;
   /** A token the ledger accepts (signed with the key it loaded from its data directory). */
   token(principal: Principal): string;
@@ -27,19 +27,37 @@ export interface LedgerServer {
   cpuSeconds(): number;
   /** With LEDGER_BENCH_PROFILE_DIR set: runs `work` under the ledger's CPU profiler, written to `<dir>/<name>.cpuprofile`. */
   profiled<T>(name: string, work: () => Promise<T>): Promise<T>;
-  /** SIGTERM (SIGKILL after 10 s), then the data directory is removed. */
+  /** SIGTERM (SIGKILL after 10 s), then the data directory is removed (unless it was given). */
   stop(): Promise<void>;
+}
+
+export interface LedgerServerOptions {
+  /** A module of this folder to load first (`node -r`). */
+  readonly preload?: 'no-log-context' | 'promise-count';
+  /** A data directory shared with other replicas (its signing key made beforehand): used as is and left in place by `stop`. */
+  readonly dataDir?: string;
+  /** What answering 200 means up: `/readyz` (default), or `/healthz` for a replica that cannot be ready on its own. */
+  readonly upPath?: '/readyz' | '/healthz';
 }
 
 /**
  * Starts `node scripts/run.js ledger` (run `npm run build` first) with
- * LEDGER_DATA_DIR in a new temporary directory, and resolves once /readyz
- * answers 200; `env` adds settings, `preload` a module of this folder to
- * load first (`node -r`). test/support/ledger-process.ts does the same for
- * tests run from source; from dist/ its path to scripts/run.js is wrong.
+ * LEDGER_DATA_DIR in a new temporary directory (or `options.dataDir`), and
+ * resolves once /readyz (or `options.upPath`) answers 200; `env` adds
+ * settings. test/support/ledger-process.ts does the same for tests run
+ * from source; from dist/ its path to scripts/run.js is wrong.
  */
-export async function startLedgerServer(progress: (message: string) => void, env: Record<string, string> = {}, preload?: 'no-log-context' | 'promise-count'): Promise<LedgerServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
+export async function startLedgerServer(
+  progress: (message: string) => void,
+  env: Record<string, string> = {},
+  options: LedgerServerOptions = {},
+): Promise<LedgerServer> {
+  const { preload } = options;
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
+  const removeDataDir = () => {
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   const { codec } = loadOrCreateCredentials(dataFiles(loadLedgerConfig({ LEDGER_DATA_DIR: dataDir })));
   const port = await freePort();
   const profileDir = process.env.LEDGER_BENCH_PROFILE_DIR;
@@ -56,12 +74,12 @@ export async function startLedgerServer(progress: (message: string) => void, env
   // An interrupted or crashed benchmark must not leave a ledger running or its files behind.
   const killOnExit = () => {
     child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   };
   process.once('exit', killOnExit);
   const url = new URL(`http://127.0.0.1:${port}`);
   try {
-    await waitUntilReady(child, url, () => output);
+    await waitUntilReady(child, new URL(options.upPath ?? '/readyz', url), () => output);
   } catch (error) {
     killOnExit();
     process.off('exit', killOnExit);
@@ -83,16 +101,16 @@ export async function startLedgerServer(progress: (message: string) => void, env
         clearTimeout(timer);
       }
       process.off('exit', killOnExit);
-      rmSync(dataDir, { recursive: true, force: true });
+      removeDataDir();
     },
   };
 }
 
-async function waitUntilReady(child: ChildProcess, url: URL, output: () => string): Promise<void> {
+async function waitUntilReady(child: ChildProcess, upUrl: URL, output: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the ledger exited with ${child.exitCode} before it was ready:\n${output()}`);
-    if (await fetch(new URL('/readyz', url)).then((reply) => reply.ok, () => false)) return;
+    if (await fetch(upUrl).then((reply) => reply.ok, () => false)) return;
     if (Date.now() > deadline) throw new Error(`the ledger was not ready within ${READY_TIMEOUT_MS} ms:\n${output()}`);
     await delay(POLL_MS);
   }

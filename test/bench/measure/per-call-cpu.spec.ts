@@ -5,6 +5,7 @@ const window = (fields: Partial<SteadyWindow>): SteadyWindow => ({
   seconds: 60,
   ledgerCpuSeconds: 0,
   benchCpuSeconds: 0,
+  alsoCpuSeconds: {},
   reports: 0,
   changedReports: 0,
   heartbeats: 0,

@@ -9,6 +9,8 @@ export interface SteadyWindow {
   /** CPU seconds of the ledger process (every thread) and of this process (the fleet). */
   readonly ledgerCpuSeconds: number;
   readonly benchCpuSeconds: number;
+  /** CPU seconds of each other process asked for (`alsoCpu`), read at the same moments as the ledger's. */
+  readonly alsoCpuSeconds: Readonly<Record<string, number>>;
   readonly reports: number;
   readonly changedReports: number;
   readonly heartbeats: number;
@@ -18,26 +20,40 @@ export interface SteadyWindow {
   readonly headAfter: number;
 }
 
+/** What a window reads of the ledger: its head (through `url`) and its CPU (several replicas' may be summed). */
+export type WindowLedger = Pick<LedgerServer, 'url' | 'cpuSeconds'>;
+
 /** The ledger's head position, as its readiness check reports it. */
-export async function headPosition(ledger: LedgerServer): Promise<number> {
+export async function headPosition(ledger: Pick<LedgerServer, 'url'>): Promise<number> {
   const reply = await fetch(new URL('/readyz', ledger.url));
   const body = (await reply.json()) as { headPosition?: number };
   if (typeof body.headPosition !== 'number') throw new Error(`/readyz answered ${reply.status} without a head position: ${JSON.stringify(body)}`);
   return body.headPosition;
 }
 
-/** Lets the fleet run for `seconds`, reading the ledger's CPU and head and the fleet's counters at both ends. */
-export async function measureSteadyWindow(ledger: LedgerServer, stats: FleetStats, seconds: number): Promise<SteadyWindow> {
+/**
+ * Lets the fleet run for `seconds`, reading the ledger's CPU and head and
+ * the fleet's counters at both ends; `alsoCpu` names other processes' CPU
+ * readers (a replica's, PostgreSQL's) read at the same moments.
+ */
+export async function measureSteadyWindow(
+  ledger: WindowLedger,
+  stats: Pick<FleetStats, 'totals'>,
+  seconds: number,
+  alsoCpu: Readonly<Record<string, () => number>> = {},
+): Promise<SteadyWindow> {
+  const readAlso = () => Object.fromEntries(Object.entries(alsoCpu).map(([name, read]) => [name, read()]));
   const headBefore = await headPosition(ledger);
-  const before = { cpu: readCpu(ledger.cpuSeconds), calls: stats.totals(), at: performance.now() };
+  const before = { cpu: readCpu(ledger.cpuSeconds), also: readAlso(), calls: stats.totals(), at: performance.now() };
   await delay(seconds * 1000);
-  const after = { cpu: readCpu(ledger.cpuSeconds), calls: stats.totals(), at: performance.now() };
+  const after = { cpu: readCpu(ledger.cpuSeconds), also: readAlso(), calls: stats.totals(), at: performance.now() };
   const headAfter = await headPosition(ledger);
   const cpu = cpuBetween(before.cpu, after.cpu);
   return {
     seconds: (after.at - before.at) / 1000,
     ledgerCpuSeconds: cpu.ledger,
     benchCpuSeconds: cpu.bench,
+    alsoCpuSeconds: Object.fromEntries(Object.keys(alsoCpu).map((name) => [name, after.also[name] - before.also[name]])),
     reports: after.calls.reports - before.calls.reports,
     changedReports: after.calls.changedReports - before.calls.changedReports,
     heartbeats: after.calls.heartbeats - before.calls.heartbeats,

@@ -1,13 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { FleetLogger } from '../../../apps/agent/src/simulate/fleet-logger';
-import { progressLine } from '../../../apps/agent/src/simulate/progress-line';
-import { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
+import type { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
 import type { BenchContext } from '../bench-context';
-import { type BenchModule, type Measurement, PartialBenchFailure } from '../bench-module';
+import type { BenchModule, Measurement } from '../bench-module';
 import type { AgentsScaleSizes } from '../bench-sizes';
 import { appendedTypes } from '../fixtures/appended-types';
 import { measureChurn } from '../fixtures/churn-round';
-import { ReportWatch } from '../fixtures/report-watch';
+import { benchFleet } from '../fixtures/bench-fleet';
+import type { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
 import { type CallKind, ledgerCpuMsPerCall } from '../measure/per-call-cpu';
@@ -23,7 +22,6 @@ const CHURN = 'agents_churn_visible_s';
 const CHURN_HB60 = 'agents_churn_hb60_visible_s';
 /** Not a record: a short window with no calls, for the per-heartbeat record's notes (and a profile). */
 const IDLE = 'agents_idle';
-const PROGRESS_MS = 10_000;
 
 /** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
 const PHASES = {
@@ -68,25 +66,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const sizes = context.sizes.agents;
   const say = (message: string) => context.progress(`agents: ${message}`);
   const wants = (phase: readonly string[]) => phase.some((name) => wanted.has(name));
-  const logger = new FleetLogger(say);
-  const watch = new ReportWatch();
-  const fleet = new SimulatedFleet({
-    ledgerUrls: [ledger.url.origin],
-    hosts: sizes.hosts,
-    devicesPerHost: sizes.devicesPerHost,
-    reportIntervalSeconds: sizes.intervalSeconds,
-    heartbeatIntervalSeconds: sizes.slowHeartbeatSeconds,
-    concurrency: sizes.concurrency,
-    tokenFor: (hostname) => ledger.token({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname }),
-    logger,
-    onReport: watch.onReport,
-  });
-  const ticker = setInterval(() => {
-    say(progressLine(fleet.stats.takePeriod(), { hosts: sizes.hosts, registered: fleet.registered, queued: fleet.limiter.queued }));
-    logger.flush();
-  }, PROGRESS_MS);
-  const results: Measurement[] = [];
-  const failures: string[] = [];
+  const { fleet, watch, results, failures, finish } = benchFleet([ledger.url.origin], ledger.token, sizes, say);
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
   const steady = async (name: string, rates: IntendedRates, seconds = sizes.intervalSeconds): Promise<SteadyWindow> => {
     const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, seconds));
@@ -146,12 +126,8 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
     }
   } catch (error) {
     failures.push((error as Error)?.stack ?? String(error));
-  } finally {
-    clearInterval(ticker);
-    await fleet.stop();
   }
-  if (failures.length > 0) throw new PartialBenchFailure(failures.join('\n'), results);
-  return results;
+  return finish();
 }
 
 /** Setup: every host's first report and heartbeat, `concurrency` at a time. */

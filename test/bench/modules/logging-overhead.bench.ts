@@ -104,7 +104,7 @@ async function runAt(context: BenchContext, setting: Setting): Promise<Run> {
     // The hosts report once and send no heartbeat: they must not be recorded lost (3 × 15 s) before the sequential pass ends.
     LEDGER_AGENT_LOST_AFTER_INTERVALS: '100',
   };
-  const ledger = await startLedgerServer(context.progress, env, quiet ? 'no-log-context' : undefined);
+  const ledger = await startLedgerServer(context.progress, env, { preload: quiet ? 'no-log-context' : undefined });
   try {
     context.progress(`logging: v2_flow_64 with logging ${quiet ? 'off' : `at ${setting}`}${setting === 'none' ? ' and metrics off' : ''}`);
     const flows = await prepareFlow64(context, ledger);
@@ -121,7 +121,7 @@ async function runAt(context: BenchContext, setting: Setting): Promise<Run> {
 async function countPromisesPerFlow(context: BenchContext): Promise<number> {
   const directory = mkdtempSync(join(tmpdir(), 'ledger-bench-promises-'));
   const file = join(directory, 'count');
-  const ledger = await startLedgerServer(context.progress, { LEDGER_BENCH_PROMISE_COUNT_FILE: file, LEDGER_AGENT_LOST_AFTER_INTERVALS: '100' }, 'promise-count');
+  const ledger = await startLedgerServer(context.progress, { LEDGER_BENCH_PROMISE_COUNT_FILE: file, LEDGER_AGENT_LOST_AFTER_INTERVALS: '100' }, { preload: 'promise-count' });
   // The preload writes the count every 50 ms: read it once it has caught up.
   const count = async () => {
     await delay(200);

@@ -48,16 +48,26 @@ export class FleetStats {
 
   /** The period since the last call (or the start), and a new one begins. */
   takePeriod(): FleetPeriod {
+    return summarizeCounts(this.takePeriodCounts());
+  }
+
+  /** The period's raw counts, latencies included (what a simulate worker sends to be merged), and a new period begins. */
+  takePeriodCounts(): PeriodCounts {
     const now = this.now();
-    const period = summarize(this.period, (now - this.periodStartedAt) / 1000);
+    const counts = { ...this.period, seconds: (now - this.periodStartedAt) / 1000 };
     this.period = emptyCounts();
     this.periodStartedAt = now;
-    return period;
+    return counts;
   }
 
   /** Everything since the start (latency percentiles cover the current period only). */
   totals(): FleetPeriod {
-    return summarize({ ...this.total, latencies: this.period.latencies }, (this.now() - this.startedAt) / 1000);
+    return summarizeCounts(this.totalCounts());
+  }
+
+  /** Everything since the start as raw counts, with the current period's latencies. */
+  totalCounts(): PeriodCounts {
+    return { ...this.total, errorCodes: { ...this.total.errorCodes }, latencies: this.period.latencies, seconds: (this.now() - this.startedAt) / 1000 };
   }
 }
 
@@ -70,9 +80,41 @@ interface Counts {
   latencies: number[];
 }
 
+/** A period's counts before percentiles are taken: what several fleets' periods merge from. */
+export interface PeriodCounts extends Readonly<Omit<Counts, 'errorCodes' | 'latencies'>> {
+  readonly seconds: number;
+  readonly errorCodes: Readonly<Record<string, number>>;
+  readonly latencies: readonly number[];
+}
+
 const emptyCounts = (): Counts => ({ reports: 0, changedReports: 0, heartbeats: 0, errors: 0, errorCodes: {}, latencies: [] });
 
-function summarize(counts: Counts, seconds: number): FleetPeriod {
+/**
+ * Several fleets' counts over about the same period as one: counts and
+ * error codes added, latencies pooled (so the percentiles are the whole
+ * fleet's), the longest of the periods as its length.
+ */
+export function mergeCounts(parts: readonly PeriodCounts[]): PeriodCounts {
+  const merged = emptyCounts();
+  let seconds = 0;
+  for (const part of parts) {
+    merged.reports += part.reports;
+    merged.changedReports += part.changedReports;
+    merged.heartbeats += part.heartbeats;
+    merged.errors += part.errors;
+    for (const [code, count] of Object.entries(part.errorCodes)) merged.errorCodes[code] = (merged.errorCodes[code] ?? 0) + count;
+    for (const latency of part.latencies) merged.latencies.push(latency);
+    seconds = Math.max(seconds, part.seconds);
+  }
+  return { ...merged, seconds };
+}
+
+/** The counts with their latency percentiles. */
+export function summarizeCounts(counts: PeriodCounts): FleetPeriod {
+  return summarize(counts, counts.seconds);
+}
+
+function summarize(counts: Omit<PeriodCounts, 'seconds'>, seconds: number): FleetPeriod {
   const sorted = Float64Array.from(counts.latencies).sort();
   const at = (p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1]);
   return {

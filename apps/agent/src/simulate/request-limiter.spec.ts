@@ -1,4 +1,4 @@
-import { RequestLimiter } from './request-limiter';
+import { LimiterClosedError, RequestLimiter } from './request-limiter';
 
 const deferred = () => {
   let resolve!: () => void;
@@ -39,6 +39,20 @@ describe('RequestLimiter', () => {
     await expect(limiter.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
     expect(limiter.inFlight).toBe(0);
+  });
+
+  it('on close, refuses the calls waiting and any later one, and lets the one in flight finish', async () => {
+    const limiter = new RequestLimiter(1);
+    let finish = () => undefined as void;
+    const inFlight = limiter.run(() => new Promise<string>((resolve) => (finish = () => resolve('sent'))));
+    const waiting = limiter.run(async () => 'never sent');
+    limiter.close();
+
+    await expect(waiting).rejects.toThrow(LimiterClosedError);
+    await expect(limiter.run(async () => 'late')).rejects.toThrow('the fleet is stopping');
+    finish();
+    await expect(inFlight).resolves.toBe('sent');
+    expect([limiter.inFlight, limiter.queued]).toEqual([0, 0]);
   });
 
   it('refuses a limit below one', () => {

@@ -21,6 +21,7 @@ describe('parseSimulateOptions', () => {
       token: undefined,
       dataDir: '/srv/ledger/data',
       concurrency: 32,
+      workers: 1,
       durationSeconds: undefined,
       progressSeconds: 5,
       simulated: {},
@@ -35,7 +36,7 @@ describe('parseSimulateOptions', () => {
 
     const options = parseSimulateOptions(
       ['--hosts', '10000', '--devices', '4', '--interval', '30', '--heartbeat', '60', '--churn', '0.01', '--ledger', 'https://l.example/',
-        '--token', 'T', '--data-dir', 'd', '--concurrency', '64', '--duration', '90', '--progress', '2'],
+        '--token', 'T', '--data-dir', 'd', '--concurrency', '64', '--workers', '2', '--duration', '90', '--progress', '2'],
       { LEDGER_URL: 'not even a url' },
       '/srv',
     );
@@ -49,6 +50,7 @@ describe('parseSimulateOptions', () => {
       token: 'T',
       dataDir: '/srv/d',
       concurrency: 64,
+      workers: 2,
       durationSeconds: 90,
       progressSeconds: 2,
     });
@@ -75,6 +77,8 @@ describe('parseSimulateOptions', () => {
     [['--interval', '0']],
     [['--ledger', 'ftp://ledger']],
     [['--concurrency', '0']],
+    [['--workers', '0']],
+    [['--workers', '65']],
     [['--unknown']],
   ])('refuses %j, naming the option', (argv) => {
     expect(() => parseSimulateOptions(argv, {})).toThrow(CommanderError);

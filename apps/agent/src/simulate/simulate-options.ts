@@ -20,7 +20,10 @@ export interface SimulateOptions {
   /** One token for every host (an admin token); else each host's own, signed with the key in `dataDir`. */
   readonly token?: string;
   readonly dataDir: string;
+  /** Calls in flight at most, across every worker. */
   readonly concurrency: number;
+  /** Processes running the fleet, each a slice of the hosts (1: this process alone). */
+  readonly workers: number;
   /** Stop after this many seconds; undefined: run until SIGINT or SIGTERM. */
   readonly durationSeconds?: number;
   readonly progressSeconds: number;
@@ -75,7 +78,8 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     .option('--ledger <urls>', 'the ledger, or its API replicas comma-separated (default LEDGER_URL, else http://127.0.0.1:$PORT, PORT 8666)', httpUrls)
     .option('--token <token>', 'one admin token for every host, when the signing key is out of reach')
     .option('--data-dir <dir>', "the ledger's data directory, for its signing key (default LEDGER_DATA_DIR or ./data)")
-    .option('--concurrency <n>', 'calls to the ledger in flight at most', integer(1, 4096), 32)
+    .option('--concurrency <n>', 'calls to the ledger in flight at most (shared out between the workers)', integer(1, 4096), 32)
+    .option('--workers <n>', 'child processes running the fleet, each an interleaved slice of the hosts (for fleets one process cannot drive)', integer(1, 64), 1)
     .option('--duration <seconds>', 'stop after this long (default: until Ctrl-C)', integer(1, 31_536_000))
     .option('--progress <seconds>', 'seconds between progress lines on stderr', integer(1, 3600), 5)
     .option('--driver-config <file>', 'JSON {"simulated": {…}}: simulated driver settings (seed, vgpuType, latencyMs, failureRate…) over the --devices shape', simulatedBlock)
@@ -90,6 +94,7 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     token?: string;
     dataDir?: string;
     concurrency: number;
+    workers: number;
     duration?: number;
     progress: number;
     driverConfig?: Record<string, unknown>;
@@ -107,6 +112,7 @@ export function parseSimulateOptions(argv: readonly string[], env: NodeJS.Proces
     token: options.token?.trim() || undefined,
     dataDir: resolve(cwd, options.dataDir ?? (env.LEDGER_DATA_DIR?.trim() || 'data')),
     concurrency: options.concurrency,
+    workers: options.workers,
     durationSeconds: options.duration,
     progressSeconds: options.progress,
     simulated: options.driverConfig ?? {},

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { mulberry32, hash32 } from '../drivers/simulated/seeded-random';
 import type { AgentLogger } from '../runtime/agent-logger';
 import { type DeviceChange, type ExpectedDevice, pickDistinct } from './device-churn';
@@ -6,12 +5,16 @@ import { FleetHost } from './fleet-host';
 import type { ReportDelivery } from './fleet-ledger-client';
 import { hostShape, simulatedHostname } from './fleet-shape';
 import { FleetStats } from './fleet-stats';
+import { LoopGroup } from './loop-group';
 import { RequestLimiter } from './request-limiter';
 
 export interface FleetSettings {
-  /** The ledger's API replicas (LEDGER_URL's list). */
+  /** The ledger's API replicas (LEDGER_URL's list); host i is given it rotated to start at replica i mod n. */
   readonly ledgerUrls: readonly string[];
+  /** Hosts in the whole fleet (sim-00001 …). */
   readonly hosts: number;
+  /** The part of the fleet this process runs (`npm run simulate -- --workers N`); default all of it. */
+  readonly slice?: FleetSlice;
   readonly devicesPerHost: number;
   readonly reportIntervalSeconds: number;
   readonly heartbeatIntervalSeconds: number;
@@ -26,6 +29,24 @@ export interface FleetSettings {
   readonly logger: AgentLogger;
   /** Every report the ledger answered. */
   readonly onReport?: (delivery: ReportDelivery) => void;
+}
+
+/** Worker `worker` of `workers` (from 0): it runs every host whose index modulo `workers` is `worker`. */
+export interface FleetSlice {
+  readonly worker: number;
+  readonly workers: number;
+}
+
+/**
+ * The fleet-wide indices of a slice's hosts: interleaved rather than in
+ * blocks, so each worker's hosts are spread over the whole interval as the
+ * fleet's are, and every worker carries an even share of the rate at every
+ * moment.
+ */
+export function sliceIndices(hosts: number, slice: FleetSlice = { worker: 0, workers: 1 }): number[] {
+  const { worker, workers } = slice;
+  if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(worker) || worker < 0 || worker >= workers) throw new RangeError(`no worker ${worker} of ${workers}`);
+  return Array.from({ length: Math.max(0, Math.ceil((hosts - worker) / workers)) }, (_, position) => worker + position * workers);
 }
 
 /** One device churn changed. */
@@ -47,12 +68,15 @@ export interface ChurnedDevice {
  * ledger sees a steady rate rather than bursts.
  */
 export class SimulatedFleet {
+  /** This process's hosts (all of them, unless the settings give a slice). */
   readonly hosts: readonly FleetHost[];
+  /** Each host's index in the whole fleet. */
+  private readonly indices: readonly number[];
   readonly stats = new FleetStats();
   readonly limiter: RequestLimiter;
   private readonly stopController = new AbortController();
-  private heartbeatController = new AbortController();
-  private reportController = new AbortController();
+  private heartbeatLoops = new LoopGroup();
+  private reportLoops = new LoopGroup();
   private reportRuns: Promise<void>[] = [];
   private heartbeatRuns: Promise<void>[] = [];
   private readonly random: () => number;
@@ -62,20 +86,22 @@ export class SimulatedFleet {
   private starting?: Promise<void>;
 
   constructor(private readonly settings: FleetSettings) {
-    // Every host's loops follow these signals: one listener per host is expected, not a leak.
-    setMaxListeners(0, this.stopController.signal, this.heartbeatController.signal, this.reportController.signal);
     this.limiter = new RequestLimiter(settings.concurrency);
     this.announcedHeartbeatSeconds = settings.heartbeatIntervalSeconds;
     this.random = mulberry32(hash32(settings.seed ?? 'simulated-fleet'));
     const shared = { limiter: this.limiter, stats: this.stats, onReport: settings.onReport };
     const simulated = { ...hostShape(settings.devicesPerHost), ...settings.simulated };
-    this.hosts = Array.from({ length: settings.hosts }, (_, index) => {
+    const rotations = settings.ledgerUrls.map((_, by) => rotated(settings.ledgerUrls, by));
+    this.indices = sliceIndices(settings.hosts, settings.slice);
+    this.hosts = this.indices.map((index) => {
       const hostname = simulatedHostname(index, settings.hosts);
       return new FleetHost(
         {
           hostname,
           token: settings.tokenFor(hostname),
-          ledgerUrls: settings.ledgerUrls,
+          // Host i starts its list at replica i mod n: the fleet spreads evenly over the replicas whether the
+          // client uses the first address it is given or one its hostname picks (LedgerClient's failover).
+          ledgerUrls: rotations[index % rotations.length] ?? settings.ledgerUrls,
           reportIntervalSeconds: settings.reportIntervalSeconds,
           heartbeatIntervalSeconds: settings.heartbeatIntervalSeconds,
           simulated,
@@ -115,7 +141,7 @@ export class SimulatedFleet {
         const index = next++;
         const host = this.hosts[index];
         if (await host.register()) this.registeredCount++;
-        this.heartbeatRuns.push(host.runHeartbeats(this.settings.heartbeatIntervalSeconds, this.spread(index, heartbeatMs), this.heartbeatController.signal));
+        this.heartbeatRuns.push(host.runHeartbeats(this.settings.heartbeatIntervalSeconds, this.spread(index, heartbeatMs), this.heartbeatLoops));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, this.hosts.length) }, worker));
@@ -127,7 +153,7 @@ export class SimulatedFleet {
    * scale benchmark prices a heartbeat in a window of heartbeats alone).
    */
   async holdReports(): Promise<void> {
-    this.reportController = await endLoops(this.reportController, this.reportRuns);
+    this.reportLoops = await endLoops(this.reportLoops, this.reportRuns);
     this.reportRuns = [];
   }
 
@@ -135,7 +161,7 @@ export class SimulatedFleet {
   resumeReports(): void {
     if (this.stopped) return;
     const reportMs = this.settings.reportIntervalSeconds * 1000;
-    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportController.signal));
+    this.reportRuns = this.hosts.map((host, index) => host.runReports(this.spread(index, reportMs), this.reportLoops));
   }
 
   /**
@@ -149,7 +175,7 @@ export class SimulatedFleet {
     if (this.stopped) return;
     const spreadMs = Math.min(intervalSeconds, this.announcedHeartbeatSeconds) * 1000;
     this.announcedHeartbeatSeconds = intervalSeconds;
-    this.heartbeatRuns = this.hosts.map((host, index) => host.runHeartbeats(intervalSeconds, this.spread(index, spreadMs), this.heartbeatController.signal));
+    this.heartbeatRuns = this.hosts.map((host, index) => host.runHeartbeats(intervalSeconds, this.spread(index, spreadMs), this.heartbeatLoops));
   }
 
   /**
@@ -158,7 +184,7 @@ export class SimulatedFleet {
    * under the lost threshold of the heartbeat interval they announced.
    */
   async stopHeartbeats(): Promise<void> {
-    this.heartbeatController = await endLoops(this.heartbeatController, this.heartbeatRuns);
+    this.heartbeatLoops = await endLoops(this.heartbeatLoops, this.heartbeatRuns);
     this.heartbeatRuns = [];
   }
 
@@ -195,27 +221,30 @@ export class SimulatedFleet {
   /** Stops every loop; calls in flight finish (each within the client's timeout). */
   async stop(): Promise<void> {
     this.stopController.abort();
-    this.heartbeatController.abort();
-    this.reportController.abort();
+    this.heartbeatLoops.abort();
+    this.reportLoops.abort();
+    this.limiter.close();
     // A failed start was the starter's to report; stopping only has to end what runs.
     await this.starting?.catch(() => undefined);
     await Promise.all([...this.reportRuns, ...this.heartbeatRuns]);
   }
 
-  /** Host `index`'s offset within a period: evenly spaced, so a period carries one call per host at a steady rate. */
-  private spread(index: number, periodMs: number): number {
-    return Math.floor((index * periodMs) / this.hosts.length);
+  /** The offset within a period of this process's `position`th host: evenly spaced over the whole fleet, so a period carries one call per host at a steady rate. */
+  private spread(position: number, periodMs: number): number {
+    return Math.floor((this.indices[position] * periodMs) / this.settings.hosts);
   }
 }
 
-/** Aborts the loops `controller` signals and waits for them to end; resolves to a fresh controller for the next ones. */
-async function endLoops(controller: AbortController, runs: readonly Promise<void>[]): Promise<AbortController> {
-  controller.abort();
+/** `urls` starting at its `by`th, the earlier ones after the last. */
+export function rotated<T>(urls: readonly T[], by: number): readonly T[] {
+  return [...urls.slice(by), ...urls.slice(0, by)];
+}
+
+/** Aborts the loops of `group` and waits for them to end; resolves to a fresh group for the next ones. */
+async function endLoops(group: LoopGroup, runs: readonly Promise<void>[]): Promise<LoopGroup> {
+  group.abort();
   await Promise.all(runs);
-  const next = new AbortController();
-  // One listener per host, as in the constructor.
-  setMaxListeners(0, next.signal);
-  return next;
+  return new LoopGroup();
 }
 
 function prefixed(logger: AgentLogger, hostname: string): AgentLogger {
