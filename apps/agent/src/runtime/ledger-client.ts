@@ -112,9 +112,11 @@ export class LedgerClient {
   private async call<T>(method: string, path: string, body: unknown | undefined, options: CallOptions = {}): Promise<T> {
     const route = `${method} ${path.split('?')[0]}`;
     const failures: { url: string; error: LedgerCallError }[] = [];
+    // Serialised once: a call that fails over sends the same bytes to the next address.
+    const json = body === undefined ? undefined : JSON.stringify(body);
     for (const url of this.addresses.inTurn()) {
       try {
-        const answer = await this.attempt<T>(url, route, method, path, body, options);
+        const answer = await this.attempt<T>(url, route, method, path, json, options);
         this.answered(url, route, failures);
         return answer;
       } catch (error) {
@@ -136,10 +138,10 @@ export class LedgerClient {
     if (failures.length > 0) this.options.onFailover?.({ route, from: failures[0].url, to: url, reason: failures.map(({ error }) => error.reason).join('; ') });
   }
 
-  private async attempt<T>(baseUrl: string, route: string, method: string, path: string, body: unknown | undefined, options: CallOptions): Promise<T> {
+  private async attempt<T>(baseUrl: string, route: string, method: string, path: string, json: string | undefined, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const headers: Record<string, string> = { 'x-auth-token': this.options.token, 'x-agent-boot': this.boot, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (json !== undefined) headers['content-type'] = 'application/json';
     const { signal, dispose } = withTimeout(timeoutMs, options.signal);
     let response: Response;
     let text: string;
@@ -147,7 +149,7 @@ export class LedgerClient {
       response = await fetch(`${baseUrl}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: json,
         signal,
       });
       text = await response.text();

@@ -40,13 +40,24 @@ interface Constraint {
   readonly defaultMessage?: (args: ValidationArguments) => string;
 }
 
-interface PropertyCheck {
-  readonly name: string;
+/** What a property is checked by; the property's name comes with it, or is an array element's index. */
+interface PropertyRules {
   /** @IsOptional and @ValidateIf: the property is checked only when all say so. */
   readonly conditions: readonly ValidationMetadata[];
   readonly defined: readonly Constraint[];
   readonly custom: readonly Constraint[];
-  readonly nested: readonly { readonly metadata: ValidationMetadata; readonly check: ClassCheck }[];
+  readonly nested: readonly NestedCheck[];
+}
+
+interface PropertyCheck extends PropertyRules {
+  readonly name: string;
+}
+
+interface NestedCheck {
+  readonly metadata: ValidationMetadata;
+  readonly check: ClassCheck;
+  /** As class-validator: each element of an array is a property of its own, checked by the same nested rule. */
+  readonly eachElement: PropertyRules;
 }
 
 interface ClassCheck {
@@ -130,8 +141,15 @@ function propertyCheck(dto: Function, name: string, metadatas: ValidationMetadat
     conditions: metadatas.filter((metadata) => metadata.type === ValidationTypes.CONDITIONAL_VALIDATION),
     defined: constraints(metadatas.filter((metadata) => metadata.type === ValidationTypes.IS_DEFINED)),
     custom: constraints(metadatas.filter((metadata) => metadata.type === ValidationTypes.CUSTOM_VALIDATION)),
-    nested: nested.map((metadata) => ({ metadata, check: nestedCheck(nestedClass as Function, compiling) })),
+    nested: nested.map((metadata) => nestedEntry(metadata, nestedCheck(nestedClass as Function, compiling))),
   };
+}
+
+function nestedEntry(metadata: ValidationMetadata, check: ClassCheck): NestedCheck {
+  const nested: NestedCheck[] = [];
+  const entry: NestedCheck = { metadata, check, eachElement: { conditions: [], defined: [], custom: [], nested } };
+  nested.push(entry);
+  return entry;
 }
 
 /** A nested class's check; a class that cannot be compiled makes its container the pipe's too. */
@@ -171,18 +189,18 @@ function executeClass(check: ClassCheck, object: Record<string, unknown>, errors
   for (const property of Object.keys(object)) {
     if (!check.known.has(property)) errors.push(error(property, { [ValidationTypes.WHITELIST]: `property ${property} should not exist` }, undefined));
   }
-  for (const property of check.properties) performValidations(check, object, object[property.name], property, errors);
+  for (const property of check.properties) performValidations(check, object, object[property.name], property.name, property, errors);
 }
 
-function performValidations(check: ClassCheck, object: object, value: unknown, property: PropertyCheck, errors: ClassValidationError[]): void {
-  const found = error(property.name, {}, []);
+function performValidations(check: ClassCheck, object: object, value: unknown, name: string, property: PropertyRules, errors: ClassValidationError[]): void {
+  const found = error(name, {}, []);
   errors.push(found);
   for (const condition of property.conditions) {
     if (!(condition.constraints[0] as (object: object, value: unknown) => boolean)(object, value)) return;
   }
-  customValidations(check, object, value, property.name, property.defined, found);
-  customValidations(check, object, value, property.name, property.custom, found);
-  nestedValidations(value, property.name, property.nested, found);
+  customValidations(check, object, value, name, property.defined, found);
+  customValidations(check, object, value, name, property.custom, found);
+  nestedValidations(value, property.nested, found);
 }
 
 function customValidations(check: ClassCheck, object: object, value: unknown, property: string, constraints: readonly Constraint[], found: ClassValidationError): void {
@@ -196,15 +214,11 @@ function customValidations(check: ClassCheck, object: object, value: unknown, pr
   }
 }
 
-function nestedValidations(value: unknown, property: string, nested: PropertyCheck['nested'], found: ClassValidationError): void {
+function nestedValidations(value: unknown, nested: readonly NestedCheck[], found: ClassValidationError): void {
   if (value === undefined) return;
-  for (const { metadata, check } of nested) {
+  for (const { metadata, check, eachElement } of nested) {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        // As class-validator: each element is a property of its own, named by its index, checked by the same nested rules.
-        const element: PropertyCheck = { name: index.toString(), conditions: [], defined: [], custom: [], nested: [{ metadata, check }] };
-        performValidations(check, value, item, element, found.children!);
-      });
+      value.forEach((item, index) => performValidations(check, value, item, index.toString(), eachElement, found.children!));
     } else if (value instanceof Object) {
       executeClass(check, value as Record<string, unknown>, found.children!);
     } else {
