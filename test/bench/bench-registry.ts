@@ -18,6 +18,7 @@ import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 import { sagaBench } from './modules/saga.bench';
 import { tracingBench } from './modules/tracing.bench';
+import { v2SequentialBench } from './modules/v2-sequential.bench';
 
 /**
  * Every benchmark module, in run and output order: the developer tools
@@ -39,6 +40,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   projectionRebuildBench,
   auditBench,
   cyborgV2Bench,
+  v2SequentialBench,
   metricsBench,
   loggingOverheadBench,
   tracingBench,
