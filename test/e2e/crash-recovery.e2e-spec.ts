@@ -5,16 +5,21 @@ import { Client } from 'pg';
 import { TokenCodec } from '@ledger/auth';
 import { eventStoreOptions, loadLedgerConfig, readModelOptions } from '@ledger/config';
 import { ChainVerifier, openEventStore, type EventStore, type RecordedEvent } from '@ledger/eventstore';
-import { openPostgresSqlDatabase, openSqliteSqlDatabase, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
+import { openPostgresSqlDatabase, openSqliteSqlDatabase, readCheckpoint, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
+import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
 import { inventoryProjection, snapshotInventory } from '@ledger/projections/inventory';
 import { openReadModels } from '../../apps/ledger/src/infrastructure/open-read-models';
 import { hostReportBody, hostname } from '../support/fleet';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
+import { readModelsAgainstRebuild } from '../support/read-model-rebuild';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../support/services';
 
 const SECRET = 'crash-test-signing-key-0123456789abcdef';
 const CLIENTS = 16;
 const KILL_AFTER_ACKS = 150;
+/** Writes answered before the kill in the read-model test, and how many kill cycles may pass before one lands with a read model behind. */
+const KILL_AFTER_WRITES = 60;
+const MAX_KILL_CYCLES = 5;
 
 interface Ack {
   readonly hostname: string;
@@ -99,6 +104,91 @@ function crashRecoverySuite(storeEnv: () => Record<string, string>, cleanup: () 
       await store.close();
     }
   });
+
+  it('killed between a write\'s append and its read models\' commit, every read model ends equal to a rebuild', async () => {
+    const config = loadLedgerConfig(env);
+    let behind: string[] = [];
+    for (let cycle = 1; cycle <= MAX_KILL_CYCLES && behind.length === 0; cycle++) {
+      ledger = await startLedgerProcess(env);
+      await writeUntilKilled(ledger, admin, cycle, KILL_AFTER_WRITES);
+      behind = await readModelsBehindHead(config);
+    }
+    // The kill landed while at least one read model had not committed what the log already held.
+    expect(behind).not.toEqual([]);
+
+    ledger = await startLedgerProcess(env);
+    const { headPosition: head } = (await (await fetch(`${ledger.url}/readyz`)).json()) as { headPosition: number };
+    await waitForProjections(ledger.url, admin, head);
+    await ledger.kill('SIGTERM');
+
+    const store = await openEventStore(eventStoreOptions(config));
+    const live = await openReadModels(readModelOptions(config));
+    const rebuilt = await openRebuildDatabase(config.readModels);
+    try {
+      expect(await readModelsAgainstRebuild(store, live, rebuilt.db)).toEqual([]);
+    } finally {
+      await rebuilt.close();
+      await live.close();
+      await store.close();
+    }
+  }, 300_000);
+}
+
+/**
+ * Operators define profiles, Nova creates requests in their projects and
+ * agents report hosts, 16 clients at once, until `writes` are answered;
+ * then the ledger is killed (SIGKILL) with the burst still running.
+ */
+async function writeUntilKilled(ledger: LedgerProcess, admin: string, cycle: number, writes: number): Promise<void> {
+  const codec = new TokenCodec(SECRET);
+  const post = (path: string, token: string, body: unknown) =>
+    fetch(`${ledger.url}${path}`, { method: 'POST', headers: { 'x-auth-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const profile = `crash-profile-${cycle}`;
+  expect((await post('/v2/device_profiles', admin, [{ name: profile, groups: [{ 'resources:FPGA': '1' }] }])).status).toBe(201);
+  let answered = 0;
+  let enough!: () => void;
+  const killPoint = new Promise<void>((resolve) => (enough = resolve));
+  const write = async (client: number, n: number): Promise<Response | undefined> => {
+    const nova = codec.issue({ user: 'nova', project: `crash-${client}`, roles: ['member', 'service'] });
+    if (n % 3 === 0) return post('/v2/accelerator_requests', nova, { device_profile_name: profile }).catch(() => undefined);
+    if (n % 3 === 1) return post('/v2/device_profiles', admin, [{ name: `crash-${cycle}-${client}-${n}`, groups: [{ 'resources:GPU': '1' }] }]).catch(() => undefined);
+    const host = hostname(cycle * 10_000 + client * 100 + (n % 5));
+    return fetch(`${ledger.url}/api/v1/hosts/${host}/report`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': admin, 'content-type': 'application/json' },
+      body: JSON.stringify(hostReportBody(client, n)),
+    }).catch(() => undefined);
+  };
+  const client = async (index: number) => {
+    for (let n = 0; ; n++) {
+      const response = await write(index, n);
+      if (!response) return; // the ledger is gone: the burst ends here
+      if (response.status >= 300) throw new Error(`write refused: ${response.status} ${await response.text()}`);
+      if (++answered >= writes) enough();
+    }
+  };
+  const clients = Array.from({ length: CLIENTS }, (_, index) => client(index));
+  await killPoint;
+  await ledger.kill('SIGKILL');
+  await Promise.all(clients);
+}
+
+/** The replayable read models whose checkpoint is below the log's head, read from the files the killed ledger left. */
+async function readModelsBehindHead(config: ReturnType<typeof loadLedgerConfig>): Promise<string[]> {
+  const store = await openEventStore(eventStoreOptions(config));
+  const db = await openReadModels(readModelOptions(config));
+  try {
+    const head = await store.headPosition();
+    const behind: string[] = [];
+    for (const name of REPLAYABLE_PROJECTIONS.keys()) {
+      const checkpoint = await readCheckpoint(db, name);
+      if ((checkpoint?.position ?? 0) < head) behind.push(name);
+    }
+    return behind;
+  } finally {
+    await db.close();
+    await store.close();
+  }
 }
 
 /** Waits (each request waits up to 5 s server-side) until the projections have processed `position`. */

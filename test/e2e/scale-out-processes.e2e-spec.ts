@@ -5,12 +5,11 @@ import { TokenCodec } from '@ledger/auth';
 import { eventually } from '@ledger/processing/testing';
 import { eventStoreOptions, loadLedgerConfig } from '@ledger/config';
 import { openEventStore } from '@ledger/eventstore';
-import { openPostgresSqlDatabase, rebuildProcessor } from '@ledger/processing';
-import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
-import { LIVE_VIEW_TABLES } from '@ledger/projections/inventory';
+import { openPostgresSqlDatabase } from '@ledger/processing';
 import { hostReportBody, hostname } from '../support/fleet';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 import { logLines } from '../support/log-lines';
+import { readModelsAgainstRebuild } from '../support/read-model-rebuild';
 import { SCALE_OUT_REPLICAS } from '../support/scale-out';
 import { withPostgresClient } from '../support/postgres-client';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../support/services';
@@ -23,8 +22,6 @@ const NOVA = codec.issue({ user: 'nova', project: 'tenant-a', roles: ['member', 
 const FPGA_GROUPS = [{ 'resources:FPGA': '1' }];
 const HOSTS_PER_ROUND = 6;
 const FLOWS_PER_ROUND = 4;
-/** Tables no rebuild gives back: the processing machinery's (a rebuild writes its own), and the agents' live view (written from heartbeats, never from the log). */
-const NOT_FROM_THE_LOG = new Set<string>(['processor_checkpoints', 'processor_leases', ...LIVE_VIEW_TABLES]);
 
 // Four ledger processes on a 2-core machine, a failover that waits out a lease, and a rebuild of every read model.
 jest.setTimeout(240_000);
@@ -97,7 +94,7 @@ describeWithService('PostgreSQL', postgresUnavailable())('scale-out as processes
     for (const api of apis) await waitForProjections(api, head);
     expect(await leaseHolder(schema)).toBe(survivor);
 
-    const differences = await readModelsAgainstRebuild(schema);
+    const differences = await readModelsOfSchemaAgainstRebuild(schema);
     expect(differences).toEqual([]);
 
     const logged = [...replicas.entries()].flatMap(([name, replica]) =>
@@ -189,37 +186,19 @@ async function leaseHolder(schema: string): Promise<string> {
   return rows[0]?.owner ?? '(none)';
 }
 
-/**
- * Rebuilds every read model from the log into a scratch schema and lists
- * each table whose rows differ from the live one's: a skipped event leaves
- * a row missing or stale, an event applied twice a row too many or a count
- * off.
- */
-async function readModelsAgainstRebuild(schema: string): Promise<string[]> {
+/** Every read model of `schema` against a rebuild from the log in a scratch schema (test/support/read-model-rebuild.ts): the tables that differ. */
+async function readModelsOfSchemaAgainstRebuild(schema: string): Promise<string[]> {
   const scratch = `${schema}_rebuild`;
   const config = loadLedgerConfig({ LEDGER_STORE: 'postgres', LEDGER_POSTGRES_URL: postgresUrl(), LEDGER_POSTGRES_SCHEMA: schema });
   const store = await openEventStore(eventStoreOptions(config));
+  const live = await openPostgresSqlDatabase({ connectionString: postgresUrl(), schema });
   const rebuilt = await openPostgresSqlDatabase({ connectionString: postgresUrl(), schema: scratch });
   try {
-    for (const projection of REPLAYABLE_PROJECTIONS.values()) await rebuildProcessor(store, rebuilt, projection);
+    return await readModelsAgainstRebuild(store, live, rebuilt);
   } finally {
     await rebuilt.close();
+    await live.close();
     await store.close();
+    await withPostgresClient(postgresUrl(), (client) => client.query(`DROP SCHEMA IF EXISTS ${scratch} CASCADE`));
   }
-  return withPostgresClient(postgresUrl(), async (client) => {
-    try {
-      const tables = await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [scratch]);
-      const differences: string[] = [];
-      for (const { table_name: table } of tables.rows) {
-        if (NOT_FROM_THE_LOG.has(table)) continue;
-        const rows = async (where: string) =>
-          (await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${where}.${table} t`)).rows.map((row) => row.row).sort();
-        const [live, fromLog] = [await rows(schema), await rows(scratch)];
-        if (JSON.stringify(live) !== JSON.stringify(fromLog)) differences.push(`${table}: ${live.length} live rows, ${fromLog.length} rebuilt; first live ${live.find((row) => !fromLog.includes(row))}, first rebuilt ${fromLog.find((row) => !live.includes(row))}`);
-      }
-      return differences;
-    } finally {
-      await client.query(`DROP SCHEMA IF EXISTS ${scratch} CASCADE`);
-    }
-  });
 }

@@ -33,12 +33,12 @@ export async function openSqliteSqlDatabase(options: SqliteSqlDatabaseOptions): 
   // own busy handler would block the event loop while it waits.
   const writer = new Database(options.file, { timeout: 0 });
   writer.pragma('journal_mode = WAL');
-  // FULL fsyncs the WAL at every commit. A processor reports its checkpoint
-  // (waitForPosition, status) and acts on it (relays, notifications) right
-  // after commit; with NORMAL a power loss could bring back an older read
-  // model and checkpoint than the ones already reported and acted on. With
-  // batches of hundreds of events per transaction the fsync is cheap.
-  writer.pragma('synchronous = FULL');
+  // NORMAL: a commit reaches the WAL without its own fsync (SQLite fsyncs at WAL checkpoints). A
+  // killed process loses nothing; a power loss can take back the last commits, each read model with
+  // its checkpoint (they commit in one transaction), so the processors replay those events from the
+  // event store, which keeps FULL. The fsync per read-model commit cost more than the write it
+  // followed (docs/architecture.md, "Durability").
+  writer.pragma('synchronous = NORMAL');
   const reader = new Database(options.file, { readonly: true, timeout: busyTimeoutMs });
   return new SqliteSqlDatabase(new SqliteStatements(writer), new SqliteStatements(reader), busyTimeoutMs);
 }
