@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentProcess } from '../support/agent-process';
+import { imageBody, pemOf } from '../support/bitstreams';
 import { startAgentOnLedger } from '../support/simulated-agent';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
@@ -43,13 +44,12 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     return deployables.find((deployable: { resourceClass: string }) => deployable.resourceClass === 'FPGA').deviceUuid;
   }
 
-  /** Registers a shell image whose recorded interface id is the one the simulated agent reads back. */
-  async function registerShell(): Promise<{ bitstreamId: string; sha256: string; interfaceId: string }> {
+  /** Registers a shell image whose recorded interface id is the one the simulated agent reads back; unsigned unless `signer` is given. */
+  async function registerShell(signer: KeyObject | null = null): Promise<{ bitstreamId: string; sha256: string; interfaceId: string }> {
     const content = Buffer.from(`shell image ${randomUUID()} `.repeat(32));
     const sha256 = createHash('sha256').update(content).digest('hex');
     const interfaceId = simulatedInterfaceId(sha256);
-    const body = { content: content.toString('base64'), functionId: '00'.repeat(16), interfaceId, vendor: 'intel', name: 'shell' };
-    const registered = await admin('POST', '/api/v1/bitstreams', body);
+    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, signer, { functionId: '00'.repeat(16), interfaceId, name: 'shell' }));
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256, interfaceId };
   }
@@ -123,6 +123,17 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     expect([first.status, second.status, second.body.code, second.body.provisionId]).toEqual([202, 409, 'INVENTORY.HOST_PROVISIONING', first.body.workflowId]);
     await eventually(async () => (await admin('GET', `/api/v1/workflows/provision/${first.body.workflowId}`)).body?.status === 'completed', 60_000);
   }, 120_000);
+
+  it('refuses a shell signed by a key revoked since with 409 PROVISION.BITSTREAM_UNTRUSTED, recording nothing', async () => {
+    const former = generateKeyPairSync('ed25519');
+    const keyId = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(former.publicKey), label: 'former' })).body.keyId;
+    const shell = await registerShell(former.privateKey);
+    expect((await admin('POST', `/api/v1/signing-keys/${keyId}/revoke`)).status).toBe(200);
+    const head = await store.headPosition();
+    const refused = await admin('POST', '/api/v1/hosts/provision-ok/provision', { shell: shell.bitstreamId, vfs: 2 });
+    expect([refused.status, refused.headers.get('x-error-code'), refused.body.bitstreamId]).toEqual([409, 'PROVISION.BITSTREAM_UNTRUSTED', shell.bitstreamId]);
+    expect(await store.headPosition()).toBe(head);
+  });
 
   it('a shell that fails to load ends compensated: the host is marked failed, the device keeps its shell and VFs', async () => {
     const hostname = 'provision-shell-fails';
