@@ -183,6 +183,23 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     expect(provisionings).toEqual(['inventory.HostProvisioningStarted', 'inventory.HostProvisioned', 'inventory.HostProvisioningStarted', 'inventory.HostProvisionFailed']);
   }, 180_000);
 
+  it('does not load back a previous shell whose key was revoked since: the undo leaves the new shell loaded', async () => {
+    const hostname = 'provision-revoked-previous';
+    const fpga = await hostWithAgent(hostname, { failNext: { configureVfs: 2 } });
+    const former = generateKeyPairSync('ed25519');
+    const keyId = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(former.publicKey), label: 'former' })).body.keyId;
+    const golden = await registerShell(former.privateKey);
+    expect((await provision(hostname, { shell: golden.bitstreamId, vfs: 4 })).status).toBe('completed');
+    expect((await admin('POST', `/api/v1/signing-keys/${keyId}/revoke`)).status).toBe(200);
+    const next = await registerShell();
+    const view = await provision(hostname, { shell: next.bitstreamId, vfs: 2 });
+    expect(view.status).toBe('compensated');
+    expect(view.steps.find((step: StepRow & { evidence: unknown }) => step.step === 'program-shell' && step.phase === 'compensate').evidence).toEqual({ nothingToUndo: true });
+    const loads = await eventsOf(`device-${fpga}`, 'inventory.ShellProgrammed');
+    expect(loads.map((load) => load.bitstreamId)).toEqual([golden.bitstreamId, next.bitstreamId]);
+    await eventually(async () => (await device(fpga)).shellInterfaceId === next.interfaceId);
+  }, 180_000);
+
   it('ledgerctl host provision --wait follows the workflow to its end, a progress line per step', async () => {
     const hostname = 'provision-ledgerctl';
     await hostWithAgent(hostname);
