@@ -25,11 +25,12 @@ describe('bitstreamsProjection (SQLite :memory:)', () => {
     ]);
   });
 
-  it('lists images with their verdict and state, and keys trusted or revoked', async () => {
+  it('lists images with their verdict as it stands now and their state, and keys trusted or revoked', async () => {
     await applyBitstreamBatches(db, oneBatch(await recordBitstreamsHistory()));
     const queries = new BitstreamQueries(db);
     expect((await queries.listBitstreams()).map((b) => [b.bitstreamId, b.state, b.signature, b.origin])).toEqual([
-      [BITSTREAM_A, 'retired', { verdict: 'valid', keyId: KEY }, { kind: 'stored', ref: `sha256:${SHA_A}` }],
+      // KEY is revoked at the end of the history: the image it signed shows so.
+      [BITSTREAM_A, 'retired', { verdict: 'revoked', keyId: KEY }, { kind: 'stored', ref: `sha256:${SHA_A}` }],
       [BITSTREAM_B, 'registered', { verdict: 'unsigned' }, { kind: 'url', ref: ORIGIN_B }],
     ]);
     expect((await queries.listBitstreams({ live: true })).map((b) => b.bitstreamId)).toEqual([BITSTREAM_B]);

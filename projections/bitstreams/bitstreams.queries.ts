@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '@ledger/processing';
+import { type SignatureVerdict, signatureStanding } from '@ledger/programming';
 import type { BitstreamView, ProvenanceEntry, SigningKeyView } from './bitstreams.views';
 
 interface BitstreamRow {
@@ -37,12 +38,19 @@ export class BitstreamQueries {
       `SELECT ${BITSTREAM_COLUMNS} FROM bs_bitstreams ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY registered_at, bitstream_id`,
       args,
     );
-    return rows.map(bitstreamView);
+    const trustedKeyIds = await this.trustedKeyIds();
+    return rows.map((row) => bitstreamView(row, trustedKeyIds));
   }
 
   async getBitstream(bitstreamId: string): Promise<BitstreamView | undefined> {
     const row = await this.db.get<BitstreamRow>(`SELECT ${BITSTREAM_COLUMNS} FROM bs_bitstreams WHERE bitstream_id = $1`, [bitstreamId.toLowerCase()]);
-    return row ? bitstreamView(row) : undefined;
+    return row ? bitstreamView(row, await this.trustedKeyIds()) : undefined;
+  }
+
+  /** Keys are few: reading them all is cheaper than picking the signing key out of each row's signature JSON in SQL. */
+  private async trustedKeyIds(): Promise<Set<string>> {
+    const rows = await this.db.all<{ key_id: string }>('SELECT key_id FROM bs_signing_keys WHERE revoked_at IS NULL');
+    return new Set(rows.map((row) => row.key_id));
   }
 
   async listSigningKeys(): Promise<SigningKeyView[]> {
@@ -107,7 +115,7 @@ export class BitstreamQueries {
   }
 }
 
-function bitstreamView(row: BitstreamRow): BitstreamView {
+function bitstreamView(row: BitstreamRow, trustedKeyIds: ReadonlySet<string>): BitstreamView {
   return {
     bitstreamId: row.bitstream_id,
     sha256: row.sha256,
@@ -117,7 +125,7 @@ function bitstreamView(row: BitstreamRow): BitstreamView {
     vendor: row.vendor,
     name: row.name,
     origin: JSON.parse(row.origin) as BitstreamView['origin'],
-    signature: JSON.parse(row.signature) as BitstreamView['signature'],
+    signature: signatureStanding(JSON.parse(row.signature) as SignatureVerdict, trustedKeyIds),
     state: row.retired_at === null ? 'registered' : 'retired',
     registeredAt: row.registered_at,
     registeredBy: row.registered_by,

@@ -1,7 +1,9 @@
-import type { BitstreamDescription, BitstreamOrigin, SigningKeyAlgorithm } from '@ledger/programming';
+import type { BitstreamDescription, BitstreamOrigin, SignatureStanding, SigningKeyAlgorithm } from '@ledger/programming';
 
-export interface BitstreamView extends BitstreamDescription {
+export interface BitstreamView extends Omit<BitstreamDescription, 'signature'> {
   readonly bitstreamId: string;
+  /** The verdict recorded at registration as it stands now: `revoked` while the key that signed it is revoked (signatureStanding). */
+  readonly signature: SignatureStanding;
   /** Where the bytes are: stored by the ledger (`sha256:<hex>`) or at an http(s) URL. */
   readonly origin: BitstreamOrigin;
   readonly state: 'registered' | 'retired';

@@ -35,6 +35,8 @@ interface Registered {
 interface FpgaRegion {
   readonly deviceUuid: string;
   readonly pciAddress: string;
+  /** The shell's interface id the device reports (`board_info.interface_id`): the ledger never loaded one there. */
+  readonly interfaceId: string;
   readonly deployableUuid: string;
   readonly rpUuid: string;
 }
@@ -50,7 +52,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
   let stateDir: string;
   const agents: AgentProcess[] = [];
   const regions: Record<string, FpgaRegion> = {};
-  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired' | 'revokedKey' | 'atOrigin', Registered> = {} as never;
+  const images: Record<'old' | 'target' | 'byFunction' | 'mislabelled' | 'retired' | 'revokedKey' | 'atOrigin' | 'otherShell', Registered> = {} as never;
   const originImages = new Map<string, Buffer>();
   let imageStore: Awaited<ReturnType<typeof serveImages>>;
   const signer = generateKeyPairSync('ed25519');
@@ -66,11 +68,13 @@ describe('a bind programs the region its profile names (real simulated agents)',
     return agent;
   }
 
-  async function register(label: string, functionId?: (sha256: string) => string, by = signer): Promise<Registered> {
+  /** An image built for the shell the simulated FPGAs report, unless `interfaceId` names another. */
+  async function register(label: string, functionId?: (sha256: string) => string, by = signer, interfaceId = regions[HOSTS.ok].interfaceId): Promise<Registered> {
     const content = Buffer.from(`${label} ${randomUUID()} `.repeat(32));
     const sha256 = createHash('sha256').update(content).digest('hex');
     const readBack = simulatedFunctionId(sha256);
-    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, by.privateKey, { name: label, functionId: (functionId ?? (() => readBack))(sha256) }));
+    const body = imageBody(content, by.privateKey, { name: label, functionId: (functionId ?? (() => readBack))(sha256), interfaceId });
+    const registered = await admin('POST', '/api/v1/bitstreams', body);
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256, readBack };
   }
@@ -81,7 +85,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     originImages.set(path, content);
     const body = originBody(imageStore.url(path), content, signer.privateKey);
     const readBack = simulatedFunctionId(body.sha256);
-    const registered = await admin('POST', '/api/v1/bitstreams', { ...body, functionId: readBack });
+    const registered = await admin('POST', '/api/v1/bitstreams', { ...body, functionId: readBack, interfaceId: regions[HOSTS.ok].interfaceId });
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256: body.sha256, readBack };
   }
@@ -89,7 +93,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
   async function fpgaRegionOf(hostname: string): Promise<FpgaRegion> {
     const device = (await admin('GET', `/api/v1/devices?hostname=${hostname}`)).body.items[0];
     const deployable = (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=FPGA`)).body.items[0];
-    return { deviceUuid: device.uuid, pciAddress: device.pciAddress, deployableUuid: deployable.uuid, rpUuid: deployable.rpUuid };
+    return { deviceUuid: device.uuid, pciAddress: device.pciAddress, interfaceId: device.boardInfo.interface_id, deployableUuid: deployable.uuid, rpUuid: deployable.rpUuid };
   }
 
   const profile = async (name: string, accel: Record<string, string>) => {
@@ -198,6 +202,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     expect((await admin('POST', `/api/v1/bitstreams/${images.retired.bitstreamId}/retire`, { reason: 'superseded' })).status).toBe(200);
     images.revokedKey = await register('revoked-key', undefined, formerSigner);
     images.atOrigin = await registerAtOrigin('/fpga/at-origin.gbs');
+    images.otherShell = await register('other-shell', undefined, signer, '12'.repeat(16));
     expect((await admin('POST', `/api/v1/signing-keys/${formerKey}/revoke`)).status).toBe(200);
     await profile('bp-plain', {});
     await profile('bp-target', { 'accel:bitstream_id': images.target.bitstreamId });
@@ -208,6 +213,8 @@ describe('a bind programs the region its profile names (real simulated agents)',
     await profile('bp-no-function', { 'accel:function_id': 'dd'.repeat(16) });
     await profile('bp-revoked-key', { 'accel:bitstream_id': images.revokedKey.bitstreamId });
     await profile('bp-origin', { 'accel:bitstream_id': images.atOrigin.bitstreamId });
+    await profile('bp-other-shell', { 'accel:bitstream_id': images.otherShell.bitstreamId });
+    await profile('bp-other-shell-function', { 'accel:function_id': images.otherShell.readBack });
   }, 120_000);
 
   afterAll(async () => {
@@ -223,6 +230,8 @@ describe('a bind programs the region its profile names (real simulated agents)',
     ['a retired bitstream', 'bp-retired', 'ARQ.BITSTREAM_RETIRED'],
     ['a bitstream signed by a key revoked since', 'bp-revoked-key', 'ARQ.BITSTREAM_UNTRUSTED'],
     ['a function no registered bitstream has', 'bp-no-function', 'ARQ.NO_BITSTREAM_FOR_FUNCTION'],
+    ['a bitstream built for another shell than the device reports', 'bp-other-shell', 'ARQ.BITSTREAM_INCOMPATIBLE'],
+    ['a function whose only bitstream is built for another shell than the device reports', 'bp-other-shell-function', 'ARQ.NO_BITSTREAM_FOR_FUNCTION'],
   ])('refuses a bind whose profile names %s with 409 and records nothing', async (_what, profileName, code) => {
     const arq = await createArq(profileName);
     const message = await expectCyborgRefusal(store, () => bind(arq, HOSTS.ok), 409, code);

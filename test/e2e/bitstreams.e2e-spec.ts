@@ -142,6 +142,20 @@ describe('bitstreams over HTTP (embedded SQLite)', () => {
     await expectRefused(() => asAdmin('POST', '/api/v1/signing-keys', { publicKeyPem: 'not a key' }), 400, 'BITSTREAM.KEY_INVALID');
   });
 
+  it("shows an image signed by a key revoked since as revoked, and valid again once the key is trusted again", async () => {
+    const later = generateKeyPairSync('ed25519');
+    const laterKey = (await asAdmin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(later.publicKey), label: 'later' })).body.keyId;
+    const { bitstreamId } = (await asAdmin('POST', '/api/v1/bitstreams', imageBody(newImage(), later.privateKey))).body;
+    const revoked = await asAdmin('POST', `/api/v1/signing-keys/${laterKey}/revoke`);
+    const shown = await asAdmin('GET', `/api/v1/bitstreams/${bitstreamId}`, undefined, fresh(revoked.body.position));
+    expect(shown.body.signature).toEqual({ verdict: 'revoked', keyId: laterKey });
+    const listed = (await asAdmin('GET', '/api/v1/bitstreams', undefined, fresh(revoked.body.position))).body.find((b: { bitstreamId: string }) => b.bitstreamId === bitstreamId);
+    expect(listed.signature).toEqual({ verdict: 'revoked', keyId: laterKey });
+    const trustedAgain = await asAdmin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(later.publicKey), label: 'later' });
+    const again = await asAdmin('GET', `/api/v1/bitstreams/${bitstreamId}`, undefined, fresh(trustedAgain.body.position));
+    expect(again.body.signature).toEqual({ verdict: 'valid', keyId: laterKey });
+  });
+
   it("records a region's provenance once the agent completes a program job that names the bitstream", async () => {
     const content = newImage();
     const { bitstreamId, sha256 } = (await asAdmin('POST', '/api/v1/bitstreams', imageBody(content, trusted.privateKey))).body;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { workflowJobId } from '@ledger/workflows';
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentProcess } from '../support/agent-process';
+import { imageBody, pemOf } from '../support/bitstreams';
 import { startAgentOnLedger } from '../support/simulated-agent';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
@@ -43,13 +44,12 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     return deployables.find((deployable: { resourceClass: string }) => deployable.resourceClass === 'FPGA').deviceUuid;
   }
 
-  /** Registers a shell image whose recorded interface id is the one the simulated agent reads back. */
-  async function registerShell(): Promise<{ bitstreamId: string; sha256: string; interfaceId: string }> {
+  /** Registers a shell image whose recorded interface id is the one the simulated agent reads back; unsigned unless `signer` is given. */
+  async function registerShell(signer: KeyObject | null = null): Promise<{ bitstreamId: string; sha256: string; interfaceId: string }> {
     const content = Buffer.from(`shell image ${randomUUID()} `.repeat(32));
     const sha256 = createHash('sha256').update(content).digest('hex');
     const interfaceId = simulatedInterfaceId(sha256);
-    const body = { content: content.toString('base64'), functionId: '00'.repeat(16), interfaceId, vendor: 'intel', name: 'shell' };
-    const registered = await admin('POST', '/api/v1/bitstreams', body);
+    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(content, signer, { functionId: '00'.repeat(16), interfaceId, name: 'shell' }));
     expect(registered.status).toBe(201);
     return { bitstreamId: registered.body.bitstreamId, sha256, interfaceId };
   }
@@ -124,6 +124,17 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     await eventually(async () => (await admin('GET', `/api/v1/workflows/provision/${first.body.workflowId}`)).body?.status === 'completed', 60_000);
   }, 120_000);
 
+  it('refuses a shell signed by a key revoked since with 409 PROVISION.BITSTREAM_UNTRUSTED, recording nothing', async () => {
+    const former = generateKeyPairSync('ed25519');
+    const keyId = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(former.publicKey), label: 'former' })).body.keyId;
+    const shell = await registerShell(former.privateKey);
+    expect((await admin('POST', `/api/v1/signing-keys/${keyId}/revoke`)).status).toBe(200);
+    const head = await store.headPosition();
+    const refused = await admin('POST', '/api/v1/hosts/provision-ok/provision', { shell: shell.bitstreamId, vfs: 2 });
+    expect([refused.status, refused.headers.get('x-error-code'), refused.body.bitstreamId]).toEqual([409, 'PROVISION.BITSTREAM_UNTRUSTED', shell.bitstreamId]);
+    expect(await store.headPosition()).toBe(head);
+  });
+
   it('a shell that fails to load ends compensated: the host is marked failed, the device keeps its shell and VFs', async () => {
     const hostname = 'provision-shell-fails';
     const fpga = await hostWithAgent(hostname, { failNext: { program: 2 } });
@@ -170,6 +181,23 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     expect(await device(fpga)).toMatchObject({ shellInterfaceId: golden.interfaceId, configuredVfs: 4 });
     const provisionings = (await store.readStream(`host-${hostname}`)).filter((event) => event.type.startsWith('inventory.HostProvision')).map((event) => event.type);
     expect(provisionings).toEqual(['inventory.HostProvisioningStarted', 'inventory.HostProvisioned', 'inventory.HostProvisioningStarted', 'inventory.HostProvisionFailed']);
+  }, 180_000);
+
+  it('does not load back a previous shell whose key was revoked since: the undo leaves the new shell loaded', async () => {
+    const hostname = 'provision-revoked-previous';
+    const fpga = await hostWithAgent(hostname, { failNext: { configureVfs: 2 } });
+    const former = generateKeyPairSync('ed25519');
+    const keyId = (await admin('POST', '/api/v1/signing-keys', { publicKeyPem: pemOf(former.publicKey), label: 'former' })).body.keyId;
+    const golden = await registerShell(former.privateKey);
+    expect((await provision(hostname, { shell: golden.bitstreamId, vfs: 4 })).status).toBe('completed');
+    expect((await admin('POST', `/api/v1/signing-keys/${keyId}/revoke`)).status).toBe(200);
+    const next = await registerShell();
+    const view = await provision(hostname, { shell: next.bitstreamId, vfs: 2 });
+    expect(view.status).toBe('compensated');
+    expect(view.steps.find((step: StepRow & { evidence: unknown }) => step.step === 'program-shell' && step.phase === 'compensate').evidence).toEqual({ nothingToUndo: true });
+    const loads = await eventsOf(`device-${fpga}`, 'inventory.ShellProgrammed');
+    expect(loads.map((load) => load.bitstreamId)).toEqual([golden.bitstreamId, next.bitstreamId]);
+    await eventually(async () => (await device(fpga)).shellInterfaceId === next.interfaceId);
   }, 180_000);
 
   it('ledgerctl host provision --wait follows the workflow to its end, a progress line per step', async () => {

@@ -6,6 +6,7 @@ import { TokenCodec } from '@ledger/auth';
 import { eventually } from '@ledger/processing/testing';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
 import { simulatedFunctionId } from '../../apps/agent/src/drivers/simulated/simulated.driver';
+import { regionInterfaceId } from '../../apps/agent/src/drivers/simulated/simulated-host';
 import type { AgentProcess } from '../support/agent-process';
 import { imageBody, pemOf } from '../support/bitstreams';
 import { bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
@@ -124,7 +125,9 @@ describe(`crash recovery of programming binds (real simulated agents, ${CYCLES} 
   async function registerBitstream(): Promise<string> {
     const content = Buffer.from(`saga-crash ${SEED} `.repeat(64));
     const functionId = simulatedFunctionId(createHash('sha256').update(content).digest('hex'));
-    const registered = await call('POST', '/api/v1/bitstreams', admin, imageBody(content, signer.privateKey, { name: 'saga-crash', functionId }));
+    // Built for the factory shell the simulated FPGAs report: the ledger loads no shell in this run.
+    const interfaceId = regionInterfaceId(null, 0);
+    const registered = await call('POST', '/api/v1/bitstreams', admin, imageBody(content, signer.privateKey, { name: 'saga-crash', functionId, interfaceId }));
     expect(registered.status).toBe(201);
     return ((await registered.json()) as { bitstreamId: string }).bitstreamId;
   }

@@ -14,6 +14,8 @@ export * from './domain/arq.errors';
 export * from './domain/arq.decider';
 export * from './domain/arq-patch';
 export * from './domain/attach-handle-info';
+export * from './domain/fpga-id';
+export * from './domain/device-shell';
 export * from './domain/bind-program';
 export * from './application/arqs/allocation-directory.port';
 export * from './application/arqs/arq-store';

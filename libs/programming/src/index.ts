@@ -1,5 +1,6 @@
 export * from './domain/programming.errors';
 export * from './domain/signature-verdict';
+export * from './domain/bitstream-trust';
 export * from './domain/bitstream-id';
 export * from './domain/bitstream-origin';
 export * from './domain/programming.events';

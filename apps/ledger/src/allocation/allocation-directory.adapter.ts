@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AllocationDirectory, BindableBitstream, InventoryAttachHandle, ProviderDescription } from '@ledger/allocation';
 import type { SqlDatabase } from '@ledger/processing';
-import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
+import { mayBeLoaded, PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { BitstreamQueries, type BitstreamView } from '@ledger/projections/bitstreams';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
@@ -53,7 +53,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
         agentLost: deployable.agentLost,
         capacity: deployable.deviceCapacity ?? {},
         pciAddress: device.pciAddress,
-        interfaceId: device.shellInterfaceId,
+        shell: { loadedInterfaceId: device.shellInterfaceId, boardInfo: device.boardInfo },
         regionBitstreamId: deployable.bitstreamId,
       }
     );
@@ -78,20 +78,15 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
 
   async bitstream(bitstreamId: string): Promise<BindableBitstream | undefined> {
     const bitstream = await this.bitstreams.getBitstream(bitstreamId);
-    return bitstream && (await this.bindable([bitstream]))[0];
+    return bitstream && this.bindable([bitstream])[0];
   }
 
   async bitstreamsOfFunction(functionId: string): Promise<BindableBitstream[]> {
     return this.bindable(await this.bitstreams.listBitstreams({ functionId }));
   }
 
-  /**
-   * Trusted now, not only when registered: a key revoked since no longer
-   * vouches for its images, and an unsigned image is loaded only while
-   * LEDGER_BITSTREAM_ALLOW_UNSIGNED still allows it.
-   */
-  private async bindable(bitstreams: readonly BitstreamView[]): Promise<BindableBitstream[]> {
-    const trustedKeys = new Set((await this.bitstreams.listSigningKeys()).filter((key) => key.state === 'trusted').map((key) => key.keyId));
+  /** Trusted now, not only when registered: the view's signature says whether its key was revoked since, and mayBeLoaded is the rule. */
+  private bindable(bitstreams: readonly BitstreamView[]): BindableBitstream[] {
     return bitstreams.map((bitstream) => ({
       bitstreamId: bitstream.bitstreamId,
       sha256: bitstream.sha256,
@@ -99,8 +94,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
       functionId: bitstream.functionId,
       interfaceId: bitstream.interfaceId,
       retired: bitstream.state === 'retired',
-      trusted:
-        bitstream.signature.verdict === 'valid' ? trustedKeys.has(bitstream.signature.keyId) : bitstream.signature.verdict === 'unsigned' && this.programming.allowUnsigned,
+      trusted: mayBeLoaded(bitstream.signature, this.programming.allowUnsigned),
     }));
   }
 }

@@ -20,7 +20,7 @@ export class ProvisionHostController {
     summary: 'Bring a host into service: load a registered shell on its FPGA and configure its VFs (the provision workflow)',
     description:
       'Answers once the workflow waits for the agent, with Location naming the instance (GET /api/v1/workflows/provision/{id}). ' +
-      '404 BITSTREAM.NOT_FOUND, INVENTORY.HOST_NOT_FOUND, PROVISION.DEVICE_NOT_FOUND; 409 INVENTORY.HOST_PROVISIONING, PROVISION.NO_FPGA, PROVISION.DEVICE_REQUIRED, PROVISION.BITSTREAM_RETIRED.',
+      '404 BITSTREAM.NOT_FOUND, INVENTORY.HOST_NOT_FOUND, PROVISION.DEVICE_NOT_FOUND; 409 INVENTORY.HOST_PROVISIONING, PROVISION.NO_FPGA, PROVISION.DEVICE_REQUIRED, PROVISION.BITSTREAM_RETIRED, PROVISION.BITSTREAM_UNTRUSTED.',
   })
   async provision(
     @Param('hostname') hostname: string,

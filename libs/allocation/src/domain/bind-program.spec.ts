@@ -14,7 +14,10 @@ const bitstream = (id: string, overrides: Partial<BindableBitstream> = {}): Bind
   ...overrides,
 });
 const OLD = bitstream('00000000-0000-5000-8000-00000000000a', { functionId: 'aa'.repeat(16) });
-const region = (overrides: Partial<ProgrammableRegion> = {}): ProgrammableRegion => ({ pciAddress: '0000:3b:00.0', interfaceId: null, holds: null, ...overrides });
+const UNKNOWN_SHELL = { interfaceIds: [], source: 'unknown' } as const;
+const region = (overrides: Partial<ProgrammableRegion> = {}): ProgrammableRegion => ({ pciAddress: '0000:3b:00.0', shell: UNKNOWN_SHELL, holds: null, ...overrides });
+/** A device that reports these interface ids (normalised, as deviceShellOf hands them over). */
+const reporting = (...interfaceIds: string[]) => ({ shell: { interfaceIds, source: 'reported' } as const });
 const byId = (bitstreamId: string): ProgramRequest => ({ by: 'bitstream', bitstreamId });
 const byFunction: ProgramRequest = { by: 'function', functionId: FUNCTION };
 
@@ -51,6 +54,8 @@ describe('what a bind programs (resolving the profile group’s accel:* keys)', 
       previous: { bitstreamId: OLD.bitstreamId, sha256: OLD.sha256, url: `/api/v1/bitstreams/${OLD.bitstreamId}/content` },
     });
     expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region()).previous).toBeNull();
+    // An image no longer trusted is not loaded back, not even to undo.
+    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region({ holds: { ...OLD, trusted: false } })).previous).toBeNull();
   });
 
   it('names an image kept in an image store by its origin URL, for the agent to fetch there (no ledger credential goes with it)', () => {
@@ -65,15 +70,25 @@ describe('what a bind programs (resolving the profile group’s accel:* keys)', 
     ['an unknown bitstream', [], region(), 'ARQ.BITSTREAM_UNKNOWN'],
     ['a retired one', [bitstream('00000000-0000-5000-8000-00000000000b', { retired: true })], region(), 'ARQ.BITSTREAM_RETIRED'],
     ['one no trusted key vouches for', [bitstream('00000000-0000-5000-8000-00000000000b', { trusted: false })], region(), 'ARQ.BITSTREAM_UNTRUSTED'],
-    ['one built for another shell', [bitstream('00000000-0000-5000-8000-00000000000b')], region({ interfaceId: 'c'.repeat(32) }), 'ARQ.BITSTREAM_INCOMPATIBLE'],
+    ['one built for another shell', [bitstream('00000000-0000-5000-8000-00000000000b')], region(reporting('c'.repeat(32))), 'ARQ.BITSTREAM_INCOMPATIBLE'],
   ])('refuses %s by id', (_what, candidates, where, code) => {
     expect(refusal(() => resolveBindProgram(byId('00000000-0000-5000-8000-00000000000b'), candidates, where))).toBe(code);
   });
 
-  it('accepts a bitstream by id built for the shell the device reports, dashes and case aside', () => {
-    const wanted = bitstream('00000000-0000-5000-8000-00000000000b');
-    const shell = `${SHELL.slice(0, 8)}-${SHELL.slice(8)}`.toUpperCase();
-    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region({ interfaceId: shell })).bitstreamId).toBe(wanted.bitstreamId);
+  it('accepts a bitstream by id built for one of the interface ids of the device\'s shell, dashes and case aside', () => {
+    const wanted = bitstream('00000000-0000-5000-8000-00000000000b', { interfaceId: `${SHELL.slice(0, 8)}-${SHELL.slice(8)}`.toUpperCase() });
+    expect(resolveBindProgram(byId(wanted.bitstreamId), [wanted], region(reporting('c'.repeat(32), SHELL))).bitstreamId).toBe(wanted.bitstreamId);
+  });
+
+  it('names the shell and where the ledger knows it from when it refuses an image built for another', () => {
+    const other = bitstream('00000000-0000-5000-8000-00000000000b', { interfaceId: 'c'.repeat(32) });
+    let refused: unknown;
+    try {
+      resolveBindProgram(byId(other.bitstreamId), [other], region(reporting(SHELL)));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ code: 'ARQ.BITSTREAM_INCOMPATIBLE', facts: { interfaceId: 'c'.repeat(32), deviceInterfaceId: SHELL, shellSource: 'reported' } });
   });
 
   it('picks the newest live, trusted bitstream of the function that fits the shell, and asks for that function back', () => {
@@ -85,7 +100,7 @@ describe('what a bind programs (resolving the profile group’s accel:* keys)', 
       bitstream('00000000-0000-5000-8000-000000000005', { trusted: false }),
       bitstream('00000000-0000-5000-8000-000000000006', { functionId: 'bb'.repeat(16) }),
     ];
-    expect(resolveBindProgram(byFunction, candidates, region({ interfaceId: SHELL }))).toMatchObject({
+    expect(resolveBindProgram(byFunction, candidates, region(reporting(SHELL)))).toMatchObject({
       bitstreamId: '00000000-0000-5000-8000-000000000003',
       expectedFunctionId: FUNCTION,
     });
@@ -96,7 +111,7 @@ describe('what a bind programs (resolving the profile group’s accel:* keys)', 
   it('refuses a function no usable bitstream has', () => {
     const unusable = [bitstream('00000000-0000-5000-8000-000000000004', { retired: true }), bitstream('00000000-0000-5000-8000-000000000005', { trusted: false })];
     expect(refusal(() => resolveBindProgram(byFunction, unusable, region()))).toBe('ARQ.NO_BITSTREAM_FOR_FUNCTION');
-    expect(refusal(() => resolveBindProgram(byFunction, [bitstream('00000000-0000-5000-8000-000000000001')], region({ interfaceId: 'c'.repeat(32) })))).toBe(
+    expect(refusal(() => resolveBindProgram(byFunction, [bitstream('00000000-0000-5000-8000-000000000001')], region(reporting('c'.repeat(32)))))).toBe(
       'ARQ.NO_BITSTREAM_FOR_FUNCTION',
     );
   });

@@ -1,5 +1,7 @@
 import { bitstreamImageUrl } from '@ledger/kernel';
 import { BindBitstreamError } from './arq.errors';
+import type { DeviceShell } from './device-shell';
+import { normalizeHexId } from './fpga-id';
 
 /** What a profile group asks to be loaded into the region a bind gets (CYBORG-V2.md §4.3: Cyborg's bind path). */
 export type ProgramRequest = { readonly by: 'bitstream'; readonly bitstreamId: string } | { readonly by: 'function'; readonly functionId: string };
@@ -20,9 +22,9 @@ export interface BindableBitstream {
 /** The region a provider's bind would program, as the inventory knows it. */
 export interface ProgrammableRegion {
   readonly pciAddress: string;
-  /** The shell's interface id the device reported (a bitstream must be built for it); null: none known, anything fits. */
-  readonly interfaceId: string | null;
-  /** The registered bitstream the region holds now, or null when none is known. */
+  /** The shell the device runs (deviceShellOf): a bitstream must be built for one of its interface ids. */
+  readonly shell: DeviceShell;
+  /** The registered bitstream the region holds now, or null when none is known (an undo loads it back only while it is trusted). */
   readonly holds: BindableBitstream | null;
 }
 
@@ -39,12 +41,9 @@ export interface BindProgram extends ProgramImage {
   readonly pciAddress: string;
   /** Set when the profile asked for a function: the function id the agent reads back must be this one. */
   readonly expectedFunctionId: string | null;
-  /** What the region held when the bind was planned: the undo loads it back (null: nothing known to restore). */
+  /** What the region held when the bind was planned: the undo loads it back (null: nothing known, or nothing trusted, to restore). */
   readonly previous: ProgramImage | null;
 }
-
-/** Function and interface ids compare as the agent reads them back: hex digits, no dashes, lower case. */
-export const normalizeHexId = (id: string): string => id.replace(/-/g, '').toLowerCase();
 
 /**
  * The profile group's `accel:bitstream_id` / `accel:function_id` (a group
@@ -60,7 +59,8 @@ export function programRequestOf(resourceClass: string, accel: Readonly<Record<s
 
 /**
  * Picks the image a bind loads. By id: that bitstream, which must be
- * registered, live, trusted and built for the device's shell. By function:
+ * registered, live, trusted and built for the device's shell (the one the
+ * ledger loaded there, else the one the device reports). By function:
  * the newest bitstream with that function id that is all of those. The
  * region already holding the chosen image is programmed all the same: the
  * agent's read-back is the evidence the function is there. Throws
@@ -73,7 +73,8 @@ export function resolveBindProgram(request: ProgramRequest, candidates: readonly
     functionId: chosen.functionId,
     pciAddress: region.pciAddress,
     expectedFunctionId: request.by === 'function' ? request.functionId : null,
-    previous: region.holds ? programImage(region.holds) : null,
+    // An image no longer trusted is not loaded back, not even to undo: the region then keeps the new one.
+    previous: region.holds?.trusted ? programImage(region.holds) : null,
   };
 }
 
@@ -85,10 +86,11 @@ function chosenById(bitstreamId: string, candidates: readonly BindableBitstream[
     throw new BindBitstreamError('BITSTREAM_UNTRUSTED', `Bitstream ${bitstreamId} is not signed by a trusted key, and the ledger refuses unverified images`, { bitstreamId });
   }
   if (!fits(bitstream, region)) {
-    throw new BindBitstreamError('BITSTREAM_INCOMPATIBLE', `Bitstream ${bitstreamId} needs interface ${bitstream.interfaceId}; the device's shell is ${region.interfaceId}`, {
+    throw new BindBitstreamError('BITSTREAM_INCOMPATIBLE', `Bitstream ${bitstreamId} needs interface ${bitstream.interfaceId}; the device's shell is ${shellText(region.shell)}`, {
       bitstreamId,
       interfaceId: bitstream.interfaceId,
-      deviceInterfaceId: region.interfaceId,
+      deviceInterfaceId: region.shell.interfaceIds.join(','),
+      shellSource: region.shell.source,
     });
   }
   return bitstream;
@@ -100,15 +102,17 @@ function chosenByFunction(functionId: string, candidates: readonly BindableBitst
   if (!newest) {
     throw new BindBitstreamError(
       'NO_BITSTREAM_FOR_FUNCTION',
-      `No live, trusted bitstream with function ${functionId}${region.interfaceId ? ` fits the device's shell ${region.interfaceId}` : ' is registered'}`,
-      { functionId, deviceInterfaceId: region.interfaceId },
+      `No live, trusted bitstream with function ${functionId}${region.shell.interfaceIds.length > 0 ? ` fits the device's shell ${shellText(region.shell)}` : ' is registered'}`,
+      { functionId, deviceInterfaceId: region.shell.interfaceIds.join(',') || null, shellSource: region.shell.source },
     );
   }
   return newest;
 }
 
 const fits = (bitstream: BindableBitstream, region: ProgrammableRegion): boolean =>
-  region.interfaceId === null || normalizeHexId(bitstream.interfaceId) === normalizeHexId(region.interfaceId);
+  region.shell.interfaceIds.length === 0 || region.shell.interfaceIds.includes(normalizeHexId(bitstream.interfaceId));
+
+const shellText = (shell: DeviceShell): string => `${shell.interfaceIds.join(', ')} (${shell.source === 'loaded' ? 'loaded by the ledger' : 'as the device reports it'})`;
 
 const programImage = (bitstream: BindableBitstream): ProgramImage => ({
   bitstreamId: bitstream.bitstreamId,

@@ -10,6 +10,8 @@ export const ProvisioningErrorCodes = {
   DEVICE_NOT_FOUND: 'PROVISION.DEVICE_NOT_FOUND',
   /** The shell bitstream is retired: it may no longer be programmed (409). */
   BITSTREAM_RETIRED: 'PROVISION.BITSTREAM_RETIRED',
+  /** The shell bitstream may not be loaded: signed by a key revoked since, or unsigned while unsigned images are refused (409). */
+  BITSTREAM_UNTRUSTED: 'PROVISION.BITSTREAM_UNTRUSTED',
   /** The shell the agent read back is not the registered one (checksum or interface id); a failed step, never an HTTP answer. */
   SHELL_MISMATCH: 'PROVISION.SHELL_MISMATCH',
   /** Placement did not reach the host's desired state in time; a failed step attempt, never an HTTP answer. */
@@ -37,6 +39,15 @@ export class ProvisionDeviceNotFoundError extends NotFoundError {
 export class ShellBitstreamRetiredError extends ConflictError {
   constructor(bitstreamId: string) {
     super(ProvisioningErrorCodes.BITSTREAM_RETIRED, `bitstream ${bitstreamId} is retired and may no longer be programmed`, { bitstreamId });
+  }
+}
+
+export class ShellBitstreamUntrustedError extends ConflictError {
+  constructor(bitstreamId: string, verdict: string) {
+    super(ProvisioningErrorCodes.BITSTREAM_UNTRUSTED, `bitstream ${bitstreamId} is not vouched for now (its signature is ${verdict}): the ledger loads no unverified shell`, {
+      bitstreamId,
+      verdict,
+    });
   }
 }
 

@@ -17,7 +17,7 @@ export class BitstreamObject {
   @Field() interfaceId!: string;
   @Field() vendor!: string;
   @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => JsonScalar, { description: 'The signature verdict at registration.' }) signature!: unknown;
+  @Field(() => JsonScalar, { description: 'The signature verdict recorded at registration as it stands now: `revoked` (with the keyId) while its signing key is revoked.' }) signature!: unknown;
   @Field(() => BitstreamOriginObject) origin!: BitstreamOriginObject;
   @Field({ description: '`registered` or `retired`.' }) state!: string;
   @Field() registeredAt!: string;

@@ -1,4 +1,5 @@
 import type { BindableBitstream } from '../../domain/bind-program';
+import type { DeviceShellFacts } from '../../domain/device-shell';
 import type { InventoryAttachHandle } from '../../domain/attach-handle-info';
 import type { ArqStateName } from '../../domain/arq.state';
 
@@ -18,8 +19,8 @@ export interface ProviderDescription {
   readonly capacity: Readonly<Record<string, number>>;
   /** The device's PCI address: a program job names the region by it. */
   readonly pciAddress: string;
-  /** The shell interface id the device last read back (null: none known). */
-  readonly interfaceId: string | null;
+  /** What the inventory knows of the device's shell: the ledger's last load and the device's own report (deviceShellOf decides). */
+  readonly shell: DeviceShellFacts;
   /** The registered bitstream the region was last loaded with (null: none known). */
   readonly regionBitstreamId: string | null;
 }

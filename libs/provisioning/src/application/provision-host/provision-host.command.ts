@@ -14,7 +14,7 @@ export interface ProvisionStarted {
 /**
  * An operator brings a host into service (`POST /api/v1/hosts/{hostname}/provision`):
  * checked first, recording nothing on refusal — BITSTREAM.NOT_FOUND (404)
- * or PROVISION.BITSTREAM_RETIRED (409) for the shell, INVENTORY.HOST_NOT_FOUND
+ * or PROVISION.BITSTREAM_RETIRED / BITSTREAM_UNTRUSTED (409) for the shell, INVENTORY.HOST_NOT_FOUND
  * (404) for a host that never reported, INVENTORY.HOST_PROVISIONING (409)
  * while another provisioning runs, PROVISION.NO_FPGA / DEVICE_REQUIRED (409)
  * and PROVISION.DEVICE_NOT_FOUND (404) for the FPGA — then the provision

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
+import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
 import { PROVISION_WORKFLOWS, type ProvisionWorkflows } from '../provisioning.ports';
 import { ProvisionHostCommand, type ProvisionStarted } from './provision-host.command';
 import { planProvisioning } from './provision-plan';
@@ -15,12 +16,13 @@ export class ProvisionHostHandler implements ICommandHandler<ProvisionHostComman
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROVISION_WORKFLOWS) private readonly workflows: ProvisionWorkflows,
+    @Inject(PROGRAMMING_SETTINGS) private readonly programming: ProgrammingSettings,
   ) {}
 
   /** Starts the workflow and returns once it waits for an agent; the host's own stream refuses a second provisioning started in between. */
   async execute({ input }: ProvisionHostCommand): Promise<ProvisionStarted> {
     const provisionId = uuidV7();
-    const data = await planProvisioning(this.store, input, provisionId);
+    const data = await planProvisioning(this.store, input, provisionId, this.programming.allowUnsigned);
     const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data }, NEVER_ABORTED);
     return { workflow: PROVISION_WORKFLOW, workflowId: provisionId, status, position: await this.store.headPosition() };
   }

@@ -1,4 +1,5 @@
 import { type BindProgram, programRequestOf, resolveBindProgram } from '../../../domain/bind-program';
+import { deviceShellOf } from '../../../domain/device-shell';
 import type { LiveArq } from '../../../domain/arq.state';
 import type { AllocationDirectory, ProviderDescription } from '../allocation-directory.port';
 
@@ -15,5 +16,5 @@ export async function bindProgramOf(directory: AllocationDirectory, arq: LiveArq
     request.by === 'bitstream' ? [await directory.bitstream(request.bitstreamId)].filter((found) => found !== undefined) : await directory.bitstreamsOfFunction(request.functionId);
   // The undo loads back what the region holds, which it can only when the ledger has those bytes.
   const holds = provider.regionBitstreamId === null ? undefined : await directory.bitstream(provider.regionBitstreamId);
-  return resolveBindProgram(request, candidates, { pciAddress: provider.pciAddress, interfaceId: provider.interfaceId, holds: holds ?? null });
+  return resolveBindProgram(request, candidates, { pciAddress: provider.pciAddress, shell: deviceShellOf(provider.shell), holds: holds ?? null });
 }

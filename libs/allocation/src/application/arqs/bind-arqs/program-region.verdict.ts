@@ -1,5 +1,5 @@
 import { jobResultOf, type StepVerdict, type WorkflowInput } from '@ledger/workflows';
-import { normalizeHexId } from '../../../domain/bind-program';
+import { normalizeHexId } from '../../../domain/fpga-id';
 
 const PROGRAM_KEYS = 'program-region/do/';
 
