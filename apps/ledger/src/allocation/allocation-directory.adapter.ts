@@ -32,11 +32,6 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     return this.consistency.awaitFresh();
   }
 
-  async deviceProfileByName(name: string) {
-    const profile = await this.profiles.getByName(name);
-    return profile && { uuid: profile.uuid, name: profile.name, groups: profile.groups };
-  }
-
   async providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined> {
     const deployable = await this.inventory.findDeployableByRpUuid(rpUuid);
     const device = deployable && (await this.inventory.getDevice(deployable.deviceUuid));

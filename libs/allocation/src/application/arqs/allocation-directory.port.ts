@@ -33,7 +33,6 @@ export interface ProviderDescription {
  */
 export interface AllocationDirectory {
   catchUp(): Promise<void>;
-  deviceProfileByName(name: string): Promise<{ uuid: string; name: string; groups: readonly Record<string, string>[] } | undefined>;
   providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined>;
   /** The deployable's attach handles, free ones (per the read model) first. */
   attachHandlesOf(deployableUuid: string): Promise<InventoryAttachHandle[]>;

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { type AggregateCache, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
 import { ReserveQuotaCommand } from '@ledger/quota';
 import type { CreateArq } from '../../../domain/arq.decider';
@@ -7,21 +8,24 @@ import { ArqInvalidError } from '../../../domain/arq.errors';
 import type { LiveArq } from '../../../domain/arq.state';
 import { DeviceProfileNotFoundError } from '../../../domain/device-profile.errors';
 import { parseDeviceProfileGroups, type RequestGroup } from '../../../domain/device-profile-groups';
-import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
+import { deviceProfileDecider, type DeviceProfileState } from '../../../domain/device-profile.decider';
+import { deviceProfileStream } from '../../../domain/device-profile.streams';
+import { DEVICE_PROFILE_CACHE } from '../../device-profiles/device-profile.tokens';
 import { ArqStore, liveOrThrow } from '../arq-store';
 import { CreateArqsCommand } from './create-arqs.command';
 
 @CommandHandler(CreateArqsCommand)
 export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
   constructor(
-    @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DEVICE_PROFILE_CACHE) private readonly profiles: AggregateCache<DeviceProfileState>,
     @Inject(ArqStore) private readonly arqs: ArqStore,
     @Inject(CommandBus) private readonly commands: CommandBus,
   ) {}
 
   async execute({ input, context }: CreateArqsCommand): Promise<LiveArq[]> {
-    await this.directory.catchUp();
-    const profile = await this.directory.deviceProfileByName(input.deviceProfileName);
+    // The profile's own stream, not the read model: the answer needs no projection to have caught up.
+    const profile = (await loadAggregate(this.store, deviceProfileStream(input.deviceProfileName), deviceProfileDecider, this.profiles)).state.live;
     if (!profile) throw new DeviceProfileNotFoundError('name', input.deviceProfileName);
     const groups = chosenGroups(parseDeviceProfileGroups(profile.groups), input.groupId);
     const at = new Date().toISOString();
