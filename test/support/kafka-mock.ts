@@ -7,6 +7,10 @@ const START_TIMEOUT_MS = 10_000;
 /** A Kafka protocol broker for one suite: librdkafka's mock cluster, kept alive by a `kcat` producer (DESIGN.md, services). */
 export interface KafkaMock {
   readonly brokers: string[];
+  /** Stops the broker answering (SIGSTOP): its connections stay open and what is sent to it goes unanswered, as with a hung broker. */
+  freeze(): void;
+  /** Lets a frozen broker go on (SIGCONT): it then reads and answers what it was sent meanwhile. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -39,7 +43,12 @@ export async function startKafkaMock(): Promise<KafkaMock> {
       reject(new Error(`kcat exited with ${code} before the mock cluster was up:\n${printed}`));
     });
   });
-  return { brokers, stop: () => stopKcat(kcat) };
+  return {
+    brokers,
+    freeze: () => kcat.kill('SIGSTOP'),
+    thaw: () => kcat.kill('SIGCONT'),
+    stop: () => stopKcat(kcat),
+  };
 }
 
 async function stopKcat(kcat: ChildProcess): Promise<void> {
