@@ -9,6 +9,7 @@ import { kafkaRelayReactor } from './kafka-relay.reactor';
 
 const PREFIX = 'relay-outage';
 const TYPE = 'inventory.DeviceChanged';
+const STALLED_AFTER_MS = 1000;
 
 /**
  * The relay on the reactor runtime against a broker that stops answering
@@ -38,6 +39,7 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
       db,
       owner: 'test',
       reactors: [kafkaRelayReactor({ publisher, topicPrefix: PREFIX })],
+      stalledAfterMs: STALLED_AFTER_MS,
       logger: capturingLogger(),
     });
     await runtime.start();
@@ -53,8 +55,20 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
 
   const relay = async (): Promise<ReactorStatus> => (await runtime.status())[0];
 
+  it('shows the relay stalled once a send has been outstanding past the bound, and live again when the broker answers', async () => {
+    await kafka.freeze();
+    const head = await appendSpread(store, { count: 3, streams: 1, type: TYPE, batch: 3 });
+    // Well inside the producer's request timeout: the send is still outstanding, not yet failed.
+    await eventually(async () => (await relay()).state === 'stalled', 8000);
+    expect(await relay()).toMatchObject({ state: 'stalled', position: 1, lag: 3, stalled: { position: 2, events: 3 } });
+    kafka.thaw();
+    await runtime.waitForPosition(head);
+    await eventually(async () => (await relay()).state === 'live');
+    expect((await relay()).stalled).toBeUndefined();
+  });
+
   it('delivers an event at most twice across an outage, however many attempts the relay made meanwhile', async () => {
-    kafka.freeze();
+    await kafka.freeze();
     const head = await appendSpread(store, { count: 3, streams: 1, type: TYPE, batch: 3 });
     // The first send timed out (its request reached the frozen broker) and the next attempt failed too.
     await eventually(async () => (await relay()).failures >= 2, 150_000);
