@@ -7,12 +7,12 @@ import { type KafkaClientOptions, kafkaClient } from './kafka-client';
 const ALL_IN_SYNC_REPLICAS = -1;
 
 /**
- * One produce request per `publish`. A request that timed out may still be
- * in the broker's socket, and a broker that stops answering appends it when it
- * goes on: each retry kafkajs made inside one send was one more copy of the
- * batch (three per outage with the client's two retries). Our caller's
- * backoff retries instead, on a fresh connection, which sends nothing until
- * the broker answers it again.
+ * One produce request per `publish`. A request that timed out may still sit
+ * in the broker's socket, and a broker that stopped answering appends it when
+ * it goes on, so every retry kafkajs made inside a send (a producer inherits
+ * the client's two) would be one more copy of the batch. The caller's backoff
+ * retries instead, on a fresh connection, which sends nothing until the
+ * broker answers it again (docs/kafka.md, "How many copies").
  */
 const NO_PRODUCE_RETRIES = { retries: 0 };
 
