@@ -7,6 +7,7 @@ import { TokenCodec } from '@ledger/auth';
 import { eventStoreOptions, loadLedgerConfig, readModelOptions } from '@ledger/config';
 import { checkpointsTopic, contextTopic, eventTopic, LEDGER_HEADERS, parseEventEnvelope } from '@ledger/contracts';
 import { openEventStore, readCheckpointLines, type RecordedEvent } from '@ledger/eventstore';
+import type { ReactorStatus } from '@ledger/processing';
 import { eventually } from '@ledger/processing/testing';
 import { type InventorySnapshot, snapshotInventory } from '@ledger/projections/inventory';
 import { openReadModels } from '../../apps/ledger/src/infrastructure/open-read-models';
@@ -21,6 +22,8 @@ const ROOT = join(__dirname, '..', '..');
 const SECRET = 'kafka-relay-test-signing-key-0123456789';
 const PREFIX = 'e2e-ledger';
 const WRITERS = 8;
+/** Well below the producer's 10 s request timeout, so a frozen broker shows as a stall before the send fails. */
+const STALLED_AFTER_MS = 1000;
 
 interface ConsumerState {
   readonly applied: number;
@@ -51,6 +54,7 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
       LEDGER_AUTH_SECRET: SECRET,
       LEDGER_PROCESSOR_LEASE_MS: '2000',
       LEDGER_CHECKPOINT_SECONDS: '1',
+      LEDGER_REACTOR_STALLED_AFTER_MS: String(STALLED_AFTER_MS),
       LEDGER_KAFKA_BROKERS: kafka.brokers.join(','),
       LEDGER_KAFKA_TOPIC_PREFIX: PREFIX,
     };
@@ -74,7 +78,7 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
   };
   const relayStatus = async () => {
     const response = await fetch(`${ledger!.url}/api/v1/reactors`, { headers: { 'x-auth-token': admin } });
-    const { items } = (await response.json()) as { items: { name: string; position: number; lag: number; state: string }[] };
+    const { items } = (await response.json()) as { items: ReactorStatus[] };
     return items.find((reactor) => reactor.name === 'kafka-relay')!;
   };
   const relayCaughtUp = async (): Promise<void> => {
@@ -128,6 +132,23 @@ describeWithService('Kafka (librdkafka mock cluster via kcat)', kafkaMockUnavail
     }
     expectStreamOrder(messages.map((message) => parseEventEnvelope(message.value)));
     expect(logged.map((event) => eventTopic(PREFIX, event.type))).toContain(contextTopic(PREFIX, 'inventory'));
+  });
+
+  it('shows the relay stalled, in the reactors API and /readyz, once a send has gone unanswered past the bound, and live again once the broker answers', async () => {
+    await kafka.freeze();
+    try {
+      await report(40, 0);
+      await eventually(async () => (await relayStatus()).state === 'stalled', 8000);
+      const stalled = await relayStatus();
+      expect(stalled).toMatchObject({ state: 'stalled', stalled: { position: stalled.position + 1 } });
+      expect(stalled.lag).toBeGreaterThan(0);
+      const ready = (await (await fetch(`${ledger!.url}/readyz`)).json()) as { checks: { reactors: { detail: string } } };
+      expect(ready.checks.reactors.detail).toContain(`kafka-relay: a call outstanding since ${stalled.stalled!.since}`);
+    } finally {
+      kafka.thaw();
+    }
+    await relayCaughtUp();
+    await eventually(async () => (await relayStatus()).state === 'live');
   });
 
   it('loses nothing when the relay is killed mid-stream and restarted, and consumers see each event once after dedupe', async () => {

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { eventually } from '@ledger/processing/testing';
 
 /** librdkafka's mock cluster prints this once it listens: "… replaced with 127.0.0.1:PORT[,…]". */
 const BOOTSTRAP_LINE = /replaced with (\S+)/;
@@ -7,6 +9,14 @@ const START_TIMEOUT_MS = 10_000;
 /** A Kafka protocol broker for one suite: librdkafka's mock cluster, kept alive by a `kcat` producer (DESIGN.md, services). */
 export interface KafkaMock {
   readonly brokers: string[];
+  /**
+   * Stops the broker answering (SIGSTOP), resolving once the process is
+   * stopped: its connections stay open and what is sent to it goes
+   * unanswered, as with a hung broker.
+   */
+  freeze(): Promise<void>;
+  /** Lets a frozen broker go on (SIGCONT): it then reads and answers what it was sent meanwhile. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -39,7 +49,21 @@ export async function startKafkaMock(): Promise<KafkaMock> {
       reject(new Error(`kcat exited with ${code} before the mock cluster was up:\n${printed}`));
     });
   });
-  return { brokers, stop: () => stopKcat(kcat) };
+  return {
+    brokers,
+    freeze: async () => {
+      kcat.kill('SIGSTOP');
+      await eventually(() => processState(kcat.pid!) === 'T');
+    },
+    thaw: () => kcat.kill('SIGCONT'),
+    stop: () => stopKcat(kcat),
+  };
+}
+
+/** The state letter of /proc/PID/stat (`T`: stopped by a signal), after the command name, which may hold spaces and parentheses. */
+function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
 async function stopKcat(kcat: ChildProcess): Promise<void> {

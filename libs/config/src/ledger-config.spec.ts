@@ -39,6 +39,12 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('shows a reactor stalled after a call outstanding 5 s unless told otherwise, and refuses a bound below 100 ms', () => {
+    expect(loadLedgerConfig({}).reactorStalledAfterMs).toBe(5000);
+    expect(loadLedgerConfig({ LEDGER_REACTOR_STALLED_AFTER_MS: '1500' }).reactorStalledAfterMs).toBe(1500);
+    expect(() => loadLedgerConfig({ LEDGER_REACTOR_STALLED_AFTER_MS: '10' })).toThrow(/LEDGER_REACTOR_STALLED_AFTER_MS/);
+  });
+
   it('refuses unsigned bitstreams and keeps their bytes under the data dir unless told otherwise', () => {
     expect(loadLedgerConfig({ LEDGER_DATA_DIR: 'var' }, '/srv/ledger').bitstreams).toEqual({
       allowUnsigned: false,

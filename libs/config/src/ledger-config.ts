@@ -54,6 +54,13 @@ export interface LedgerConfig {
    * takes over the processors once it expires.
    */
   readonly processorLeaseMs: number;
+  /**
+   * LEDGER_REACTOR_STALLED_AFTER_MS (5000): a reactor whose call to the
+   * outside (Kafka, Nova, Placement) has been outstanding this long shows
+   * `stalled` in GET /api/v1/reactors, /readyz and the metrics, long before
+   * the call's own timeout fails it.
+   */
+  readonly reactorStalledAfterMs: number;
   /** LEDGER_AUTH_SECRET: token signing key; generated under the data dir when absent. */
   readonly authSecret?: string;
   /** LEDGER_DEV_NO_AUTH (false): accept unauthenticated requests as admin. Development only. */
@@ -173,6 +180,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     roles: roles(env),
     instanceId: nonEmpty(env.LEDGER_INSTANCE_ID) ?? `${hostname()}-${process.pid}`,
     processorLeaseMs: integerSetting(env, 'LEDGER_PROCESSOR_LEASE_MS', 15_000, 1_000, 600_000),
+    reactorStalledAfterMs: integerSetting(env, 'LEDGER_REACTOR_STALLED_AFTER_MS', 5_000, 100, 600_000),
     authSecret,
     devNoAuth: booleanSetting(env, 'LEDGER_DEV_NO_AUTH', false),
     policyFile: optionalPath(env, 'LEDGER_POLICY_FILE', cwd),

@@ -108,6 +108,7 @@ export class ProcessorsModule {
               reactors: config.tracing ? reactors.map(tracedReactor) : reactors,
               owner: config.instanceId,
               leaseTtlMs: config.processorLeaseMs,
+              stalledAfterMs: config.reactorStalledAfterMs,
               logger: new Logger('Reactors'),
               observer: metrics?.processors,
             });

@@ -96,12 +96,13 @@ async function describeKeystone(session: KeystoneSession): Promise<string> {
   }
 }
 
-/** "nova-notifier: unavailable since …; placement: 2 parked", or nothing when all is well. */
+/** "nova-notifier: unavailable since …; kafka-relay: a call outstanding since … (position 12); placement: 2 parked", or nothing when all is well. */
 function describeReactors(reactors: readonly ReactorStatus[]): { detail?: string } {
   const notes = reactors.flatMap((reactor) => {
     const parts = [
       ...(reactor.restored ? [reactor.restored] : []),
       ...(reactor.unavailableSince ? [`unavailable since ${reactor.unavailableSince}`] : []),
+      ...(reactor.stalled ? [`a call outstanding since ${reactor.stalled.since} (position ${reactor.stalled.position})`] : []),
       ...(reactor.state === 'retrying' ? [`retrying position ${reactor.retrying?.position}`] : []),
       ...(reactor.parked > 0 ? [`${reactor.parked} parked`] : []),
     ];

@@ -130,7 +130,7 @@ function defineGauges(registry: Registry) {
     processorPosition: gauge('ledger_processor_position', 'Position up to which a processor has processed the log', ['processor']),
     processorLagEvents: gauge('ledger_processor_lag_events', "Events in the log after a processor's position", ['processor']),
     processorLagSeconds: gauge('ledger_processor_lag_seconds', 'How long ago the oldest event a processor has not processed was recorded (0: caught up)', ['processor']),
-    processorState: gauge('ledger_processor_state', "1 for a processor's current state (catching-up, live, standby, failed; reactors also unavailable, retrying)", ['processor', 'state']),
+    processorState: gauge('ledger_processor_state', "1 for a processor's current state (catching-up, live, standby, failed; reactors also unavailable, retrying, stalled)", ['processor', 'state']),
     parked: gauge('ledger_processor_parked_events', 'Events a reactor parked for an operator (GET /api/v1/reactors/{name}/parked)', ['processor']),
     placementHosts: gauge('ledger_placement_hosts', 'Hosts per Placement sync state', ['state']),
     placementUnavailable: gauge('ledger_placement_unavailable', '1 while the Placement reconciler run by this process cannot reach Placement'),

@@ -18,7 +18,7 @@ export class ReactorsController {
 
   @Get()
   @Allow('admin', 'manager')
-  @ApiOperation({ summary: 'Every reactor: state, position, lag, parked count, last error, unavailable since' })
+  @ApiOperation({ summary: 'Every reactor: state, position, lag, parked count, last error, unavailable since, the call outstanding when stalled' })
   async list(): Promise<{ items: ReactorStatus[] }> {
     return { items: await this.reactors.status() };
   }

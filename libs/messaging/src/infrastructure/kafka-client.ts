@@ -8,8 +8,9 @@ export interface KafkaClientOptions {
 
 /**
  * A kafkajs client that leaves retrying to its caller: a few quick retries
- * inside kafkajs, then the error, so the reactor runtime's backoff (and its
- * status) is the one place that waits while Kafka is down. kafkajs' own
+ * inside kafkajs (none for a producer's send: KafkaMessagePublisher), then
+ * the error, so the reactor runtime's backoff (and its status) is the one
+ * place that waits while Kafka is down. kafkajs' own
  * logging is off: failures surface as errors where they happen.
  */
 export function kafkaClient(options: KafkaClientOptions): Kafka {

@@ -7,10 +7,22 @@ import { type KafkaClientOptions, kafkaClient } from './kafka-client';
 const ALL_IN_SYNC_REPLICAS = -1;
 
 /**
+ * One produce request per `publish`. A request that timed out may still sit
+ * in the broker's socket, and a broker that stopped answering appends it when
+ * it goes on, so every retry kafkajs made inside a send (a producer inherits
+ * the client's two) would be one more copy of the batch. The caller's backoff
+ * retries instead, on a fresh connection, which sends nothing until the
+ * broker answers it again (docs/kafka.md, "How many copies").
+ */
+const NO_PRODUCE_RETRIES = { retries: 0 };
+
+/**
  * The publisher on Kafka (kafkajs). Keys are partitioned like the Java
  * client's default (murmur2), so a key lands on the partition other clients
  * expect. One request in flight at a time: without an idempotent producer,
  * a retried request could otherwise overtake the next and reorder a key.
+ * A failed send is not retried here (NO_PRODUCE_RETRIES): the batch reaches
+ * the broker at most once per `publish`.
  */
 export class KafkaMessagePublisher implements MessagePublisher {
   private readonly kafka: Kafka;
@@ -40,7 +52,12 @@ export class KafkaMessagePublisher implements MessagePublisher {
 
   private connected(): Promise<Producer> {
     this.connecting ??= (async () => {
-      const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+      const producer = this.kafka.producer({
+        createPartitioner: Partitioners.DefaultPartitioner,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: true,
+        retry: NO_PRODUCE_RETRIES,
+      });
       try {
         await producer.connect();
       } catch (error) {

@@ -17,6 +17,12 @@ export interface ReactorRuntimeOptions extends WorkerPoolOptions {
   readonly unavailableBackoff?: BackoffPolicy;
   /** Between attempts at a rejected event; default 200 ms doubling to 10 s, with jitter. */
   readonly rejectedBackoff?: BackoffPolicy;
+  /**
+   * A call to the outside outstanding longer than this shows its reactor
+   * `stalled` (default 5000 ms): a hung outside fails a call only when the
+   * call's own timeout ends it, which may be long after.
+   */
+  readonly stalledAfterMs?: number;
   /** The jitter's source; default `Math.random`. */
   readonly random?: () => number;
 }
@@ -36,9 +42,11 @@ export class ReactorRuntime {
       maxAttempts: options.maxAttempts ?? 5,
       unavailableBackoff: options.unavailableBackoff ?? { initialMs: 500, maxMs: 60_000 },
       rejectedBackoff: options.rejectedBackoff ?? { initialMs: 200, maxMs: 10_000 },
+      stalledAfterMs: options.stalledAfterMs ?? 5000,
       random: options.random ?? Math.random,
     };
     if (!(policy.maxAttempts >= 1)) throw new RangeError('maxAttempts must be ≥ 1');
+    if (!(policy.stalledAfterMs >= 1)) throw new RangeError('stalledAfterMs must be ≥ 1');
     this.pool = new WorkerPool(options, { batchSize: 100 }, (settings) =>
       options.reactors.map((reactor) => new ReactorWorker(reactor, settings, options.store, policy)),
     );

@@ -4,19 +4,22 @@ import { type Checkpoint, readCheckpoint, restartCheckpoint } from '../checkpoin
 import { fenceLease } from '../leases/lease';
 import type { PreparedProcessor } from '../processors/prepare-processor';
 import { processorFilter } from '../processors/processor-filter';
+import type { ProcessorState } from '../processors/processor-status';
 import { ProcessorWorker, type WorkerSettings } from '../processors/processor-worker';
 import type { SqlExecutor } from '../sql/sql-database.port';
 import { type BackoffPolicy, backoffDelay } from './backoff';
 import { getParkedEvent, parkedRetriesRequested, parkEvent, recordParkedRetryFailure, unparkEvent } from './parked-events';
 import { type Reactor, reactorKey } from './reactor';
 import { ReactorUnavailableError } from './reactor.errors';
-import type { ParkedRetryOutcome, ReactorStatus } from './reactor-status';
+import type { ParkedRetryOutcome, ReactorState, ReactorStatus, StalledCall } from './reactor-status';
 
 export interface ReactorPolicy {
   /** Attempts at a rejected event before it is parked. */
   readonly maxAttempts: number;
   readonly unavailableBackoff: BackoffPolicy;
   readonly rejectedBackoff: BackoffPolicy;
+  /** A call to the outside outstanding longer than this shows the reactor `stalled`. */
+  readonly stalledAfterMs: number;
   /** The jitter's source; injected so tests can pin it. */
   readonly random: () => number;
 }
@@ -32,6 +35,14 @@ interface Failing {
   readonly retryAt: number;
 }
 
+/** The call to the outside in progress: what it carries and when it began (clock time). */
+interface Outstanding {
+  readonly position: number;
+  readonly eventId: string;
+  readonly events: number;
+  readonly startedAt: number;
+}
+
 /** Reactors are not rebuilt: their checkpoint has one version. */
 const REACTOR_VERSION = 1;
 
@@ -44,6 +55,7 @@ const REACTOR_VERSION = 1;
  */
 export class ReactorWorker extends ProcessorWorker {
   private failing: Failing | undefined;
+  private outstanding: Outstanding | undefined;
   private unavailableSince: number | undefined;
   private retriesCheckedAt = Number.NEGATIVE_INFINITY;
 
@@ -59,16 +71,18 @@ export class ReactorWorker extends ProcessorWorker {
   reactorStatus(head: number, parked: number): ReactorStatus {
     const base = this.status(head);
     const failing = this.failing;
+    const stalled = this.stalledCall();
     return {
       name: this.reactor.name,
       position: base.position,
-      state: failing && base.state !== 'standby' && base.state !== 'idle' ? (failing.kind === 'unavailable' ? 'unavailable' : 'retrying') : base.state,
+      state: reactorState(base.state, failing?.kind, stalled !== undefined),
       lag: base.lag,
       parked,
       failures: failing?.attempts ?? base.failures,
       ...(failing ? { lastError: failing.error } : base.lastError ? { lastError: base.lastError } : {}),
       ...(base.restored ? { restored: base.restored } : {}),
       ...(this.unavailableSince !== undefined ? { unavailableSince: new Date(this.unavailableSince).toISOString() } : {}),
+      ...(stalled ? { stalled } : {}),
       ...(failing
         ? { retrying: { position: failing.position, eventId: failing.eventId, attempts: failing.attempts, nextAttemptAt: new Date(failing.retryAt).toISOString() } }
         : {}),
@@ -130,14 +144,14 @@ export class ReactorWorker extends ProcessorWorker {
     let checkpoint = from;
     let pending = events;
     if (this.reactor.reactBatch && events.length > 1) {
-      const settled = await this.attempt(events[0], (context) => this.reactor.reactBatch!(events, context));
+      const settled = await this.attempt(events, (context) => this.reactor.reactBatch!(events, context));
       if (settled === 'acknowledged') pending = [];
       else if (settled === 'retry-later') return false;
       // Rejected: one event at a time, to find the poison one.
     }
     for (const event of pending) {
       if (signal.aborted) return false;
-      const settled = await this.attempt(event, (context) => this.reactor.react(event, context));
+      const settled = await this.attempt([event], (context) => this.reactor.react(event, context));
       if (settled === 'retry-later') return false;
       const parking = settled === 'park' ? this.parkWork(event) : undefined;
       await this.commit(checkpoint, event.position, parking);
@@ -147,17 +161,21 @@ export class ReactorWorker extends ProcessorWorker {
     return true;
   }
 
-  /** One attempt at `event` (or a batch starting with it), and what it leaves to do; what it logs carries the event's ids. */
-  private attempt(event: RecordedEvent, call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
-    return withLogContext(eventLogContext(event), () => this.attemptInContext(event, call));
+  /** One attempt at `events` (one event, or a batch keyed by its first), and what it leaves to do; what it logs carries the first event's ids. */
+  private attempt(events: readonly RecordedEvent[], call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
+    return withLogContext(eventLogContext(events[0]), () => this.attemptInContext(events, call));
   }
 
-  private async attemptInContext(event: RecordedEvent, call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
+  private async attemptInContext(events: readonly RecordedEvent[], call: (context: { attempt: number; signal: AbortSignal }) => Promise<void>) {
+    const [event] = events;
     const attempt = this.failing?.position === event.position ? this.failing.attempts + 1 : 1;
+    this.outstanding = { position: event.position, eventId: event.id, events: events.length, startedAt: this.settings.clock() };
     try {
       await call({ attempt, signal: this.runSignal });
     } catch (error) {
       return this.failed(event, attempt, error);
+    } finally {
+      this.outstanding = undefined;
     }
     if (this.failing || this.unavailableSince !== undefined) this.settings.logger.log(`${this.reactor.name}: the outside acknowledged again`);
     this.failing = undefined;
@@ -204,6 +222,13 @@ export class ReactorWorker extends ProcessorWorker {
       });
   }
 
+  /** The call in progress, once it has been outstanding for `stalledAfterMs`. */
+  private stalledCall(): StalledCall | undefined {
+    const call = this.outstanding;
+    if (!call || this.settings.clock() - call.startedAt < this.policy.stalledAfterMs) return undefined;
+    return { position: call.position, eventId: call.eventId, events: call.events, since: new Date(call.startedAt).toISOString() };
+  }
+
   /** Operators' retries asked of whichever instance runs the reactor; looked for once per renewal interval. */
   private async runRequestedRetries(): Promise<void> {
     const now = this.settings.clock();
@@ -217,6 +242,16 @@ export class ReactorWorker extends ProcessorWorker {
     this.retriesCheckedAt = Number.NEGATIVE_INFINITY;
     this.wake();
   }
+}
+
+/**
+ * A failure already known says more than a hang (an outside that is down
+ * hangs on every retry), and a reactor that does not run has no calls.
+ */
+function reactorState(base: ProcessorState, failing: Failing['kind'] | undefined, stalled: boolean): ReactorState {
+  if (base === 'standby' || base === 'idle') return base;
+  if (failing) return failing === 'unavailable' ? 'unavailable' : 'retrying';
+  return stalled ? 'stalled' : base;
 }
 
 function errorMessage(error: unknown): string {

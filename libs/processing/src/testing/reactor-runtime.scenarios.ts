@@ -101,6 +101,46 @@ export function reactorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     expect(after.unavailableSince).toBeUndefined();
   });
 
+  it('shows a reactor stalled once a call has been outstanding for the bound, naming the call, and no longer once it is answered', async () => {
+    const startedAt = Date.parse('2026-01-01T00:00:00Z');
+    let now = startedAt;
+    await appendSpread(store, { count: 3, streams: 1 });
+    const release = outside.hold(2);
+    releases.push(release);
+    const runtime = await start({ clock: () => now, stalledAfterMs: 5000, leaseTtlMs: 24 * HOUR });
+    await eventually(() => outside.calls.includes(2));
+    now = startedAt + 4999;
+    const waiting = (await runtime.status())[0];
+    expect(waiting.state).not.toBe('stalled');
+    expect(waiting.stalled).toBeUndefined();
+    now = startedAt + 5000;
+    const [, second] = await allEvents();
+    expect((await runtime.status())[0]).toMatchObject({
+      state: 'stalled',
+      position: 1,
+      lag: 2,
+      stalled: { position: 2, eventId: second.id, events: 1, since: '2026-01-01T00:00:00.000Z' },
+    });
+    release();
+    await runtime.waitForPosition(3);
+    await eventually(async () => (await runtime.status())[0].state === 'live');
+    expect((await runtime.status())[0].stalled).toBeUndefined();
+  });
+
+  it('shows a reactor whose outside is down unavailable while a retry hangs, with the hanging call', async () => {
+    const startedAt = Date.parse('2026-01-01T00:00:00Z');
+    let now = startedAt;
+    outside.up = false;
+    await appendSpread(store, { count: 1, streams: 1 });
+    const runtime = await start({ clock: () => now, stalledAfterMs: 5000, leaseTtlMs: 24 * HOUR });
+    await eventually(async () => (await runtime.status())[0].state === 'unavailable');
+    releases.push(outside.hold(1));
+    now = startedAt + 60_000; // past any backoff: the next attempt goes out, and hangs
+    await eventually(() => outside.calls.length === 2);
+    now = startedAt + 65_000;
+    expect((await runtime.status())[0]).toMatchObject({ state: 'unavailable', stalled: { position: 1, since: '2026-01-01T00:01:00.000Z' } });
+  });
+
   it('parks an event the outside keeps refusing after the attempts, and goes on with the rest', async () => {
     await appendSpread(store, { count: 5, streams: 2 });
     outside.refusing.add(3);
