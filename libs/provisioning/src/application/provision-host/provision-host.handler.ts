@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { hostStream } from '@ledger/inventory';
 import { uuidV7 } from '@ledger/kernel';
 import { PROVISION_WORKFLOWS, type ProvisionWorkflows } from '../provisioning.ports';
 import { ProvisionHostCommand, type ProvisionStarted } from './provision-host.command';
@@ -21,7 +22,7 @@ export class ProvisionHostHandler implements ICommandHandler<ProvisionHostComman
   async execute({ input }: ProvisionHostCommand): Promise<ProvisionStarted> {
     const provisionId = uuidV7();
     const data = await planProvisioning(this.store, input, provisionId);
-    const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data }, NEVER_ABORTED);
+    const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data, subject: hostStream(data.hostname) }, NEVER_ABORTED);
     return { workflow: PROVISION_WORKFLOW, workflowId: provisionId, status, position: await this.store.headPosition() };
   }
 }
