@@ -27,9 +27,9 @@ export async function applyArqEvent(tx: SqlExecutor, recorded: RecordedEvent): P
       return (await tx.run(
         `UPDATE arq_requests SET state = 'BindStarted', hostname = $2, device_rp_uuid = $3, instance_uuid = $4, device_uuid = $5,
            deployable_uuid = $6, attach_handle_uuid = NULL, attach_handle_type = '', attach_handle_info = '{}', failure = NULL,
-           stream_version = $7, updated_at = $8
+           last_bind_id = $9, stream_version = $7, updated_at = $8
          WHERE uuid = $1 AND stream_version < $7`,
-        [d.uuid, d.hostname, d.deviceRpUuid, d.instanceUuid, d.deviceUuid, d.deployableUuid, ...guard, d.startedAt],
+        [d.uuid, d.hostname, d.deviceRpUuid, d.instanceUuid, d.deviceUuid, d.deployableUuid, ...guard, d.startedAt, d.bindId ?? null],
       )) > 0;
     }
     case 'allocation.ArqBound': {

@@ -18,9 +18,11 @@ function create(n: number, project = 'p1'): ArqCommand {
     resourceClass: 'FPGA', requiredTraits: [], forbiddenTraits: [], at: '2026-03-01T10:00:00.000Z',
   };
 }
+/** Each bind's workflow id; request 2's bind was recorded before binds ran as workflows, and has none. */
+const bindIdOf = (n: number) => (n === 2 ? {} : { bindId: uuid(1000 + n) });
 const startBind = (n: number, instanceUuid: string): ArqCommand => ({
   type: 'StartBind', uuid: uuid(n), hostname: 'compute-1', deviceRpUuid: uuid(600), instanceUuid, deviceUuid: uuid(700), deployableUuid: uuid(800),
-  at: '2026-03-01T10:00:01.000Z',
+  ...bindIdOf(n), at: '2026-03-01T10:00:01.000Z',
 });
 const complete = (n: number): ArqCommand => ({ type: 'CompleteBind', uuid: uuid(n), attachHandle: handle(n), at: '2026-03-01T10:00:02.000Z' });
 const fail = (n: number): ArqCommand => ({ type: 'FailBind', uuid: uuid(n), code: 'INVENTORY.NO_FREE_ATTACH_HANDLE', reason: 'none free', at: '2026-03-01T10:00:02.000Z' });
@@ -75,6 +77,16 @@ describe('arqProjection', () => {
       attachHandleInfo: { domain: '0000', bus: '5e', device: '00', function: '1' },
     });
     expect(await queries.countLiveByProfile(uuid(500))).toBe(3);
+  });
+
+  it('names the workflow of each request’s latest bind, so an operator gets from the request to it', async () => {
+    await applyProjectionBatches(db, arqProjection, oneBatch(events));
+    const queries = new ArqQueries(db);
+    expect((await queries.list('all-projects')).map((arq) => [arq.uuid, arq.lastBindId])).toEqual([
+      [uuid(1), uuid(1001)],
+      [uuid(2), null],
+      [uuid(4), null],
+    ]);
   });
 
   it('builds the same rows in one batch, one event per batch, in pairs, and with every batch applied twice', async () => {

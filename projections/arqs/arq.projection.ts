@@ -10,7 +10,7 @@ import { createArqSchema, emptyArqTables } from './arq.schema';
  */
 export const arqProjection: Projection = {
   name: 'arqs',
-  version: 1,
+  version: 2,
   handles: ARQ_EVENT_TYPES,
   filter: { categories: ['arq'] },
   setup: createArqSchema,

@@ -19,6 +19,8 @@ export interface ArqView {
   readonly attachHandleInfo: Record<string, string>;
   readonly createdAt: string;
   readonly updatedAt: string | null;
+  /** The workflow id of its latest bind (`GET /api/v1/workflows/bind/{id}`), kept after an unbind; null before its first. Not on /v2: Cyborg's format has no such field. */
+  readonly lastBindId: string | null;
 }
 
 interface ArqRow {
@@ -38,13 +40,14 @@ interface ArqRow {
   attach_handle_info: string;
   created_at: string;
   updated_at: string | null;
+  last_bind_id: string | null;
 }
 
 /** Limits a read to one project's requests, or none (admins). */
 export type ProjectScope = { readonly project: string } | 'all-projects';
 
 const COLUMNS = `uuid, project_id, state, device_profile_uuid, device_profile_name, device_profile_group_id, resource_class, hostname,
-  device_rp_uuid, instance_uuid, device_uuid, attach_handle_uuid, attach_handle_type, attach_handle_info, created_at, updated_at`;
+  device_rp_uuid, instance_uuid, device_uuid, attach_handle_uuid, attach_handle_type, attach_handle_info, created_at, updated_at, last_bind_id`;
 
 /** Reads of the accelerator-request read model. Tenant filtering happens here, in the query. */
 export class ArqQueries {
@@ -94,5 +97,6 @@ function toView(row: ArqRow): ArqView {
     attachHandleInfo: JSON.parse(row.attach_handle_info) as Record<string, string>,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    lastBindId: row.last_bind_id,
   };
 }

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { createVersionedTables, type SqlExecutor } from '@ledger/processing';
 
 /**
  * The accelerator-request read model that /v2/accelerator_requests serves.
@@ -24,6 +24,7 @@ const STATEMENTS = [
     attach_handle_type TEXT NOT NULL DEFAULT '',
     attach_handle_info TEXT NOT NULL DEFAULT '{}',
     failure TEXT,
+    last_bind_id TEXT,
     stream_version INTEGER NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT
@@ -39,8 +40,11 @@ const STATEMENTS = [
 
 export const ARQ_TABLES = ['arq_requests'] as const;
 
+/** Version 2 added `last_bind_id`. */
+const SCHEMA_VERSION = 2;
+
 export async function createArqSchema(tx: SqlExecutor): Promise<void> {
-  for (const statement of STATEMENTS) await tx.run(statement);
+  await createVersionedTables(tx, { versionTable: 'arq_schema', version: SCHEMA_VERSION, tables: ARQ_TABLES, statements: STATEMENTS });
 }
 
 export async function emptyArqTables(tx: SqlExecutor): Promise<void> {

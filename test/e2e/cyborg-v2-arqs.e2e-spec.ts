@@ -1,6 +1,7 @@
 import { arqDecider, arqStream } from '@ledger/allocation';
 import { Client } from 'pg';
 import { EVENT_STORE, type EventStore, handleCommand } from '@ledger/eventstore';
+import { eventually } from '@ledger/processing/testing';
 import { startNovaSink, type NovaSink } from '../support/nova-sink';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { hostReportBody } from '../support/fleet';
@@ -158,6 +159,35 @@ function acceleratorRequestSuite(storeEnv: () => Record<string, string>, cleanup
     expect((await bind(bindBody(a.uuid, fpgaRp, instance))).status).toBe(202);
     expect((await show(a.uuid)).state).toBe('Bound');
     await cleanUp([a.uuid, b.uuid]);
+  });
+
+  it('gets an operator from a request to its binds and back: the native view names its latest bind, the workflow list filters by request', async () => {
+    const [arq] = await createArqs('fpga-dp');
+    expect((await bind(bindBody(arq.uuid, fpgaRp, newInstance()))).status).toBe(202);
+    expect((await bind(unbindBody(arq.uuid))).status).toBe(202);
+    expect((await bind(bindBody(arq.uuid, fpgaRp, newInstance()))).status).toBe(202);
+    const binds = async () => (await ledger.request('GET', `/api/v1/workflows?arq=${arq.uuid.toUpperCase()}`, { token: admin })).body.items;
+    // The workflows read model follows the log: wait until it shows both binds ended.
+    await eventually(async () => (await binds()).filter((workflow: { status: string }) => workflow.status === 'completed').length === 2);
+    const [latest, first] = await binds();
+    expect([latest, first]).toMatchObject([
+      { name: 'bind', subject: `arq-${arq.uuid}`, status: 'completed' },
+      { name: 'bind', subject: `arq-${arq.uuid}`, status: 'completed' },
+    ]);
+    const query = `{ acceleratorRequest(uuid: "${arq.uuid}") { lastBindId } workflows(arq: "${arq.uuid}") { edges { node { id subject } } } }`;
+    const graphql = (await ledger.request('POST', '/graphql', { token: admin, body: { query } })).body.data;
+    expect(graphql).toEqual({
+      acceleratorRequest: { lastBindId: latest.id },
+      workflows: { edges: [latest, first].map(({ id, subject }) => ({ node: { id, subject } })) },
+    });
+    // The tenant sees its request's latest bind too; /v2 stays Cyborg's format.
+    expect((await ledger.request('POST', '/graphql', { token: tenant, body: { query: `{ acceleratorRequest(uuid: "${arq.uuid}") { lastBindId } }` } })).body.data).toEqual({
+      acceleratorRequest: { lastBindId: latest.id },
+    });
+    expect(Object.keys(await show(arq.uuid))).not.toContain('lastBindId');
+    const refused = await ledger.request('GET', '/api/v1/workflows?arq=not-a-uuid', { token: admin });
+    expect([refused.status, refused.body.code]).toEqual([400, 'REQUEST.INVALID']);
+    await cleanUp([arq.uuid]);
   });
 
   it('answers state conflicts with 409 (Cyborg: 500) and refuses hot-add like Cyborg, recording nothing', async () => {

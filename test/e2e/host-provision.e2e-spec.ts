@@ -208,7 +208,7 @@ describe('provisioning a host: steps 1–5 of the ten-step workflow, on real sim
     const run = await ledgerctl(env, 'host', 'provision', hostname, '--shell', shell.bitstreamId, '--vfs', '3', '--wait');
     expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/^provision [0-9a-f-]+: running, step [a-z-]+ \(do\)$/m)]);
     expect(run.stderr).toMatch(/^provision [0-9a-f-]+: completed$/m);
-    expect(run.stdout).toMatch(/^workflow provision [0-9a-f-]+: completed\n/);
+    expect(run.stdout).toMatch(new RegExp(`^workflow provision [0-9a-f-]+ on host-${hostname}: completed\n`));
     expect(run.stdout).toMatch(/^mark-provisioned +do +done/m);
     const invalid = await ledgerctl(env, 'host', 'provision', 'nowhere', '--shell', shell.bitstreamId, '--vfs', 'many');
     expect([invalid.code, invalid.stderr]).toEqual([expect.any(Number), expect.stringContaining('--vfs: "many" is not a whole number of VFs')]);

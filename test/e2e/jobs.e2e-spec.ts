@@ -273,7 +273,7 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     const { host, agent } = await newHost({ reportOnly: true });
     await expectRefused(() => requestJob(host, { kind: 'discover', params: {} }), 409, 'JOB.AGENT_UNAVAILABLE', {
       hostname: host,
-      agentStatus: 'up',
+      agentStatus: 'never-seen',
       detail: expect.stringMatching(new RegExp(`^no agent has run on ${host}: the ledger has its reports but never a heartbeat`)),
     });
     // Bad input is refused as such first.

@@ -9,6 +9,7 @@ import { AsOfReads, asOfOrMinPosition } from '../audit/as-of-reads.service';
 import { WORKFLOWS_AS_OF } from '../audit/as-of-views';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { WORKFLOW_RUNTIME } from '../infrastructure/tokens';
+import { subjectFilterOf } from './workflow-subject';
 import { CancelWorkflowBody, WorkflowListQuery } from './workflows.request.dto';
 
 const DEFAULT_CANCEL_REASON = 'cancelled by an operator';
@@ -33,10 +34,11 @@ export class WorkflowsController {
 
   @Get()
   @Allow('admin')
-  @ApiOperation({ summary: 'Workflow instances, newest first, by name and status' })
+  @ApiOperation({ summary: 'Workflow instances, newest first, by name, status and the accelerator request they work on' })
   async list(@Query() query: WorkflowListQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<WorkflowPage> {
-    const { asOf, ...filter } = query;
-    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, asOf, reply), WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
+    const { asOf, arq, ...filter } = query;
+    const read = (queries: WorkflowQueries) => queries.list({ ...filter, ...subjectFilterOf(arq) });
+    return this.asOf.read(asOfOrMinPosition(this.consistency, minPosition, asOf, reply), WORKFLOWS_AS_OF, this.queries, read);
   }
 
   @Get('runtime')

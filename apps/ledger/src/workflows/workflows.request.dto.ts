@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { WORKFLOW_NAME } from '@ledger/workflows';
 import { PageQuery } from '../inventory/inventory.query.dto';
 import { AsOfParameter } from '../audit/as-of.query';
@@ -22,6 +22,11 @@ export class WorkflowListQuery extends PageQuery {
   @IsOptional()
   @IsIn(STATUSES)
   status?: (typeof STATUSES)[number];
+
+  @ApiPropertyOptional({ format: 'uuid', description: "only the instances that work on this accelerator request (its binds)" })
+  @IsOptional()
+  @IsUUID()
+  arq?: string;
 }
 
 /** `POST /api/v1/workflows/{name}/{id}/cancel`. */

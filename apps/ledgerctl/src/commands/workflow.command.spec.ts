@@ -18,6 +18,7 @@ const step = (name: string, phase: 'do' | 'compensate', status: WorkflowStepView
 const view = (status: WorkflowView['status'], steps: WorkflowStepView[], current: string | null = null): WorkflowView & { steps: WorkflowStepView[] } => ({
   name: 'bind',
   id: 'a1',
+  subject: null,
   status,
   currentStep: current,
   currentPhase: current ? 'do' : null,
@@ -36,6 +37,16 @@ describe('ledgerctl workflow', () => {
     expect(text).toMatch(/claim\s+do\s+done\s+1\s+50 ms\s+\{"handle":"h1"\}/);
     expect(text).toMatch(/program\s+do\s+failed\s+2\s+50 ms\s+JOB.TIMED_OUT: no result/);
     expect(formatWorkflowTable([])).toBe('no workflow instances\n');
+  });
+
+  it('names the request a bind works on, in the list and over the step history', () => {
+    const bind = { ...view('completed', []), subject: 'arq-0196b3c2-0000-7000-8000-000000000001' };
+    expect(formatWorkflowTable([bind]).split('\n')).toEqual([
+      'WORKFLOW  ID  SUBJECT                                   STATUS     STEP  STARTED                   ENDED                     REASON',
+      'bind      a1  arq-0196b3c2-0000-7000-8000-000000000001  completed  -     2026-01-01T00:00:00.000Z  2026-01-01T00:00:01.000Z  -',
+      '',
+    ]);
+    expect(formatWorkflow(bind).split('\n')[0]).toBe('workflow bind a1 on arq-0196b3c2-0000-7000-8000-000000000001: completed');
   });
 
   it('names the step in flight and its attempt on the progress line', () => {

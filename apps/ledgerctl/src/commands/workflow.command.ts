@@ -9,7 +9,7 @@ export const WORKFLOW_NOT_COMPLETED_EXIT_CODE = 3;
 const POLL_MS = 500;
 
 export type WorkflowDetail = WorkflowView & { steps: WorkflowStepView[] };
-export type WorkflowReportOptions = LedgerApiOptions & { readonly json?: boolean; readonly wait?: boolean; readonly status?: string; readonly reason?: string };
+export type WorkflowReportOptions = LedgerApiOptions & { readonly json?: boolean; readonly wait?: boolean; readonly status?: string; readonly reason?: string; readonly arq?: string };
 
 export const instancePath = (name: string, id: string) => `/api/v1/workflows/${encodeURIComponent(name)}/${encodeURIComponent(id)}`;
 
@@ -22,9 +22,15 @@ export function registerWorkflowCommands(program: Command): void {
   const workflow = program.command('workflow').description("durable workflows (bind, provisioning): list, show a step history, cancel, retry (a running ledger's API)");
 
   withLedgerApiOptions(
-    workflow.command('list').description('instances, newest first').argument('[name]', 'only this workflow').option('--status <status>', 'running, completed, compensated or failed').option('--json', 'print JSON'),
+    workflow
+      .command('list')
+      .description('instances, newest first')
+      .argument('[name]', 'only this workflow')
+      .option('--status <status>', 'running, completed, compensated or failed')
+      .option('--arq <uuid>', 'only those that work on this accelerator request (its binds)')
+      .option('--json', 'print JSON'),
   ).action(async (name: string | undefined, options: WorkflowReportOptions) => {
-    const query = new URLSearchParams({ ...(name ? { name } : {}), ...(options.status ? { status: options.status } : {}) });
+    const query = new URLSearchParams({ ...(name ? { name } : {}), ...(options.status ? { status: options.status } : {}), ...(options.arq ? { arq: options.arq } : {}) });
     const page = await Client.fromOptions(options).request<WorkflowPage>('GET', `/api/v1/workflows?${query}`);
     process.stdout.write(options.json ? `${JSON.stringify(page.items)}\n` : formatWorkflowTable(page.items));
   });
@@ -93,12 +99,12 @@ export function progressLine(view: WorkflowDetail): string {
 
 export function formatWorkflowTable(views: readonly WorkflowView[]): string {
   if (views.length === 0) return 'no workflow instances\n';
-  const rows = views.map((view) => [view.name, view.id, view.status, cell(view.currentStep), view.startedAt, cell(view.endedAt), cell(view.reason)]);
-  return formatTable(['WORKFLOW', 'ID', 'STATUS', 'STEP', 'STARTED', 'ENDED', 'REASON'], rows);
+  const rows = views.map((view) => [view.name, view.id, cell(view.subject), view.status, cell(view.currentStep), view.startedAt, cell(view.endedAt), cell(view.reason)]);
+  return formatTable(['WORKFLOW', 'ID', 'SUBJECT', 'STATUS', 'STEP', 'STARTED', 'ENDED', 'REASON'], rows);
 }
 
 export function formatWorkflow(view: WorkflowDetail): string {
-  const head = [`workflow ${view.name} ${view.id}: ${view.status}${view.reason ? ` (${view.reason})` : ''}`];
+  const head = [`workflow ${view.name} ${view.id}${view.subject ? ` on ${view.subject}` : ''}: ${view.status}${view.reason ? ` (${view.reason})` : ''}`];
   for (const entry of view.unresolved) head.push(`  could not undo ${entry.step}: ${entry.reason}`);
   const rows = view.steps.map((step) => [
     step.step,

@@ -80,7 +80,8 @@ describe('jobDecider', () => {
       const lost = spec.given([]).when({ ...request, agent: { ...up, status: 'lost' } }).thenThrows('JOB.AGENT_UNAVAILABLE', { hostname: 'compute-1', agentStatus: 'lost', lastSeenAt: AT });
       expect([lost.status, lost.message]).toEqual([409, `the agent of compute-1 is lost (last seen ${AT}): a job would wait for it and time out; ask again once it is back`]);
       // Reported by hand (curl): seen by its report, but no agent ever sent a heartbeat.
-      const neverRan = spec.given([]).when({ ...request, agent: { status: 'up', agentVersion: null, lastSeenAt: AT } }).thenThrows('JOB.AGENT_UNAVAILABLE');
+      // Its status says so, as the detail does: not the host's `up`, which its reports alone earn.
+      const neverRan = spec.given([]).when({ ...request, agent: { status: 'up', agentVersion: null, lastSeenAt: AT } }).thenThrows('JOB.AGENT_UNAVAILABLE', { hostname: 'compute-1', agentStatus: 'never-seen' });
       expect(neverRan.message).toMatch(/^no agent has run on compute-1: the ledger has its reports but never a heartbeat/);
       // Bad input is still the first thing said.
       spec.given([]).when({ ...request, kind: 'reboot', agent: { ...up, status: 'lost' } }).thenThrows('JOB.INVALID', { path: 'kind' });

@@ -56,25 +56,26 @@ function requestJob(command: RequestJob, state: JobState): JobEvent[] {
 /**
  * A job is only worth recording when an agent will take it: one that is
  * lost, or never ran (the host is known from reports alone), would leave
- * it queued until it times out. Refused at once instead, saying which.
+ * it queued until it times out. Refused at once instead, saying which:
+ * `agentStatus` is the agent's (`lost`, `never-seen`), not the host's,
+ * which reports alone keep `up`.
  */
 function assertAgentAvailable(hostname: string, agent: AgentPresence): void {
-  const facts = { hostname, agentStatus: agent.status, lastSeenAt: agent.lastSeenAt };
   if (agent.status === 'lost') {
-    throw new ConflictError(
-      JobErrorCodes.AGENT_UNAVAILABLE,
-      `the agent of ${hostname} is lost (last seen ${agent.lastSeenAt ?? 'never'}): a job would wait for it and time out; ask again once it is back`,
-      facts,
-    );
+    throw agentUnavailable(hostname, agent, 'lost', `the agent of ${hostname} is lost (last seen ${agent.lastSeenAt ?? 'never'}): a job would wait for it and time out; ask again once it is back`);
   }
   if (agent.agentVersion === null) {
-    throw new ConflictError(
-      JobErrorCodes.AGENT_UNAVAILABLE,
+    throw agentUnavailable(
+      hostname,
+      agent,
+      'never-seen',
       `no agent has run on ${hostname}: the ledger has its reports but never a heartbeat; start the agent there (apps/agent/README.md) and ask again`,
-      facts,
     );
   }
 }
+
+const agentUnavailable = (hostname: string, agent: AgentPresence, agentStatus: 'lost' | 'never-seen', detail: string) =>
+  new ConflictError(JobErrorCodes.AGENT_UNAVAILABLE, detail, { hostname, agentStatus, lastSeenAt: agent.lastSeenAt });
 
 /**
  * First dispatch is attempt 1. A job already dispatched goes out again

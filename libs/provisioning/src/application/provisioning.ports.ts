@@ -1,8 +1,8 @@
-import type { WorkflowStatus } from '@ledger/workflows';
+import type { WorkflowStart, WorkflowStatus } from '@ledger/workflows';
 
 /** Starts provision workflows (the app wires it to the workflow runtime); `begin` advances the instance in the caller's request as far as it goes. */
 export interface ProvisionWorkflows {
-  begin(name: string, id: string, start: { readonly requestId: string; readonly data: unknown }, signal: AbortSignal): Promise<WorkflowStatus>;
+  begin(name: string, id: string, start: WorkflowStart, signal: AbortSignal): Promise<WorkflowStatus>;
 }
 
 export const PROVISION_WORKFLOWS = Symbol('PROVISION_WORKFLOWS');

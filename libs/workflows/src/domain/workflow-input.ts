@@ -21,6 +21,8 @@ export interface EventInput extends InputBase {
 export interface StartInput extends InputBase {
   readonly kind: 'start';
   readonly data: unknown;
+  /** The stream of what the instance works on (`arq-<uuid>` for a bind), so an operator finds it from there; absent on instances started before it was recorded. */
+  readonly subject?: string;
 }
 
 /** How the port answered a command or job this workflow sent; `id` is the output's id. */

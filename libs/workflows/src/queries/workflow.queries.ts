@@ -20,6 +20,8 @@ export interface WorkflowStepView {
 export interface WorkflowView {
   readonly name: string;
   readonly id: string;
+  /** The stream it works on (`arq-<uuid>` for a bind, `host-<hostname>` for a provisioning), or null when its start did not record one. */
+  readonly subject: string | null;
   readonly status: WorkflowStatus;
   readonly currentStep: string | null;
   readonly currentPhase: string | null;
@@ -37,6 +39,8 @@ export const WORKFLOW_INVALID = 'WORKFLOW.INVALID';
 export interface WorkflowFilter {
   readonly name?: string;
   readonly status?: WorkflowStatus;
+  /** Only the instances that work on this stream (`arq-<uuid>`). */
+  readonly subject?: string;
   /** 1–1000, default 100. */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */
@@ -49,12 +53,13 @@ export interface WorkflowPage {
   readonly nextCursor: string | null;
 }
 
-type WorkflowRow = Record<'name' | 'id' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at', string | null>;
+type WorkflowRow = Record<'name' | 'id' | 'subject' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at', string | null>;
 type StepRow = Record<'step' | 'phase' | 'status' | 'started_at' | 'sent_at' | 'ended_at' | 'evidence' | 'reason', string | null> & { attempts: number | string };
 
 const toView = (row: WorkflowRow): WorkflowView => ({
   name: row.name!,
   id: row.id!,
+  subject: row.subject,
   status: row.status as WorkflowStatus,
   currentStep: row.current_step,
   currentPhase: row.current_phase,
@@ -100,6 +105,7 @@ export class WorkflowQueries {
     };
     if (filter.name !== undefined) where('name = ?', filter.name);
     if (filter.status !== undefined) where('status = ?', filter.status);
+    if (filter.subject !== undefined) where('subject = ?', filter.subject);
     const after = decodePageCursor(filter.cursor, 2, WORKFLOW_INVALID);
     if (after) where('(started_at < ? OR (started_at = ? AND stream < ?))', after[0], after[0], after[1]);
     const rows = await this.db.all<WorkflowRow & { stream: string }>(

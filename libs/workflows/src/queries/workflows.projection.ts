@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@ledger/eventstore';
 import type { Projection, SqlExecutor } from '@ledger/processing';
 import { WORKFLOW_CATEGORY } from '../domain/workflow';
 import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow.events';
+import type { WorkflowInput } from '../domain/workflow-input';
 import type { DecidedOutput, StepNote } from '../domain/workflow-output';
 import { createWorkflowsTables, emptyWorkflowsTables } from './workflows.tables';
 
@@ -16,6 +17,12 @@ function instanceOf(stream: string): { name: string; id: string } {
 function stepOfOutput(stream: string, outputId: string): { step: string; phase: string } | undefined {
   const [step, phase] = outputId.slice(stream.length + 1).split('/');
   return phase === 'do' || phase === 'compensate' ? { step, phase } : undefined;
+}
+
+/** What a starting input says the instance works on: the stream its starter named, or that of the event that started it. */
+function subjectOf(input: WorkflowInput): string | null {
+  if (input.kind === 'start') return input.subject ?? null;
+  return input.kind === 'event' ? input.stream : null;
 }
 
 async function applyNote(tx: SqlExecutor, event: RecordedEvent, note: StepNote): Promise<void> {
@@ -70,8 +77,8 @@ async function applyEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> 
     case WorkflowEventTypes.inputRecorded: {
       const { name, id } = instanceOf(event.stream);
       await tx.run(
-        `INSERT INTO workflows (stream, name, id, status, started_at, updated_at) VALUES ($1, $2, $3, 'running', $4, $4) ON CONFLICT (stream) DO NOTHING`,
-        [event.stream, name, id, event.recordedAt],
+        `INSERT INTO workflows (stream, name, id, subject, status, started_at, updated_at) VALUES ($1, $2, $3, $4, 'running', $5, $5) ON CONFLICT (stream) DO NOTHING`,
+        [event.stream, name, id, subjectOf(fact.data.input), event.recordedAt],
       );
       if (fact.data.input.kind === 'retry') await tx.run(`UPDATE workflows SET status = 'running', ended_at = NULL, updated_at = $2 WHERE stream = $1`, [event.stream, event.recordedAt]);
       return;
@@ -88,14 +95,14 @@ async function applyEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> 
 }
 
 /**
- * The `workflows` read model: every instance with its status and current
- * step, and per step and phase (do, compensate) its attempts, when it was
+ * The `workflows` read model: every instance with its status, current
+ * step and subject (the stream it works on, from its first input), and per step and phase (do, compensate) its attempts, when it was
  * started and last sent, how it ended, its evidence or reason. Built from
  * the workflow streams alone (the step machine's notes), so it rebuilds.
  */
 export const workflowsProjection: Projection = {
   name: 'workflows',
-  version: 1,
+  version: 2,
   handles: Object.values(WorkflowEventTypes),
   filter: { categories: [WORKFLOW_CATEGORY] },
   setup: createWorkflowsTables,

@@ -1,10 +1,11 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { createVersionedTables, type SqlExecutor, type VersionedTables } from '@ledger/processing';
 
 const TABLES = [
   `CREATE TABLE IF NOT EXISTS workflows (
      stream TEXT PRIMARY KEY,
      name TEXT NOT NULL,
      id TEXT NOT NULL,
+     subject TEXT,
      status TEXT NOT NULL,
      current_step TEXT,
      current_phase TEXT,
@@ -15,6 +16,7 @@ const TABLES = [
      ended_at TEXT
    )`,
   'CREATE INDEX IF NOT EXISTS workflows_by_name_status ON workflows (name, status)',
+  'CREATE INDEX IF NOT EXISTS workflows_by_subject ON workflows (subject)',
   `CREATE TABLE IF NOT EXISTS workflow_steps (
      stream TEXT NOT NULL,
      step TEXT NOT NULL,
@@ -31,8 +33,11 @@ const TABLES = [
    )`,
 ];
 
+/** Version 2 added `subject`. */
+const SCHEMA: VersionedTables = { versionTable: 'wf_schema', version: 2, tables: ['workflow_steps', 'workflows'], statements: TABLES };
+
 export async function createWorkflowsTables(tx: SqlExecutor): Promise<void> {
-  for (const sql of TABLES) await tx.run(sql);
+  await createVersionedTables(tx, SCHEMA);
 }
 
 export async function emptyWorkflowsTables(tx: SqlExecutor): Promise<void> {

@@ -24,6 +24,13 @@ export interface WorkflowRuntimeOptions extends WorkerPoolOptions {
   readonly aroundEvent?: AroundEventAdvance;
 }
 
+/** What `begin` starts an instance with: the request id (it dedupes), the data, and the stream it works on. */
+export interface WorkflowStart {
+  readonly requestId: string;
+  readonly data: unknown;
+  readonly subject?: string;
+}
+
 /** What an operator's request recorded: the input and the position of the event that carries it. */
 export interface OperatorRequestResult {
   readonly inputId: string;
@@ -78,11 +85,13 @@ export class WorkflowRuntime {
    * Starts instance `id` of workflow `name` with `data` and advances it in
    * this call, as far as it goes without waiting for an outside event or a
    * timer. `requestId` dedupes: starting again with the same request id
-   * records nothing. Resolves to the instance's status then.
+   * records nothing. `subject` (the stream it works on) is recorded with
+   * the start, for the workflows list. Resolves to the instance's status then.
    */
-  async begin(name: string, id: string, start: { readonly requestId: string; readonly data: unknown }, signal: AbortSignal): Promise<WorkflowStatus> {
+  async begin(name: string, id: string, start: WorkflowStart, signal: AbortSignal): Promise<WorkflowStatus> {
     const worker = this.workerOf(name);
-    const input: WorkflowInput = { kind: 'start', id: start.requestId, at: new Date(this.pool.settings.clock()).toISOString(), data: start.data };
+    const { requestId, data, subject } = start;
+    const input: WorkflowInput = { kind: 'start', id: requestId, at: new Date(this.pool.settings.clock()).toISOString(), data, ...(subject ? { subject } : {}) };
     const record = await worker.advanceNow(workflowStream(name, id), { input, starts: true }, signal);
     if (record.version === 0) throw new WorkflowNotFoundError(name, id);
     return record.status;

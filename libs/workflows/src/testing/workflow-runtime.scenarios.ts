@@ -182,6 +182,9 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await rebuildProcessor(store, views, workflowsProjection, { batchSize: 3 });
     const queries = new WorkflowQueries(views);
     expect((await queries.list()).items.map((view) => [view.id, view.status])).toEqual([['o2', 'failed'], ['o1', 'compensated']]);
+    // Each instance names what it works on (the stream of the event that started it), and the list finds it from there.
+    expect((await queries.list({ subject: 'order-o1' })).items.map((view) => [view.id, view.subject])).toEqual([['o1', 'order-o1']]);
+    expect((await queries.list({ subject: 'order-o3' })).items).toEqual([]);
     expect((await queries.list({ status: 'failed' })).items).toMatchObject([{ id: 'o2', unresolved: [{ step: 'program', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }] }]);
     const o1 = (await queries.get('demo', 'o1'))!;
     expect(o1).toMatchObject({ status: 'compensated', currentStep: null, reason: 'DEMO.REFUSED: refused bind/do/2' });

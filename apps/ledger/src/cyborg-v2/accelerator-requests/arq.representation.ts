@@ -40,5 +40,6 @@ export function arqViewOf(arq: LiveArq): ArqView {
     attachHandleInfo: { ...(arq.attachHandle?.info ?? {}) },
     createdAt: arq.createdAt,
     updatedAt: arq.updatedAt,
+    lastBindId: arq.lastBindId ?? null,
   };
 }

@@ -20,6 +20,11 @@ export class ArqObject {
   @Field(() => JsonScalar) attachHandleInfo!: Record<string, string>;
   @Field() createdAt!: string;
   @Field(() => String, { nullable: true }) updatedAt!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The workflow id of its latest bind (`workflow(name: "bind", id: …)`), kept after an unbind; null before its first bind. `workflows(arq: uuid)` lists every bind of it.',
+  })
+  lastBindId!: string | null;
 }
 
 @ObjectType()

@@ -26,6 +26,8 @@ export class WorkflowUnresolvedObject {
 export class WorkflowObject {
   @Field() name!: string;
   @Field() id!: string;
+  @Field(() => String, { nullable: true, description: 'The stream it works on: `arq-<uuid>` for a bind, `host-<hostname>` for a provision; null when its start recorded none.' })
+  subject!: string | null;
   @Field({ description: '`running`, `completed`, `compensated` or `failed`.' }) status!: string;
   @Field(() => String, { nullable: true }) currentStep!: string | null;
   @Field(() => String, { nullable: true }) currentPhase!: string | null;

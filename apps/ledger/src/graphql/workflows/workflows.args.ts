@@ -1,5 +1,5 @@
 import { ArgsType, Field } from '@nestjs/graphql';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import type { WorkflowStatus } from '@ledger/workflows';
 import { WithAsOf } from '../shared/as-of';
 import { PageArgs } from '../shared/page.args';
@@ -16,4 +16,9 @@ export class WorkflowListArgs extends WithAsOf(PageArgs) {
   @IsOptional()
   @IsIn(['running', 'completed', 'compensated', 'failed'])
   status?: WorkflowStatus;
+
+  @Field(() => String, { nullable: true, description: 'Only the instances that work on this accelerator request (its binds).' })
+  @IsOptional()
+  @IsUUID()
+  arq?: string;
 }

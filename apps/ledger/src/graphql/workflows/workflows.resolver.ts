@@ -3,6 +3,7 @@ import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Allow } from '@ledger/auth';
 import { WorkflowQueries, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
 import { WORKFLOWS_AS_OF } from '../../audit/as-of-views';
+import { subjectFilterOf } from '../../workflows/workflow-subject';
 import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';
 import { type ConnectionOf, toConnection } from '../shared/connection';
 import { connectionCost, pageRequestOf, presentArgs } from '../shared/page.args';
@@ -21,8 +22,8 @@ export class WorkflowsResolver {
   @Query(() => WorkflowConnection, { description: 'Newest first.', complexity: connectionCost })
   async workflows(@Args() args: WorkflowListArgs): Promise<ConnectionOf<WorkflowView>> {
     const { asOf } = args;
-    const { name, status } = args;
-    const filter = { ...presentArgs({ name, status }), ...pageRequestOf(args) };
+    const { name, status, arq } = args;
+    const filter = { ...presentArgs({ name, status }), ...subjectFilterOf(arq), ...pageRequestOf(args) };
     const { position, answer } = await this.asOf.root(asOf, WORKFLOWS_AS_OF, this.queries, (queries) => queries.list(filter));
     return toConnection(answer, position);
   }

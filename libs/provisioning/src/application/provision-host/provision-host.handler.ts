@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { hostStream } from '@ledger/inventory';
 import { uuidV7 } from '@ledger/kernel';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
 import { PROVISION_WORKFLOWS, type ProvisionWorkflows } from '../provisioning.ports';
@@ -23,7 +24,7 @@ export class ProvisionHostHandler implements ICommandHandler<ProvisionHostComman
   async execute({ input }: ProvisionHostCommand): Promise<ProvisionStarted> {
     const provisionId = uuidV7();
     const data = await planProvisioning(this.store, input, provisionId, this.programming.allowUnsigned);
-    const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data }, NEVER_ABORTED);
+    const status = await this.workflows.begin(PROVISION_WORKFLOW, provisionId, { requestId: provisionId, data, subject: hostStream(data.hostname) }, NEVER_ABORTED);
     return { workflow: PROVISION_WORKFLOW, workflowId: provisionId, status, position: await this.store.headPosition() };
   }
 }

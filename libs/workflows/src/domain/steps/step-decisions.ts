@@ -60,8 +60,7 @@ class Decision<Data> {
       return this.begin(step, 'compensate', (state.attempts[`${undo}/compensate`] ?? 0) + 1);
     }
     if (state.unresolved.length === 0) return this.emit({ kind: 'complete', outcome: 'compensated', reason: state.failure?.reason });
-    const names = state.unresolved.map((entry) => `${entry.step} (${entry.reason})`).join(', ');
-    this.emit({ kind: 'fail', reason: `could not undo ${names} after ${state.failure?.reason ?? 'a failure'}`, unresolved: state.unresolved });
+    this.emit({ kind: 'fail', reason: failedUndoReason(state), unresolved: state.unresolved });
   }
 
   /** The action in flight ended: done, or failed (then retried while attempts are left and no cancel waits). */
@@ -83,6 +82,17 @@ class Decision<Data> {
     if (retry) return this.begin(step, current.phase, current.attempt + 1);
     this.proceed();
   }
+}
+
+/**
+ * `could not undo <step> (<its reason>) after <the failure>`. An undo often
+ * meets the very failure that stopped the workflow (an agent lost refuses
+ * the step and its undo alike): then its reason is not written out again.
+ */
+function failedUndoReason(state: Pick<StepWorkflowState<unknown>, 'failure' | 'unresolved'>): string {
+  const cause = state.failure?.reason ?? 'a failure';
+  const names = state.unresolved.map((entry) => `${entry.step} (${entry.reason === cause ? 'the same reason' : entry.reason})`).join(', ');
+  return `could not undo ${names} after ${cause}`;
 }
 
 /**

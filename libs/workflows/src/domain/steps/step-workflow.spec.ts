@@ -126,6 +126,17 @@ describe('the step machine (demo workflow)', () => {
     expect(afterRetry.outputs.at(-1)).toMatchObject({ kind: 'complete', outcome: 'compensated' });
   });
 
+  it('says a failure once when the undo it could not do met the same one (an agent lost before the step and its undo)', () => {
+    const refusedTwice = (key: string, ms: number) => [rejected(`${key}/1`, ms), rejected(`${key}/2`, ms)];
+    const given = [...throughProgram, ...refusedTwice('bind/do', 3), ...refusedTwice('program/compensate', 4)];
+    const ended = spec.given(given).when(accepted('reserve/compensate/1', 5));
+    expect(ended.outputs.at(-1)).toEqual({
+      kind: 'fail',
+      reason: 'could not undo program (the same reason) after DEMO.NO: no',
+      unresolved: [{ step: 'program', reason: 'DEMO.NO: no' }],
+    });
+  });
+
   it('cancels at the end of the action in flight, undoing that step too', () => {
     const cancel: WorkflowInput = { kind: 'cancel', id: 'c1', at: at(1), by: 'admin', reason: 'tenant left' };
     spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1')]).when(cancel).then([]);

@@ -4,6 +4,7 @@ import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
+import { arqStream } from '../../../domain/arq.events';
 import type { BindProgram } from '../../../domain/bind-program';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
 import type { BindRequest } from '../../../domain/arq-patch';
@@ -140,7 +141,7 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       capacity: capacityResources(provider.capacity),
       program,
     };
-    const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data }, NEVER_ABORTED);
+    const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data, subject: arqStream(arq.uuid) }, NEVER_ABORTED);
     if (status === 'running') await this.waitForBind(bindId);
     const state = liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
     // Refused at its first step (the request changed since it was checked): say why, as the check would have.

@@ -1,3 +1,5 @@
+import type { WorkflowStart } from '@ledger/workflows';
+
 /** How a workflow instance stands, as the bind handler needs to know. */
 export type BindWorkflowStatus = 'running' | 'completed' | 'compensated' | 'failed';
 
@@ -7,7 +9,7 @@ export type BindWorkflowStatus = 'running' | 'completed' | 'compensated' | 'fail
  * caller's request as far as it goes without waiting for an agent or a timer.
  */
 export interface BindWorkflows {
-  begin(name: string, id: string, start: { readonly requestId: string; readonly data: unknown }, signal: AbortSignal): Promise<BindWorkflowStatus>;
+  begin(name: string, id: string, start: WorkflowStart, signal: AbortSignal): Promise<BindWorkflowStatus>;
   /** Resolves once the instance is no longer running; rejects (WORKFLOW.WAIT_TIMED_OUT, WORKFLOW.NOT_FOUND) otherwise. */
   waitForEnd(name: string, id: string, timeoutMs: number): Promise<BindWorkflowStatus>;
 }
