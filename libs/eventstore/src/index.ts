@@ -6,6 +6,7 @@ export * from './event-store-observer';
 export * from './errors/wrong-expected-version.error';
 export * from './errors/invalid-append.error';
 export * from './errors/store-closed.error';
+export * from './errors/multi-stream-append-unsupported.error';
 export * from './hash-chain/hash-chain';
 export * from './hash-chain/chain-verifier';
 export * from './hash-chain/stored-event';

@@ -132,7 +132,7 @@ describePostgres('PostgreSQL event store', () => {
     try {
       await replica.query('BEGIN');
       const event = { id: uuidV7(), type: 'test.Happened', recordedAt: new Date().toISOString(), data: {}, metadata: metadata() };
-      const batch = [{ stream: uniqueStream(), expected: 'no_stream', events: [{ id: event.id, type: event.type, recorded_at: event.recordedAt, data: event.data, metadata: event.metadata, content_hash: contentHash(event) }] }];
+      const batch = [[{ stream: uniqueStream(), expected: 'no_stream', events: [{ id: event.id, type: event.type, recorded_at: event.recordedAt, data: event.data, metadata: event.metadata, content_hash: contentHash(event) }] }]];
       await replica.query('SELECT ledger_append($1::jsonb)', [JSON.stringify(batch)]);
       const queued = store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' });
       expect(await store.readAll({ after: first.position })).toEqual({ events: [], position: first.position });
