@@ -3,7 +3,7 @@ import { InvalidAppendError } from '../../errors/invalid-append.error';
 import { MultiStreamAppendUnsupportedError } from '../../errors/multi-stream-append-unsupported.error';
 import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.error';
 import type { RecordedEvent } from '../../envelope';
-import type { StreamAppend } from '../../event-store.port';
+import type { EventStore, StreamAppend } from '../../event-store.port';
 import { ChainVerifier } from '../../hash-chain/chain-verifier';
 import type { ContractContext } from './contract-context';
 import { newEvent, positionsAfter, positionsOf, probe, readAllAfter, take, uniqueStream, untilVisible } from './fixtures';
@@ -164,23 +164,30 @@ export function multiAppendContract(context: ContractContext, multiStreamAppend:
     }
   });
 
-  it('commits beside single appends made at the same moment, failing only the stale one', async () => {
-    const { store } = context;
-    const stale = await streamWith(1);
-    const [single1, single2, a, b, c] = [uniqueStream(), uniqueStream(), uniqueStream(), uniqueStream(), uniqueStream()];
-    const base = await probe(store);
-    const [first, refused, second, decided] = await Promise.allSettled([
-      store.append(single1, events(1), { expected: 'no_stream' }),
-      store.appendMany([{ stream: a, events: events(1), expected: 'no_stream' }, { stream: stale, events: events(1), expected: 0 }]),
-      store.append(single2, events(2), { expected: 'no_stream' }),
-      store.appendMany([{ stream: b, events: events(1), expected: 'no_stream' }, { stream: c, events: events(2), expected: 'no_stream' }]),
-    ]);
-    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'EVENTSTORE.WRONG_EXPECTED_VERSION', stream: stale, actual: 1 } });
-    expect([first, second, decided].map((settled) => settled.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    await untilVisible(store, base + 6);
-    const appended = await readAllAfter(store, base);
-    expect(positionsOf(appended)).toEqual(positionsAfter(base, 6));
-    expect(new Set(appended.map((event) => event.stream))).toEqual(new Set([single1, single2, b, c]));
-    expect(await store.readStream(a)).toEqual([]);
-  });
+  it('commits beside single appends made at the same moment, failing only the stale one', () => appendManyBesideSingleAppends(context.store));
+}
+
+/**
+ * Two appends and two appendMany calls (one of them stale) made in one turn
+ * of the event loop, as a group commit gathers them: only the stale call
+ * fails, and all of it. Two appends of setup come first.
+ */
+export async function appendManyBesideSingleAppends(store: EventStore): Promise<void> {
+  const stale = uniqueStream();
+  await store.append(stale, events(1), { expected: 'no_stream' });
+  const [single1, single2, a, b, c] = [uniqueStream(), uniqueStream(), uniqueStream(), uniqueStream(), uniqueStream()];
+  const base = await probe(store);
+  const [first, refused, second, decided] = await Promise.allSettled([
+    store.append(single1, events(1), { expected: 'no_stream' }),
+    store.appendMany([{ stream: a, events: events(1), expected: 'no_stream' }, { stream: stale, events: events(1), expected: 0 }]),
+    store.append(single2, events(2), { expected: 'no_stream' }),
+    store.appendMany([{ stream: b, events: events(1), expected: 'no_stream' }, { stream: c, events: events(2), expected: 'no_stream' }]),
+  ]);
+  expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'EVENTSTORE.WRONG_EXPECTED_VERSION', stream: stale, actual: 1 } });
+  expect([first, second, decided].map((settled) => settled.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+  await untilVisible(store, base + 6);
+  const appended = await readAllAfter(store, base);
+  expect(positionsOf(appended)).toEqual(positionsAfter(base, 6));
+  expect(new Set(appended.map((event) => event.stream))).toEqual(new Set([single1, single2, b, c]));
+  expect(await store.readStream(a)).toEqual([]);
 }
