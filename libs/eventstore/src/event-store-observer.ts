@@ -8,8 +8,8 @@ export type AppendOutcome = 'appended' | 'conflict' | 'failed';
  * store has no group commit and reports nothing.
  */
 export interface EventStoreObserver {
-  /** One append as its caller saw it: queueing for the group commit, the commit itself, and the wait for the result. */
+  /** One append (or one appendMany) as its caller saw it: queueing for the group commit, the commit itself, and the wait for the result. */
   appendSettled(outcome: AppendOutcome, seconds: number): void;
-  /** One group commit: how many appends it carried and how long the transaction (or round trip) took. */
+  /** One group commit: how many appends it carried (an appendMany counts as one) and how long the transaction (or round trip) took. */
   commitFinished(appends: number, seconds: number): void;
 }

@@ -6,6 +6,13 @@ export interface AppendOptions {
   readonly expected: ExpectedVersion;
 }
 
+/** One stream's part of an `appendMany`. */
+export interface StreamAppend {
+  readonly stream: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedVersion;
+}
+
 export interface AppendResult {
   readonly stream: string;
   /** The stream's version after the append (the last appended event's version). */
@@ -71,6 +78,31 @@ export interface EventStore {
    * rejects with WrongExpectedVersionError and appends nothing.
    */
   append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  /**
+   * Whether `appendMany` takes several streams. True on SQLite and
+   * PostgreSQL; false on EventStoreDB, whose client has no atomic
+   * multi-stream append (docs/architecture.md, "The event store").
+   */
+  readonly multiStreamAppend: boolean;
+  /**
+   * Appends to several streams as one commit, all or nothing:
+   * - every stream's `expected` is checked against the stream as the commit
+   *   finds it; if one does not hold, the call rejects with
+   *   WrongExpectedVersionError naming that stream (the first in the order
+   *   given), and nothing of any stream is appended;
+   * - any other refusal (InvalidAppendError: a stream named twice, no
+   *   appends, an append without events, an event id used twice in the call
+   *   or already recorded) likewise appends nothing;
+   * - the events take consecutive global positions, in the order given
+   *   (stream by stream, each stream's events in order), and extend the
+   *   hash chain like any append;
+   * - readers never see part of it: `readAll` shows all of its events or
+   *   none, `waitForAppend` and subscriptions wake once, for all of them.
+   * Resolves with one result per stream, in the order given. A store with
+   * `multiStreamAppend` false accepts one stream only and rejects more
+   * with MultiStreamAppendUnsupportedError, appending nothing.
+   */
+  appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in version order. An absent stream reads as []. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of the global log in position order, after a position. */

@@ -1,6 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { AppendOptions, EventStore, NewEvent, RecordedEvent } from '@ledger/eventstore';
+import type { AppendOptions, EventStore, NewEvent, RecordedEvent, StreamAppend } from '@ledger/eventstore';
 import { InMemoryMessageBroker } from '@ledger/messaging/testing';
 import type { Reactor } from '@ledger/processing';
 import { inSpan } from './ledger-tracer';
@@ -17,13 +17,15 @@ const spanNamed = (name: string) => exporter.getFinishedSpans().find((span) => s
 /** A store that keeps what it is asked to append, positions counting from 1. */
 function recordingStore(): EventStore & { appended: NewEvent[] } {
   const appended: NewEvent[] = [];
+  const append = async (stream: string, events: readonly NewEvent[], _options: AppendOptions) => {
+    appended.push(...events);
+    return { stream, version: appended.length, position: appended.length };
+  };
   return {
     appended,
     kind: 'memory',
-    append: async (stream: string, events: readonly NewEvent[], _options: AppendOptions) => {
-      appended.push(...events);
-      return { stream, version: appended.length, position: appended.length };
-    },
+    append,
+    appendMany: (appends: readonly StreamAppend[]) => Promise.all(appends.map(({ stream, events, expected }) => append(stream, events, { expected }))),
   } as unknown as EventStore & { appended: NewEvent[] };
 }
 
@@ -60,6 +62,20 @@ describe('tracing decorators', () => {
     expect(append?.attributes).toMatchObject({ 'ledger.stream': 'arq-1', 'ledger.events': 2, 'ledger.position': 2, 'ledger.correlation_id': 'request-1' });
     const traceparent = `00-${append?.spanContext().traceId}-${append?.spanContext().spanId}-01`;
     expect(store.appended.map((appended) => appended.metadata.traceparent)).toEqual([traceparent, traceparent]);
+  });
+
+  it('appends to several streams under one span naming their categories, whose traceparent every event records', async () => {
+    const store = recordingStore();
+    const event = { type: 'allocation.ArqBound', data: {}, metadata: { correlationId: 'request-2', causationId: null, actor: ACTOR, schemaVersion: 1 } };
+    await tracedEventStore(store).appendMany([
+      { stream: 'arq-1', events: [event], expected: 0 },
+      { stream: 'device-1', events: [event], expected: 3 },
+      { stream: 'arq-2', events: [event], expected: 0 },
+    ]);
+    const append = spanNamed('append arq,device');
+    expect(append?.attributes).toMatchObject({ 'db.operation.name': 'appendMany', 'ledger.streams': ['arq-1', 'device-1', 'arq-2'], 'ledger.events': 3, 'ledger.position': 3, 'ledger.correlation_id': 'request-2' });
+    const traceparent = `00-${append?.spanContext().traceId}-${append?.spanContext().spanId}-01`;
+    expect(store.appended.map((appended) => appended.metadata.traceparent)).toEqual([traceparent, traceparent, traceparent]);
   });
 
   it("reacts to one event in its append's trace, and to a batch in a trace of its own linked to its events' appends", async () => {

@@ -1,25 +1,16 @@
-import { type Actor, type Decider, type DomainEvent, foldEvents } from '@ledger/kernel';
-import type { EventMetadata } from '../envelope';
+import { type Decider, type DomainEvent, foldEvents } from '@ledger/kernel';
 import type { EventStore } from '../event-store.port';
 import { WrongExpectedVersionError } from '../errors/wrong-expected-version.error';
 import type { AggregateCache } from './aggregate-cache';
+import { type CommandContext, type SchemaVersions, toNewEvents } from './command-context';
 import type { StreamLocks } from './stream-locks';
-
-/** Who asks, and in which conversation: becomes the metadata of every event appended. */
-export interface CommandContext {
-  readonly actor: Actor;
-  readonly correlationId: string;
-  /** The request or message that caused this command (defaults to the correlation id). */
-  readonly causationId?: string;
-}
 
 export interface HandleCommandOptions<State> {
   /** Attempts when another writer changed the stream in between (default 5). */
   readonly maxAttempts?: number;
   /** Keeps folded states between calls so a hot stream is not re-read whole. */
   readonly cache?: AggregateCache<State>;
-  /** Schema version per event type (default 1). */
-  readonly schemaVersions?: Readonly<Record<string, number>>;
+  readonly schemaVersions?: SchemaVersions;
   /** Queues commands per stream in this process (see StreamLocks). */
   readonly locks?: StreamLocks;
 }
@@ -67,18 +58,8 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
     if (events.length === 0) {
       return { appended: 0, version, position: undefined, state, events };
     }
-    const metadataOf = (event: Event): EventMetadata => ({
-      correlationId: context.correlationId,
-      causationId: context.causationId ?? context.correlationId,
-      actor: context.actor,
-      schemaVersion: options.schemaVersions?.[event.type] ?? 1,
-    });
     try {
-      const result = await store.append(
-        stream,
-        events.map((event) => ({ type: event.type, data: event.data, metadata: metadataOf(event) })),
-        { expected: version },
-      );
+      const result = await store.append(stream, toNewEvents(events, context, options.schemaVersions), { expected: version });
       const next = foldEvents(decider, state, events);
       options.cache?.set(stream, next, result.version);
       return { appended: events.length, version: result.version, position: result.position, state: next, events };

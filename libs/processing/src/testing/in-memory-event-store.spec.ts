@@ -1,4 +1,4 @@
-import { ChainVerifier, WrongExpectedVersionError } from '@ledger/eventstore';
+import { ChainVerifier, InvalidAppendError, WrongExpectedVersionError } from '@ledger/eventstore';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { testEvent } from './test-events';
 
@@ -10,6 +10,28 @@ describe('InMemoryEventStore', () => {
     const result = await store.append('device-1', [testEvent('a.Three')], { expected: 2 });
     expect(result).toEqual({ stream: 'device-1', version: 3, position: 3 });
     expect((await store.readStream('device-1', { fromVersion: 2 })).map((event) => event.type)).toEqual(['a.Two', 'a.Three']);
+  });
+
+  it('appends to several streams all or nothing, waking waiters once', async () => {
+    const store = new InMemoryEventStore();
+    await store.append('device-1', [testEvent('a.One')], { expected: 'no_stream' });
+    const stale = store.appendMany([
+      { stream: 'arq-1', events: [testEvent('a.Two')], expected: 'no_stream' },
+      { stream: 'device-1', events: [testEvent('a.Two')], expected: 0 },
+    ]);
+    await expect(stale).rejects.toMatchObject({ stream: 'device-1', expected: 0, actual: 1 });
+    expect(await store.headPosition()).toBe(1);
+    const woken = store.waitForAppend(60_000);
+    const results = await store.appendMany([
+      { stream: 'arq-1', events: [testEvent('a.Two')], expected: 'no_stream' },
+      { stream: 'device-1', events: [testEvent('a.Two'), testEvent('a.Three')], expected: 1 },
+    ]);
+    await woken;
+    expect(results).toEqual([
+      { stream: 'arq-1', version: 1, position: 2 },
+      { stream: 'device-1', version: 3, position: 4 },
+    ]);
+    await expect(store.appendMany([{ stream: 'arq-1', events: [testEvent('a.Two')], expected: 'any' }, { stream: 'arq-1', events: [testEvent('a.Two')], expected: 'any' }])).rejects.toBeInstanceOf(InvalidAppendError);
   });
 
   it('filters readAll by type and category and reports the scanned position', async () => {

@@ -16,6 +16,7 @@ import {
   type RecordedEvent,
   satisfiesExpected,
   StoreClosedError,
+  type StreamAppend,
   streamCategory,
   type SubscribeOptions,
   type Subscription,
@@ -29,6 +30,7 @@ import {
  */
 export class InMemoryEventStore implements EventStore {
   readonly kind = 'memory';
+  readonly multiStreamAppend = true;
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
   private appendWaiters = new Set<() => void>();
@@ -38,13 +40,28 @@ export class InMemoryEventStore implements EventStore {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    return (await this.appendMany([{ stream, events, expected: options.expected }]))[0];
+  }
+
+  /** All or nothing: every stream is checked before any is written, and waiters wake once. */
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     this.assertOpen();
-    if (events.length === 0) throw new InvalidAppendError('an append needs at least one event', { stream });
-    const existing = this.streams.get(stream) ?? [];
-    if (!satisfiesExpected(options.expected, existing.length)) {
-      throw new WrongExpectedVersionError(stream, options.expected, existing.length);
+    if (appends.length === 0) throw new InvalidAppendError('appendMany needs at least one stream');
+    const streams = new Set(appends.map((append) => append.stream));
+    if (streams.size !== appends.length) throw new InvalidAppendError('a stream is named twice in one appendMany');
+    for (const { stream, events, expected } of appends) {
+      if (events.length === 0) throw new InvalidAppendError('an append needs at least one event', { stream });
+      const actual = this.streams.get(stream)?.length ?? 0;
+      if (!satisfiesExpected(expected, actual)) throw new WrongExpectedVersionError(stream, expected, actual);
     }
     const recordedAt = this.now().toISOString();
+    const results = appends.map(({ stream, events }) => this.record(stream, events, recordedAt));
+    this.signalAppend();
+    return results;
+  }
+
+  private record(stream: string, events: readonly NewEvent[], recordedAt: string): AppendResult {
+    const existing = this.streams.get(stream) ?? [];
     for (const event of events) {
       const content = { id: event.id ?? uuidV7(), type: event.type, recordedAt, data: structuredClone(event.data), metadata: event.metadata };
       const position = this.log.length + 1;
@@ -62,7 +79,6 @@ export class InMemoryEventStore implements EventStore {
       existing.push(recorded);
     }
     this.streams.set(stream, existing);
-    this.signalAppend();
     return { stream, version: existing.length, position: this.log.length };
   }
 

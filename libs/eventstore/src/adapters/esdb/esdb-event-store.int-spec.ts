@@ -21,4 +21,5 @@ describeEventStoreContract(
     return { store, cleanup: () => store.close() };
   },
   connectionString ? describe : describe.skip,
+  { multiStreamAppend: false },
 );

@@ -1,5 +1,6 @@
 import { type EventStoreDBClient, FORWARDS, StreamNotFoundError } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../../envelope';
+import { MultiStreamAppendUnsupportedError } from '../../errors/multi-stream-append-unsupported.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.error';
 import type {
@@ -9,11 +10,13 @@ import type {
   ReadAllOptions,
   ReadAllResult,
   ReadStreamOptions,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../../event-store.port';
 import { AppendSignal } from '../shared/append-signal';
 import { prepareAppend } from '../shared/prepare-append';
+import { prepareAppendMany } from '../shared/prepare-append-many';
 import type { PreparedAppend } from '../shared/prepared-append';
 import { SubscriptionRegistry } from '../shared/subscription-registry';
 import { appendEsdb } from './append-esdb';
@@ -27,9 +30,16 @@ import { EsdbLogReader } from './esdb-log-reader';
  * assigned here, one append at a time, from the chain head read at open and
  * kept in memory. That is correct for ONE writer process per cluster: a
  * second writer would fork the chain. Readers may run anywhere.
+ *
+ * `@eventstore/db-client` appends to one stream per call, so `appendMany`
+ * takes one stream only: appending several one after another would leave a
+ * part written if the process or the connection died in between.
+ * KurrentDB 25.1+ with `@kurrent/kurrentdb-client` would make it one call
+ * (docs/architecture.md, "The event store").
  */
 export class EsdbEventStore implements EventStore {
   readonly kind = 'esdb';
+  readonly multiStreamAppend = false;
   private readonly reader: EsdbLogReader;
   private readonly appended = new AppendSignal();
   private readonly subscriptions = new SubscriptionRegistry();
@@ -47,10 +57,14 @@ export class EsdbEventStore implements EventStore {
 
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     this.assertOpen();
-    const prepared = prepareAppend(stream, events, options.expected);
-    const appending = this.writing.then(() => this.appendNext(prepared));
-    this.writing = appending.catch(() => undefined);
-    return appending;
+    return this.enqueue(prepareAppend(stream, events, options.expected));
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    const prepared = prepareAppendMany(appends);
+    if (prepared.length > 1) throw new MultiStreamAppendUnsupportedError(this.kind, prepared.map((append) => append.stream));
+    return [await this.enqueue(prepared[0])];
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -104,6 +118,12 @@ export class EsdbEventStore implements EventStore {
     await this.writing;
     this.appended.notify();
     await this.client.dispose();
+  }
+
+  private enqueue(append: PreparedAppend): Promise<AppendResult> {
+    const appending = this.writing.then(() => this.appendNext(append));
+    this.writing = appending.catch(() => undefined);
+    return appending;
   }
 
   private async appendNext(append: PreparedAppend): Promise<AppendResult> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ChainVerifier, type RecordedEvent } from '@ledger/eventstore';
 import { contentHash } from '@ledger/eventstore';
-import { appendBurstUntilKilled, describeEventStoreContract, metadata, newEvent, readAllAfter, uniqueStream, untilVisible } from '@ledger/eventstore/testing';
+import { appendBurstUntilKilled, appendManyBesideSingleAppends, describeEventStoreContract, metadata, newEvent, readAllAfter, uniqueStream, untilVisible } from '@ledger/eventstore/testing';
 import { uuidV7 } from '@ledger/kernel';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../../test/support/services';
 import { openPostgresEventStore } from './open-postgres-event-store';
@@ -91,6 +91,13 @@ describePostgres('PostgreSQL event store', () => {
     expect(store.stats().roundTrips).toBeLessThanOrEqual(2);
   });
 
+  it('commits appendMany calls and single appends made at once in one round trip, failing only the stale call, whole', async () => {
+    const store = await open();
+    await appendManyBesideSingleAppends(store);
+    // Two for the setup's appends, then one for all four calls.
+    expect(store.stats()).toEqual({ roundTrips: 3, appends: 6 });
+  });
+
   it('keeps one gap-free chain across replicas, and a reader on another replica misses nothing', async () => {
     const replicas = await Promise.all([open(), open(), open(), open()]);
     const reader = await open();
@@ -132,7 +139,7 @@ describePostgres('PostgreSQL event store', () => {
     try {
       await replica.query('BEGIN');
       const event = { id: uuidV7(), type: 'test.Happened', recordedAt: new Date().toISOString(), data: {}, metadata: metadata() };
-      const batch = [{ stream: uniqueStream(), expected: 'no_stream', events: [{ id: event.id, type: event.type, recorded_at: event.recordedAt, data: event.data, metadata: event.metadata, content_hash: contentHash(event) }] }];
+      const batch = [[{ stream: uniqueStream(), expected: 'no_stream', events: [{ id: event.id, type: event.type, recorded_at: event.recordedAt, data: event.data, metadata: event.metadata, content_hash: contentHash(event) }] }]];
       await replica.query('SELECT ledger_append($1::jsonb)', [JSON.stringify(batch)]);
       const queued = store.append(uniqueStream(), [newEvent()], { expected: 'no_stream' });
       expect(await store.readAll({ after: first.position })).toEqual({ events: [], position: first.position });

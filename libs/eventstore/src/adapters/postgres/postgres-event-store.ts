@@ -8,7 +8,7 @@ import { postgresBatchCommitter } from './postgres-batch-committer';
 import { readAllPostgres } from './read-all-postgres';
 import { readStreamPostgres } from './read-stream-postgres';
 
-/** Keeps one `ledger_append` call (one transaction holding the head lock) short under a burst. */
+/** Keeps one `ledger_append` call (one transaction holding the head lock) short under a burst: `append` and `appendMany` calls per call. */
 const MAX_APPENDS_PER_CALL = 500;
 
 export interface PostgresEventStoreStats {

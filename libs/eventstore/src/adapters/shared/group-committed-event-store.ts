@@ -7,6 +7,7 @@ import type {
   ReadAllOptions,
   ReadAllResult,
   ReadStreamOptions,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../../event-store.port';
@@ -15,15 +16,20 @@ import { AppendSignal } from './append-signal';
 import { type BatchCommitter, GroupCommit, type GroupCommitStats } from '@ledger/kernel';
 import { observedAppend } from './observed-append';
 import { prepareAppend } from './prepare-append';
-import type { PreparedAppend } from './prepared-append';
+import { prepareAppendMany } from './prepare-append-many';
+import type { AtomicAppend } from './prepared-append';
 import { SubscriptionRegistry } from './subscription-registry';
 
 /** What a database adapter supplies; the store around it is the same for every engine. */
 export interface StoreEngine {
   readonly kind: string;
-  /** Commits a batch of appends in one transaction (one fsync or round trip). */
-  readonly commit: BatchCommitter<PreparedAppend, AppendResult>;
-  /** Upper bound on appends per commit (default: GroupCommit's). */
+  /**
+   * Commits a batch in one transaction (one fsync or round trip). Each
+   * element succeeds or fails as a whole (one result per stream, in order),
+   * without failing the others.
+   */
+  readonly commit: BatchCommitter<AtomicAppend, AppendResult[]>;
+  /** Upper bound on `append` and `appendMany` calls per commit (default: GroupCommit's). */
   readonly maxAppendsPerCommit?: number;
   readStream(stream: string, options?: ReadStreamOptions): RecordedEvent[] | Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): ReadAllResult | Promise<ReadAllResult>;
@@ -38,11 +44,13 @@ export interface StoreEngine {
  * An event store over a SQL engine with group commit: appends are prepared
  * (validated, hashed) at once, then committed together with the others of
  * the same turn of the event loop; readers wait on the append signal, which
- * the engine may also raise for writers in other processes.
+ * the engine may also raise for writers in other processes. An `appendMany`
+ * joins the group commit like any append, as one all-or-nothing element.
  */
 export class GroupCommittedEventStore implements EventStore {
   readonly kind: string;
-  private readonly commits: GroupCommit<PreparedAppend, AppendResult>;
+  readonly multiStreamAppend = true;
+  private readonly commits: GroupCommit<AtomicAppend, AppendResult[]>;
   private readonly subscriptions = new SubscriptionRegistry();
   private closed = false;
 
@@ -66,7 +74,13 @@ export class GroupCommittedEventStore implements EventStore {
 
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     this.assertOpen();
-    const append = () => this.commits.submit(prepareAppend(stream, events, options.expected));
+    const append = async () => (await this.commits.submit([prepareAppend(stream, events, options.expected)]))[0];
+    return this.observer ? observedAppend(this.observer, append) : append();
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    const append = () => this.commits.submit(prepareAppendMany(appends));
     return this.observer ? observedAppend(this.observer, append) : append();
   }
 

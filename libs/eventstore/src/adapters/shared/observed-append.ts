@@ -1,9 +1,8 @@
 import { WrongExpectedVersionError } from '../../errors/wrong-expected-version.error';
-import type { AppendResult } from '../../event-store.port';
 import type { EventStoreObserver } from '../../event-store-observer';
 
-/** Runs `append` and tells `observer` how it ended and how long it took, from the caller's side. */
-export async function observedAppend(observer: EventStoreObserver, append: () => Promise<AppendResult>): Promise<AppendResult> {
+/** Runs `append` (one `append` or `appendMany` call) and tells `observer` how it ended and how long it took, from the caller's side. */
+export async function observedAppend<Result>(observer: EventStoreObserver, append: () => Promise<Result>): Promise<Result> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   try {

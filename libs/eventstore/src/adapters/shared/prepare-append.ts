@@ -19,7 +19,12 @@ const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
  * content hash covers, so that the hash is over exactly what a reader gets
  * back from any adapter, and a verifier can hash the stored text as it is.
  */
-export function prepareAppend(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): PreparedAppend {
+export function prepareAppend(
+  stream: string,
+  events: readonly NewEvent[],
+  expected: ExpectedVersion,
+  recordedAt = new Date().toISOString(),
+): PreparedAppend {
   if (typeof stream !== 'string' || !STREAM_NAME.test(stream) || stream.startsWith('$')) {
     // `$` opens EventStoreDB's system streams; refusing it everywhere keeps data portable.
     throw new InvalidAppendError(`stream name "${String(stream)}" is not <category>-<id>`, { stream });
@@ -30,7 +35,6 @@ export function prepareAppend(stream: string, events: readonly NewEvent[], expec
   if (!Array.isArray(events) || events.length === 0) {
     throw new InvalidAppendError('an append needs at least one event', { stream });
   }
-  const recordedAt = new Date().toISOString();
   const prepared = events.map((event, index) => prepareEvent(stream, event, index, recordedAt));
   const ids = new Set(prepared.map((event) => event.id));
   if (ids.size !== prepared.length) {

@@ -24,3 +24,6 @@ export interface PreparedAppend {
   readonly expected: ExpectedVersion;
   readonly events: readonly PreparedEvent[];
 }
+
+/** Appends that commit together or not at all: one for `append`, one per stream for `appendMany`. */
+export type AtomicAppend = readonly PreparedAppend[];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainVerifier, WrongExpectedVersionError } from '@ledger/eventstore';
-import { newEvent, readAllAfter, uniqueStream } from '@ledger/eventstore/testing';
+import { appendManyBesideSingleAppends, newEvent, readAllAfter, uniqueStream } from '@ledger/eventstore/testing';
 import { openSqliteEventStore } from './open-sqlite-event-store';
 import type { SqliteEventStore } from './sqlite-event-store';
 
@@ -47,6 +47,13 @@ describe('SQLite group commit', () => {
     expect(before).toMatchObject({ status: 'fulfilled', value: { position: 2 } });
     expect(stale).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersionError) });
     expect(after).toMatchObject({ status: 'fulfilled', value: { position: 3 } });
+  });
+
+  it('commits appendMany calls and single appends made at once in one transaction, failing only the stale call, whole', async () => {
+    const store = await open();
+    await appendManyBesideSingleAppends(store);
+    // Two for the setup's appends, then one for all four calls.
+    expect(store.stats()).toEqual({ transactions: 3, appends: 6 });
   });
 
   it('keeps one gap-free chain when two connections share the file', async () => {
