@@ -100,13 +100,16 @@ export class WorkflowRuntime {
   /**
    * Resolves once instance `id` is no longer running (completed, compensated
    * or failed), reading its stream each time the log grows; rejects with
-   * WORKFLOW.WAIT_TIMED_OUT after `timeoutMs`.
+   * WORKFLOW.WAIT_TIMED_OUT after `timeoutMs`, and at once with
+   * WORKFLOW.NOT_FOUND when no such instance was ever started (a bind made
+   * without a workflow has an id, but nothing to wait for).
    */
   async waitForEnd(name: string, id: string, timeoutMs: number, signal?: AbortSignal): Promise<WorkflowStatus> {
     const worker = this.workerOf(name);
     const deadline = this.pool.settings.clock() + timeoutMs;
     for (;;) {
-      const { status } = await loadWorkflow(this.options.store, worker.workflow, workflowStream(name, id));
+      const { status, version } = await loadWorkflow(this.options.store, worker.workflow, workflowStream(name, id));
+      if (version === 0) throw new WorkflowNotFoundError(name, id);
       if (status !== 'running') return status;
       const left = deadline - this.pool.settings.clock();
       if (left <= 0) throw new WorkflowWaitTimedOutError(name, id, timeoutMs);

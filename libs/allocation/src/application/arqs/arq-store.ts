@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleCommand, loadAggregate, StreamLocks } from '@ledger/eventstore';
+import { AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleCommand, loadAggregate, type Participant, StreamLocks } from '@ledger/eventstore';
 import { type ArqCommand, arqDecider } from '../../domain/arq.decider';
 import { ArqNotFoundError } from '../../domain/arq.errors';
-import { arqStream } from '../../domain/arq.events';
+import { type ArqEvent, arqStream } from '../../domain/arq.events';
 import type { ArqState, LiveArq } from '../../domain/arq.state';
 
 /** Which requests a caller may see: one project's, or (admins) all. */
@@ -27,6 +27,11 @@ export class ArqStore {
       throw new ArqNotFoundError(uuid);
     }
     return state;
+  }
+
+  /** The request as one participant of a decision over several streams (handleMultiStreamCommand), sharing this store's cache. */
+  participant(uuid: string): Participant<ArqState, ArqEvent> {
+    return { stream: arqStream(uuid), decider: arqDecider, cache: this.cache };
   }
 
   async run(command: ArqCommand, context: CommandContext): Promise<ArqState> {

@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { ArqHolds } from './arq-holds';
 import { ArqStore } from './arq-store';
 import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
+import { BindAtOnceDecision } from './bind-arqs/bind-at-once';
 import { BindWorkflowCommands } from './bind-arqs/bind-workflow.commands';
 import { CreateArqsHandler } from './create-arqs/create-arqs.handler';
 import { DeleteArqsHandler, DeleteInstanceArqsHandler } from './delete-arqs/delete-arqs.handlers';
@@ -13,6 +14,7 @@ export const ARQ_PROVIDERS: Provider[] = [
   ArqHolds,
   CreateArqsHandler,
   BindArqsHandler,
+  BindAtOnceDecision,
   UnbindArqsHandler,
   DeleteArqsHandler,
   DeleteInstanceArqsHandler,

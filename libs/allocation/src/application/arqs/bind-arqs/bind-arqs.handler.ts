@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
+import type { CommandContext } from '@ledger/eventstore';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
 import type { StartBind } from '../../../domain/arq.decider';
@@ -13,6 +14,7 @@ import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescriptio
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';
 import { capacityConsumer, capacityResources } from '../capacity-quota';
 import { BindArqsCommand } from './bind-arqs.command';
+import { BindAtOnceDecision } from './bind-at-once';
 import { bindProgramOf } from './bind-program.resolver';
 import { BIND_WORKFLOW, type BindStart } from './bind-workflow';
 import { BIND_WAIT_MS, BIND_WORKFLOWS, type BindWorkflows } from './bind-workflow.port';
@@ -35,14 +37,15 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     @Inject(QuotaReader) private readonly quota: QuotaReader,
     @Inject(BIND_WORKFLOWS) private readonly workflows: BindWorkflows,
     @Inject(BIND_WAIT_MS) private readonly waitMs: number,
+    @Inject(BindAtOnceDecision) private readonly atOnce: BindAtOnceDecision,
   ) {}
 
-  async execute({ input }: BindArqsCommand): Promise<LiveArq[]> {
+  async execute({ input, context }: BindArqsCommand): Promise<LiveArq[]> {
     await this.directory.catchUp();
     const plans = await Promise.all(input.binds.map((bind) => this.plan(bind, input.visibility)));
     await this.refuseHotAdd(plans);
     await this.assertCapacityAdmits(plans);
-    const outcomes = await Promise.all(plans.map((plan) => this.bindOne(plan)));
+    const outcomes = await Promise.all(plans.map((plan) => this.bindOne(plan, context)));
     const failed = outcomes.filter((arq) => arq.state === 'BindFailed');
     if (failed.length > 0) {
       const reasons = failed.map((arq) => `${arq.uuid}: ${arq.failure?.reason ?? 'failed'}`).join('; ');
@@ -121,11 +124,13 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
   }
 
   /**
-   * Runs the request's bind workflow and waits for it to end (up to the
-   * bind timeout; Nova hears the outcome either way). The same bind again
-   * waits for the one already running instead of starting another.
+   * A bind with nothing to program is decided at once (bind-at-once.ts);
+   * one that programs runs the request's bind workflow and waits for it to
+   * end (up to the bind timeout; Nova hears the outcome either way). The
+   * same bind again waits for the one already running instead of starting
+   * another.
    */
-  private async bindOne({ arq, start, provider, program }: PlannedBind): Promise<LiveArq> {
+  private async bindOne({ arq, start, provider, program }: PlannedBind, context: CommandContext): Promise<LiveArq> {
     if (isBindRunOrDone(arq)) {
       if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
       return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
@@ -133,6 +138,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     // An earlier bind of this request may still be undoing its steps: the new one starts after it.
     if (arq.lastBindId) await this.waitForBind(arq.lastBindId);
     const bindId = uuidV7();
+    if (program === null && this.atOnce.available) {
+      return this.atOnce.bind({ start, bindId, projectId: arq.projectId, capacity: capacityResources(provider.capacity) }, context);
+    }
     const data: BindStart = {
       arqUuid: arq.uuid,
       projectId: arq.projectId,

@@ -1,0 +1,110 @@
+import { AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, StreamLocks } from '@ledger/eventstore';
+import { claimOf, deviceDecider, type DeviceEvent, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
+import { foldEvents, isLedgerError, type LedgerError } from '@ledger/kernel';
+import { QUOTA_EVENT_SCHEMA_VERSIONS, quotaDecider, type QuotaState, quotaStream } from '@ledger/quota';
+import { Inject, Injectable } from '@nestjs/common';
+import { arqDecider, type StartBind } from '../../../domain/arq.decider';
+import type { ArqEvent } from '../../../domain/arq.events';
+import type { ArqState, LiveArq } from '../../../domain/arq.state';
+import { boundAttachHandle } from '../../../domain/attach-handle-info';
+import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
+import { ArqStore, assertAccepted, liveOrThrow } from '../arq-store';
+import { capacityConsumer } from '../capacity-quota';
+
+/** What a bind that needs no hardware decides over: the request, its provider's deployable, and the capacity it charges. */
+export interface BindAtOnce {
+  readonly start: StartBind;
+  readonly bindId: string;
+  readonly projectId: string;
+  readonly capacity: Readonly<Record<string, number>>;
+}
+
+const SCHEMA_VERSIONS = { ...INVENTORY_EVENT_SCHEMA_VERSIONS, ...QUOTA_EVENT_SCHEMA_VERSIONS };
+
+/**
+ * A bind with nothing to program waits on nothing outside the ledger, so it
+ * is no workflow: one decision over the request (started and bound), the
+ * device (a free attach handle claimed) and, when the device charges
+ * capacity, the project's quota, appended to their streams in one atomic
+ * append with each stream's expected version checked (shared/DESIGN.md,
+ * "Consistency boundaries"). A crash leaves all of it or none. When the
+ * device or the quota refuses, the request alone records the bind as started
+ * and failed with the refusal's code, as a workflow's compensation would, and
+ * Nova hears `failed` from that.
+ */
+@Injectable()
+export class BindAtOnceDecision {
+  private readonly devices = new AggregateCache<DeviceState>(50_000);
+  private readonly quotas = new AggregateCache<QuotaState>(10_000);
+  private readonly locks = new StreamLocks();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(ArqStore) private readonly arqs: ArqStore,
+    @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+  ) {}
+
+  /** Whether this store can append one decision to several streams atomically (not on EventStoreDB: binds run as workflows there). */
+  get available(): boolean {
+    return this.store.multiStreamAppend;
+  }
+
+  async bind(bind: BindAtOnce, context: CommandContext): Promise<LiveArq> {
+    const { start, bindId } = bind;
+    // The deployable's handles, free ones first per the read model; the device's stream decides which is free.
+    const handles = await this.directory.attachHandlesOf(start.deployableUuid);
+    const charges = Object.keys(bind.capacity).length > 0;
+    try {
+      const result = await handleMultiStreamCommand(
+        this.store,
+        {
+          arq: this.arqs.participant(start.uuid),
+          device: { stream: deviceStream(start.deviceUuid.toLowerCase()), decider: deviceDecider, cache: this.devices },
+          quota: { stream: quotaStream(bind.projectId), decider: quotaDecider, cache: this.quotas },
+        },
+        (states) => {
+          const started = arqDecider.decide({ ...start, bindId }, states.arq);
+          const claimed = deviceDecider.decide(
+            { type: 'ClaimAttachHandle', deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid, arqUuid: start.uuid, bindId, candidates: handles.map((h) => h.uuid) },
+            states.device,
+          );
+          const claim = claimOf(foldEvents(deviceDecider, states.device, claimed as DeviceEvent[]), start.uuid.toLowerCase());
+          const handle = handles.find((candidate) => candidate.uuid === claim?.handleUuid);
+          if (!handle) throw new Error(`claimed handle ${claim?.handleUuid} is not among deployable ${start.deployableUuid}'s handles`);
+          // Read, not appended to (so not version-checked), when the device charges nothing.
+          const quota = charges
+            ? quotaDecider.decide({ type: 'ReserveQuota', project: bind.projectId, consumers: [{ consumerId: capacityConsumer(start.uuid), resources: bind.capacity }] }, states.quota)
+            : [];
+          const bound = arqDecider.decide(
+            { type: 'CompleteBind', uuid: start.uuid, bindId, attachHandle: boundAttachHandle(handle), at: start.at },
+            foldEvents(arqDecider, states.arq, started as ArqEvent[]),
+          );
+          return { arq: [...started, ...bound], device: claimed, quota };
+        },
+        context,
+        { schemaVersions: SCHEMA_VERSIONS, locks: this.locks },
+      );
+      return liveOrThrow(result.states.arq as ArqState, start.uuid);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      return this.recordFailure(bind, error, context);
+    }
+  }
+
+  /**
+   * A refusal by the request itself (it changed since it was checked) is
+   * the caller's answer, as the check's would have been. One by the device
+   * or the quota is recorded on the request, BindStarted then BindFailed with
+   * the refusal, as a workflow's compensation would: Nova is told `failed`.
+   */
+  private async recordFailure({ start, bindId }: BindAtOnce, refusal: LedgerError, context: CommandContext): Promise<LiveArq> {
+    assertAccepted(await this.arqs.load(start.uuid), { ...start, bindId });
+    await this.arqs.run({ ...start, bindId }, context);
+    const failed = await this.arqs.run({ type: 'FailBind', uuid: start.uuid, bindId, code: refusal.code, reason: refusal.message, at: start.at }, context);
+    return liveOrThrow(failed, start.uuid);
+  }
+}
+
+/** A decider's refusal (no free handle, over quota, a device that cannot be claimed), not a fault of the store or the code. */
+const isRefusal = (error: unknown): error is LedgerError =>
+  isLedgerError(error) && error.status >= 400 && error.status < 500 && error.code !== 'EVENTSTORE.WRONG_EXPECTED_VERSION';
