@@ -1,4 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { crashCpuShare, throttleProcess } from './cpu-share';
+import type { LedgerProcess } from './ledger-process';
 
 /** A call to a ledger over HTTP with a token; a JSON body when given one. */
 export type LedgerCall = (method: string, path: string, token: string, body?: unknown) => Promise<Response>;
@@ -49,13 +51,16 @@ export async function runBindFlow(call: LedgerCall, novaToken: string, flow: Bin
 /**
  * Starts `clients` flows (each told its number and when to stop), SIGKILLs
  * the ledger `killAfterMs` later, and resolves once every flow has stopped:
- * those in a call when the ledger died stop at its failure.
+ * those in a call when the ledger died stop at its failure. Meanwhile the
+ * ledger runs only its `CRASH_CPU_SHARE` of the time.
  */
-export async function killDuring(ledger: { kill(signal: NodeJS.Signals): Promise<void> }, killAfterMs: number, clients: number, flow: (client: number, stopped: () => boolean) => Promise<void>): Promise<void> {
+export async function killDuring(ledger: Pick<LedgerProcess, 'child' | 'kill'>, killAfterMs: number, clients: number, flow: (client: number, stopped: () => boolean) => Promise<void>): Promise<void> {
   let killed = false;
+  const release = throttleProcess(ledger.child.pid!, crashCpuShare());
   const running = Array.from({ length: clients }, (_, client) => flow(client, () => killed));
   await delay(killAfterMs);
   killed = true;
   await ledger.kill('SIGKILL');
+  await release();
   await Promise.all(running);
 }
