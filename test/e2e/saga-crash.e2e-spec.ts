@@ -23,8 +23,9 @@ const CYCLES = Number(process.env.CRASH_CYCLES ?? 2);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 /**
  * Each kill comes after 1 to this many programming binds answered in its
- * cycle, then up to KILL_EXTRA_MS more (both drawn from the seed): one a
- * programming client, so regions are loading when most kills land.
+ * cycle (one per programming client), then up to KILL_EXTRA_MS more, both
+ * drawn from the seed: the other programming binds are loading regions
+ * when it lands.
  */
 const KILL_AFTER_BINDS = 9;
 const KILL_EXTRA_MS = 1_500;
