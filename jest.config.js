@@ -6,7 +6,8 @@ const { compilerOptions } = require('./tsconfig.json');
 
 module.exports = {
   rootDir: __dirname,
-  testEnvironment: 'node',
+  // Node's, plus the logs of the ledgers and agents a test started, shown only when it fails (a passing test prints nothing).
+  testEnvironment: '<rootDir>/test/support/failure-logs.environment.ts',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/scripts', '<rootDir>/test'],
   testRegex: '\\.(spec|int-spec|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -16,6 +16,7 @@ import type { AgentLogger } from '../../apps/agent/src/runtime/agent-logger';
 import { createLedgerApp } from '../../apps/ledger/src/create-ledger-app';
 import { startAgentProcess } from '../support/agent-process';
 import { inProcessSimulatedAgent } from '../support/in-process-agent';
+import { keepLog } from '../support/kept-logs';
 import { freePort } from '../support/ledger-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ansibleUnavailable } from '../support/services';
@@ -250,7 +251,7 @@ class RestartableLedger {
   async start(): Promise<void> {
     const config = loadLedgerConfig({ LEDGER_DATA_DIR: this.dataDir, PORT: String(this.port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'error', LEDGER_PROCESSOR_LEASE_MS: '1000' });
     this.codec = loadOrCreateCredentials(dataFiles(config)).codec;
-    this.app = await createLedgerApp(config, this.codec);
+    this.app = await createLedgerApp(config, this.codec, { logDestination: keepLog(`in-process ledger on port ${this.port}`) });
     await this.app.listen({ port: this.port, host: '127.0.0.1' });
   }
 

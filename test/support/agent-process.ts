@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { keepLog } from './kept-logs';
 
 const ROOT = join(__dirname, '..', '..');
 
 /** The compiled agent (`node scripts/run.js agent`, run `npm run build` first) as its own OS process. */
 export interface AgentProcess {
   readonly child: ChildProcess;
-  /** Everything it printed so far, stdout and stderr interleaved. */
+  /** Everything it printed so far, stdout and stderr interleaved (kept, not written to Jest's output: test/support/kept-logs.ts). */
   output(): string;
   /** Resolves once the output matches `pattern`; rejects if the process exits first or `timeoutMs` passes. */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
@@ -29,10 +30,11 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
+  const log = keepLog(`agent ${env.AGENT_HOSTNAME ?? ''}`.trim());
+  const output = () => log.text();
   const watchers = new Set<() => void>();
   const collect = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
+    log.write(chunk);
     for (const watcher of watchers) watcher();
   };
   child.stdout?.on('data', collect);
@@ -41,7 +43,7 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
 
   return {
     child,
-    output: () => output,
+    output,
     waitForOutput(pattern, timeoutMs = 30_000) {
       return new Promise<void>((resolve, reject) => {
         const done = (error?: Error) => {
@@ -51,10 +53,10 @@ export function startAgentProcess(env: Record<string, string>): AgentProcess {
           else resolve();
         };
         const check = () => {
-          if (pattern.test(output)) done();
+          if (pattern.test(output())) done();
         };
-        const timer = setTimeout(() => done(new Error(`agent output did not match ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-        exit.then((code) => done(pattern.test(output) ? undefined : new Error(`agent exited (${code}) before printing ${pattern}:\n${output}`)));
+        const timer = setTimeout(() => done(new Error(`agent output did not match ${pattern} within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+        exit.then((code) => done(pattern.test(output()) ? undefined : new Error(`agent exited (${code}) before printing ${pattern}:\n${output()}`)));
         watchers.add(check);
         check();
       });

@@ -1,4 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { eventually } from '@ledger/processing/testing';
+import { crashCpuShare, throttleProcess } from './cpu-share';
+import type { LedgerProcess } from './ledger-process';
 
 /** A call to a ledger over HTTP with a token; a JSON body when given one. */
 export type LedgerCall = (method: string, path: string, token: string, body?: unknown) => Promise<Response>;
@@ -47,15 +50,65 @@ export async function runBindFlow(call: LedgerCall, novaToken: string, flow: Bin
 }
 
 /**
- * Starts `clients` flows (each told its number and when to stop), SIGKILLs
- * the ledger `killAfterMs` later, and resolves once every flow has stopped:
- * those in a call when the ledger died stop at its failure.
+ * When a crash suite kills its ledger: after the work the cycle needs has
+ * happened, however slow the machine (`afterBinds` binds answered in the
+ * cycle, and `reached()` when given: a step the ledger must show first),
+ * then `extraMs` later still, so that kills land at different steps of the
+ * flows in flight.
  */
-export async function killDuring(ledger: { kill(signal: NodeJS.Signals): Promise<void> }, killAfterMs: number, clients: number, flow: (client: number, stopped: () => boolean) => Promise<void>): Promise<void> {
+export interface KillMoment {
+  readonly afterBinds: number;
+  readonly reached?: () => Promise<boolean>;
+  readonly extraMs: number;
+}
+
+/** Draws a kill moment from a suite's seeded `random`: after 1 to `maxBinds` binds answered, then 0 to `maxExtraMs` more. */
+export function drawKillMoment(random: () => number, maxBinds: number, maxExtraMs: number): KillMoment {
+  return { afterBinds: 1 + Math.floor(random() * maxBinds), extraMs: Math.floor(random() * maxExtraMs) };
+}
+
+/** A client's flow: `stopped()` tells it the ledger is being killed; it calls `bindAnswered()` for each bind the ledger answers. */
+export type ClientFlow = (client: number, stopped: () => boolean, bindAnswered: () => void) => Promise<void>;
+
+/**
+ * How long the work a kill waits for may take (divided by `CRASH_CPU_SHARE`):
+ * a safety net for a ledger that stopped answering, not an expectation (a
+ * bind takes well under a second on an idle machine).
+ */
+const WORK_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts `clients` flows (each told its number, when to stop and where to
+ * count the binds answered), SIGKILLs the ledger at `moment`, and resolves
+ * with the binds answered once every flow has stopped: those in a call when
+ * the ledger died stop at its failure. Meanwhile the ledger runs only its
+ * `CRASH_CPU_SHARE` of the time. Fails, once the ledger is killed, when
+ * every flow stopped or the safety net ran out before the moment came.
+ */
+export async function killDuring(ledger: Pick<LedgerProcess, 'child' | 'kill'>, moment: KillMoment, clients: number, flow: ClientFlow): Promise<number> {
   let killed = false;
-  const running = Array.from({ length: clients }, (_, client) => flow(client, () => killed));
-  await delay(killAfterMs);
+  let answered = 0;
+  let flowsEnded = false;
+  const share = crashCpuShare();
+  const timeoutMs = WORK_TIMEOUT_MS / share;
+  const release = throttleProcess(ledger.child.pid!, share);
+  const running = Promise.all(Array.from({ length: clients }, (_, client) => flow(client, () => killed, () => answered++)));
+  running.then(
+    () => (flowsEnded = true),
+    () => (flowsEnded = true),
+  );
+  const workDone = async () => answered >= moment.afterBinds && ((await moment.reached?.()) ?? true);
+  const due = await eventually(async () => flowsEnded || (await workDone()), timeoutMs)
+    .then(workDone)
+    .catch(() => false);
+  if (due) await delay(moment.extraMs);
   killed = true;
   await ledger.kill('SIGKILL');
-  await Promise.all(running);
+  await release();
+  await running;
+  if (!due) {
+    const end = flowsEnded ? 'every client stopped' : `${timeoutMs} ms passed`;
+    throw new Error(`the kill waited for ${moment.afterBinds} bind(s) answered${moment.reached ? ' and the step it needs' : ''}; ${answered} were answered before ${end}`);
+  }
+  return answered;
 }

@@ -6,6 +6,7 @@ import { loadOrCreateCredentials, type Principal, type TokenCodec } from '@ledge
 import { dataFiles, type LedgerConfig, loadLedgerConfig } from '@ledger/config';
 import { createLedgerApp } from '../../apps/ledger/src/create-ledger-app';
 import type { LedgerWorkflows } from '../../apps/ledger/src/infrastructure/ledger-workflows';
+import { keepLog } from './kept-logs';
 
 /** A whole ledger app, in-process, on a free port over real HTTP, with its own data directory. */
 export interface TestLedger {
@@ -14,6 +15,8 @@ export interface TestLedger {
   readonly config: LedgerConfig;
   readonly codec: TokenCodec;
   readonly adminToken: string;
+  /** What its log printed (kept, not written to Jest's output: test/support/kept-logs.ts). */
+  output(): string;
   token(principal: Principal): string;
   request(method: string, path: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   close(): Promise<void>;
@@ -30,7 +33,8 @@ export async function startTestLedger(env: Record<string, string> = {}, workflow
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
   const config = loadLedgerConfig({ LEDGER_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env });
   const { codec } = loadOrCreateCredentials(dataFiles(config));
-  const app = await createLedgerApp(config, codec, workflows);
+  const log = keepLog('in-process ledger');
+  const app = await createLedgerApp(config, codec, { workflows, logDestination: log });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
@@ -42,6 +46,7 @@ export async function startTestLedger(env: Record<string, string> = {}, workflow
     config,
     codec,
     adminToken,
+    output: () => log.text(),
     token: (principal) => codec.issue(principal),
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

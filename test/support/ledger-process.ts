@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { keepLog } from './kept-logs';
 
 const ROOT = join(__dirname, '..', '..');
 /** Interval between readiness probes while waiting for the process to come up. */
@@ -13,7 +14,7 @@ export interface LedgerProcess {
   readonly url: string;
   readonly port: number;
   readonly child: ChildProcess;
-  /** What the process printed, for failure messages. */
+  /** What the process printed (kept, not written to Jest's output: test/support/kept-logs.ts), for failure messages. */
   output(): string;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -29,7 +30,11 @@ export async function freePort(): Promise<number> {
 }
 
 export interface LedgerProcessOptions {
-  /** How long to wait for /readyz (default 30 s). */
+  /**
+   * How long to wait for /readyz (default 120 s): a safety net for a ledger
+   * that never comes up, not an expectation; on a machine shared by many
+   * test runs a start has taken over 30 s.
+   */
   readonly readyTimeoutMs?: number;
   /**
    * Listen here instead of on a free port: a restarted ledger on the port of
@@ -42,25 +47,25 @@ export interface LedgerProcessOptions {
 
 /** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz (or `upPath`) answers 200. */
 export async function startLedgerProcess(env: Record<string, string>, options: LedgerProcessOptions = {}): Promise<LedgerProcess> {
-  const { readyTimeoutMs = 30_000 } = options;
+  const { readyTimeoutMs = 120_000 } = options;
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
+  const log = keepLog(`ledger process on port ${port}`);
+  child.stdout?.on('data', (chunk: Buffer) => log.write(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`ledger exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`ledger exited with ${child.exitCode} before it was ready:\n${log.text()}`);
     const ready = await fetch(`${url}${options.upPath ?? '/readyz'}`).then((r) => r.ok, () => false);
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`ledger was not ready within ${readyTimeoutMs} ms:\n${output}`);
+      throw new Error(`ledger was not ready within ${readyTimeoutMs} ms:\n${log.text()}`);
     }
     await delay(POLL_MS);
   }
@@ -68,7 +73,7 @@ export async function startLedgerProcess(env: Record<string, string>, options: L
     url,
     port,
     child,
-    output: () => output,
+    output: () => log.text(),
     async kill(signal) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

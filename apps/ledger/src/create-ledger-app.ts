@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { DestinationStream } from 'pino';
 import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
@@ -22,12 +23,17 @@ import { mountApiDocs } from './openapi/mount-api-docs';
 import { mountConsole } from './console/mount-console';
 import { traceHttpRequests } from './tracing/http-server-spans';
 
-/**
- * Builds the ledger's Nest application on Fastify; `main` and the e2e tests
- * both start it this way. `workflows` replaces the ledger's own list
- * (`ledgerWorkflows`): tests run small workflows of their own.
- */
-export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, workflows?: LedgerWorkflows): Promise<NestFastifyApplication> {
+/** What a test changes in the ledger it starts in-process. */
+export interface LedgerAppOptions {
+  /** Replaces the ledger's own list (`ledgerWorkflows`): tests run small workflows of their own. */
+  readonly workflows?: LedgerWorkflows;
+  /** Where the log goes instead of stdout: a test keeps it, to show only if it fails. */
+  readonly logDestination?: DestinationStream;
+}
+
+/** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
+export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, options: LedgerAppOptions = {}): Promise<NestFastifyApplication> {
+  const { workflows, logDestination } = options;
   const adapter = new LedgerFastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => uuidV7(),
@@ -50,7 +56,7 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, w
   answerEarlyWithoutReset(adapter.getInstance(), config.bodyLimitBytes);
   const metrics = config.metrics ? new LedgerMetrics() : undefined;
   if (metrics) countHttpResponses(adapter.getInstance(), metrics);
-  const log = createLedgerLog(config);
+  const log = createLedgerLog(config, logDestination);
   logRequests(adapter.getInstance(), log);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows, metrics), adapter, {
     logger: nestLoggerOf(log),

@@ -70,6 +70,10 @@ describe('arqDecider', () => {
     spec.given([created]).when(fail).then([]);
   });
 
+  it('takes failing the bind of a request deleted meanwhile as done: the undo of a bind whose request Nova deleted mid-bind must not end failed', () => {
+    spec.given([created, started, deleted]).when(fail).then([]);
+  });
+
   it('unbinds what is binding, bound or failed; unbinding an unbound or initial request is a no-op', () => {
     for (const history of [[created, started], [created, started, bound], [created, started, failed]]) spec.given(history).when(unbind).then([unbound]);
     spec.given([created]).when(unbind).then([]);

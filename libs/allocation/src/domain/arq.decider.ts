@@ -62,7 +62,8 @@ export type ArqCommand = CreateArq | StartBind | CompleteBind | FailBind | Unbin
 export const arqDecider: Decider<ArqCommand, ArqState, ArqEvent> = {
   decide(command, state) {
     if (command.type === 'CreateArq') return decideCreate(command, state);
-    if (state.status === 'deleted' && command.type === 'DeleteArq') return [];
+    // A deleted request has no bind left starting: the undo of a bind it was deleted under is done.
+    if (state.status === 'deleted' && (command.type === 'DeleteArq' || command.type === 'FailBind')) return [];
     if (state.status !== 'live') throw new ArqNotFoundError(command.uuid);
     switch (command.type) {
       case 'StartBind':
