@@ -248,6 +248,9 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const bindId = await bindIdOf(arq);
     const workflow = await workflowOf(arq);
     expect(workflow.status).toBe('completed');
+    // From the request to its bind workflow and back (a bind that programs is one; docs/workflows.md).
+    await eventually(async () => (await admin('GET', `/api/v1/workflows?arq=${arq}`)).body.items.length === 1);
+    expect((await admin('GET', `/api/v1/workflows?arq=${arq}`)).body.items).toMatchObject([{ name: 'bind', id: bindId, subject: `arq-${arq}`, status: 'completed' }]);
     expect(stepsOf(workflow)).toEqual([
       'start-bind/do: done',
       'charge-capacity/do: skipped',
