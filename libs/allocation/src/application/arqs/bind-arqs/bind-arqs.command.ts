@@ -2,7 +2,7 @@ import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { BindRequest } from '../../../domain/arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
-import type { ArqVisibility } from '../arq-store';
+import type { ArqVisibility } from '../arq-visibility';
 
 /**
  * Binds requests to the host and provider Nova chose: for each, BindStarted

@@ -1,6 +1,6 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
-import type { ArqVisibility } from '../arq-store';
+import type { ArqVisibility } from '../arq-visibility';
 
 /**
  * Deletes requests by uuid (`?arqs=`): all of them or, when one is unknown

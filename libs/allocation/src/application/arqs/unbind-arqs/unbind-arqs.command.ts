@@ -1,6 +1,6 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
-import type { ArqVisibility } from '../arq-store';
+import type { ArqVisibility } from '../arq-visibility';
 
 /** Unbinds requests (unbinding an unbound one is a no-op) and releases their handles and capacity. */
 export class UnbindArqsCommand extends LedgerCommand<void> {
