@@ -60,6 +60,28 @@ module.exports = {
       to: { path: '^node_modules/kafkajs' },
     },
     {
+      name: 'public-faces-load-no-nest',
+      severity: 'error',
+      comment: "A library's index.ts is its Nest-free public face; Nest modules, handlers and runners go in its nest.ts (docs/architecture.md, \"A context's two faces\").",
+      from: { path: '^libs/[^/]+/src/index\\.ts$' },
+      to: { path: '(^|/)node_modules/@nestjs/', reachable: true },
+    },
+    {
+      name: 'agent-and-projections-never-load-nest',
+      severity: 'error',
+      comment: 'The agent runs on every host and the projections in every processors replica: neither needs Nest, so they import the libraries by their public faces.',
+      from: { path: '^(apps/agent|projections)/', pathNot: '\\.(spec|int-spec)\\.ts$' },
+      to: { path: '(^|/)node_modules/@nestjs/', reachable: true },
+    },
+    {
+      name: 'libraries-meet-at-their-public-faces',
+      severity: 'error',
+      comment:
+        "One context's code uses another's only through its Nest-free face (events, commands, ports, errors): never its application internals or its Nest entry. Only a Nest module may import another context's module (from its nest.ts) to compose them. (libs/contracts reads the events' types by path: contracts-stay-publishable.)",
+      from: { path: '^libs/([^/]+)/src/', pathNot: '\\.(spec|int-spec)\\.ts$|/testing/|\\.module\\.ts$|^libs/contracts/' },
+      to: { path: '^libs/(?!$1/)[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    {
       name: 'kernel-depends-on-nothing',
       severity: 'error',
       from: { path: '^libs/kernel/' },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { HostLivenessRunner } from '@ledger/inventory';
+import { HostLivenessRunner } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { eventually } from '@ledger/processing/testing';
 import { JobArrivals } from '../../apps/ledger/src/jobs/job-arrivals';

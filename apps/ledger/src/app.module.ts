@@ -1,10 +1,11 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { AuthModule, type TokenCodec } from '@ledger/auth';
+import type { TokenCodec } from '@ledger/auth';
+import { AuthModule } from '@ledger/auth/nest';
 import type { LedgerConfig } from '@ledger/config';
-import { InventoryModule } from '@ledger/inventory';
-import { ProgrammingModule } from '@ledger/programming';
-import { QuotaModule } from '@ledger/quota';
+import { InventoryModule } from '@ledger/inventory/nest';
+import { ProgrammingModule } from '@ledger/programming/nest';
+import { QuotaModule } from '@ledger/quota/nest';
 import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
 import { AuditHttpModule } from './audit/audit-http.module';

@@ -1,11 +1,9 @@
-export * from './application/allocation.module';
+// The allocation context's public face. It loads no Nest, so the agent and the projections can import it; the Nest
+// module and what Nest injects are in ./nest (@ledger/allocation/nest). See docs/architecture.md, "A context's two faces".
 export * from './domain/device-profile.errors';
-export * from './domain/device-profile-groups';
 export * from './domain/device-profile.events';
 export * from './domain/device-profile.streams';
 export * from './domain/device-profile-input';
-export * from './domain/device-profile.decider';
-export * from './application/device-profiles/device-profile.tokens';
 export * from './application/device-profiles/create-device-profile.command';
 export * from './application/device-profiles/delete-device-profiles.command';
 export * from './domain/arq.events';
@@ -18,16 +16,12 @@ export * from './domain/fpga-id';
 export * from './domain/device-shell';
 export * from './domain/bind-program';
 export * from './application/arqs/allocation-directory.port';
-export * from './application/arqs/arq-store';
-export * from './application/arqs/capacity-quota';
+export type * from './application/arqs/arq-visibility';
 export * from './application/arqs/create-arqs/create-arqs.command';
 export * from './application/arqs/bind-arqs/bind-arqs.command';
 export * from './application/arqs/unbind-arqs/unbind-arqs.command';
 export * from './application/arqs/delete-arqs/delete-arqs.command';
-export * from './application/arqs/arq-holds';
-export * from './application/arqs/arq-holds.reactor';
 export * from './application/arqs/bind-arqs/bind-workflow';
-export * from './application/arqs/bind-arqs/bind-workflow.commands';
 export * from './application/arqs/bind-arqs/bind-workflow.port';
 export * from './domain/nova-notice';
 export * from './application/nova/nova-events.port';

@@ -7,6 +7,7 @@ export * from './json/is-canonical-json';
 export * from './actor';
 export * from './jobs/job-origin';
 export * from './decider/decider';
+export * from './commands/ledger-command';
 export * from './async/for-each-concurrently';
 export * from './paging/page-cursor';
 export * from './async/group-commit';

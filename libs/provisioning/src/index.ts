@@ -1,8 +1,5 @@
-export * from './domain/provisioning.errors';
-export * from './domain/shell-check';
+// The provisioning context's public face. It loads no Nest, so the agent and the projections can import it; the Nest
+// module and what Nest injects are in ./nest (@ledger/provisioning/nest). See docs/architecture.md, "A context's two faces".
 export * from './application/provisioning.ports';
 export * from './application/provision-host/provision-workflow';
-export * from './application/provision-host/provision-workflow.commands';
 export * from './application/provision-host/provision-host.command';
-export * from './application/provision-host/provision-host.handler';
-export * from './application/provisioning.module';

@@ -1,21 +1,14 @@
+// The quota context's public face. It loads no Nest, so the agent and the projections can import it; the Nest
+// module and what Nest injects are in ./nest (@ledger/quota/nest). See docs/architecture.md, "A context's two faces".
 export * from './domain/quota.errors';
 export * from './domain/quota-project';
 export * from './domain/quota-resources';
-export * from './domain/consumer-id';
 export * from './domain/quota.events';
 export * from './domain/quota.commands';
-export * from './domain/reservation-book';
 export * from './domain/quota.state';
 export * from './domain/quota.decider';
 export * from './domain/quota-what-if';
-export * from './application/quota.tokens';
-export * from './application/quota-command.result';
-export * from './application/quota-command.runner';
 export * from './application/set-quota-limits/set-quota-limits.command';
-export * from './application/set-quota-limits/set-quota-limits.handler';
 export * from './application/reserve-quota/reserve-quota.command';
-export * from './application/reserve-quota/reserve-quota.handler';
 export * from './application/release-quota/release-quota.command';
-export * from './application/release-quota/release-quota.handler';
 export * from './application/quota.reader';
-export * from './application/quota.module';

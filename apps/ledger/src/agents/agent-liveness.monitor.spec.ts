@@ -1,6 +1,7 @@
 import { loadLedgerConfig } from '@ledger/config';
 import { handleCommand } from '@ledger/eventstore';
-import { HostLivenessRunner, hostInventoryDecider, hostStream } from '@ledger/inventory';
+import { hostInventoryDecider, hostStream } from '@ledger/inventory';
+import { HostLivenessRunner } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { ensureProcessingTables, openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { InMemoryEventStore } from '@ledger/processing/testing';

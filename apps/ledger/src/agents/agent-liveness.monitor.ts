@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
-import { HostLivenessRunner } from '@ledger/inventory';
+import { HostLivenessRunner } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { acquireLease, ensureProcessingTables, releaseLease, type SqlDatabase } from '@ledger/processing';
 import { ensureLiveViewTables, LiveViewQueries } from '@ledger/projections/inventory';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
-import { HostLivenessRunner } from '@ledger/inventory';
+import { HostLivenessRunner } from '@ledger/inventory/nest';
 import { AGENT_PRESENCE } from '@ledger/jobs';
 import type { SqlDatabase } from '@ledger/processing';
 import { LiveViewQueries } from '@ledger/projections/inventory';

@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/co
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, HostScoped, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal, HostScoped } from '@ledger/auth/nest';
 import { RecordHeartbeatCommand } from '@ledger/inventory';
 import { commandContext } from '../http/command-context';
 import { HeartbeatResponse } from './agents.responses';

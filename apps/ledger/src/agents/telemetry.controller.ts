@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Param } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { LiveViewQueries } from '@ledger/projections/inventory';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { hostNotFound } from '../inventory/inventory-not-found';

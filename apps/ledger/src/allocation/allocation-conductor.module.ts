@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AllocationModule } from '@ledger/allocation';
+import { AllocationModule } from '@ledger/allocation/nest';
 import { AllocationDirectoryModule } from './allocation-directory.module';
 
 /** The allocation commands and their port onto the read models. */

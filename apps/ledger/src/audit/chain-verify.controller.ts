@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
 import { type AnchoredVerdict, EVENT_STORE, type EventStore, readCheckpointKeys, readCheckpointLines, verifyStoreLog } from '@ledger/eventstore';
 import { LEDGER_CONFIG } from '../infrastructure/tokens';

@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { DeviceHistoryQueries, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { pathUuid } from '../inventory/inventory-not-found';

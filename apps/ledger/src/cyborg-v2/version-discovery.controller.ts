@@ -1,7 +1,7 @@
 import { Controller, Get, Req, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '@ledger/auth';
+import { Public } from '@ledger/auth/nest';
 import { formatMicroversion, MAX_MICROVERSION, MIN_MICROVERSION } from './microversion';
 import { MicroversionInterceptor } from './microversion.interceptor';
 

@@ -4,7 +4,7 @@ import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
-import { QuotaModule } from '@ledger/quota';
+import { QuotaModule } from '@ledger/quota/nest';
 import { WorkflowQueries } from '@ledger/workflows';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 import { inventoryQueriesProvider } from '../inventory/inventory-queries.provider';

@@ -1,9 +1,10 @@
 import type { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
-import { ArqHolds, arqHoldsReactor, HttpNovaEvents } from '@ledger/allocation';
+import { HttpNovaEvents } from '@ledger/allocation';
+import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
-import { runDeviceCommand } from '@ledger/inventory';
+import { runDeviceCommand } from '@ledger/inventory/nest';
 import type { EventStore } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';

@@ -1,6 +1,8 @@
 import type { ModuleRef } from '@nestjs/core';
-import { BindWorkflowCommands, bindWorkflow } from '@ledger/allocation';
-import { ProvisionWorkflowCommands, provisionWorkflow } from '@ledger/provisioning';
+import { bindWorkflow } from '@ledger/allocation';
+import { BindWorkflowCommands } from '@ledger/allocation/nest';
+import { provisionWorkflow } from '@ledger/provisioning';
+import { ProvisionWorkflowCommands } from '@ledger/provisioning/nest';
 import { mergeCommandHandlers, type Workflow, type WorkflowCommandHandlers } from '@ledger/workflows';
 
 /** The workflows a ledger runs and the commands they may send. */

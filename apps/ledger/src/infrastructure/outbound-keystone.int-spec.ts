@@ -1,7 +1,8 @@
 import { HttpNovaEvents } from '@ledger/allocation';
 import { KeystoneServiceAccess, KeystoneSession, serviceAccess } from '@ledger/auth';
 import { type LedgerConfig, loadLedgerConfig } from '@ledger/config';
-import { createPlacementReconciler, HttpPlacementApi } from '@ledger/placement';
+import { HttpPlacementApi } from '@ledger/placement';
+import { createPlacementReconciler } from '@ledger/placement/nest';
 import { openSqliteSqlDatabase, ReactorUnavailableError, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger } from '@ledger/processing/testing';
 import { desiredDevice, desiredHost } from '../../../../libs/placement/src/testing/desired-placement-fixtures';

@@ -11,7 +11,8 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { KEYSTONE_SESSION, type KeystoneSession } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
-import { PLACEMENT_RECONCILER, type PlacementReconciler, placementReconcilerProviders } from '@ledger/placement';
+import type { PlacementReconciler } from '@ledger/placement';
+import { PLACEMENT_RECONCILER, placementReconcilerProviders } from '@ledger/placement/nest';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';

@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, R
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { DisableDeviceCommand, EnableDeviceCommand } from '@ledger/inventory';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { AsOfQuery } from '../audit/as-of.query';

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import type { FastifyReply } from 'fastify';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { AsOfQuery } from '../audit/as-of.query';

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Param } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { type HostDriverView, JobQueries } from '@ledger/projections/jobs';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';

@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, R
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, HostScoped, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal, HostScoped } from '@ledger/auth/nest';
 import { type JobOffer, RequestJobCommand, type RequestedJob } from '@ledger/jobs';
 import { commandContext } from '../http/command-context';
 import { AGENT_BOOT_HEADER, agentBootOf } from './agent-boot';

@@ -2,7 +2,8 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import { CommandBus, EventBus, ofType } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
 import type { CommandContext } from '@ledger/eventstore';
-import { DriverFactsRecorder, JobRequestedNotice, TimeOutJobCommand } from '@ledger/jobs';
+import { JobRequestedNotice, TimeOutJobCommand } from '@ledger/jobs';
+import { DriverFactsRecorder } from '@ledger/jobs/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { JobQueries } from '@ledger/projections/jobs';
 import { READ_MODELS_PREPARATION, type ReadModelsPreparation } from '../infrastructure/read-models-preparation';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { JobsModule } from '@ledger/jobs';
+import { JobsModule } from '@ledger/jobs/nest';
 import { jobQueriesProvider } from './job-queries.provider';
 import { JobTimeoutSweeper } from './job-timeout.sweeper';
 

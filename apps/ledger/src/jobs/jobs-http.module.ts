@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { JobsModule } from '@ledger/jobs';
+import { JobsModule } from '@ledger/jobs/nest';
 import { ConsistencyService } from '../http/consistency.service';
 import { inventoryQueriesProvider } from '../inventory/inventory-queries.provider';
 import { HostDriversController } from './host-drivers.controller';

@@ -2,8 +2,10 @@ import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, R
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, isAdmin, type Principal, wrongHost } from '@ledger/auth';
-import { JobReader, jobNotFound, RecordJobResultCommand } from '@ledger/jobs';
+import { isAdmin, type Principal, wrongHost } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
+import { jobNotFound, RecordJobResultCommand } from '@ledger/jobs';
+import { JobReader } from '@ledger/jobs/nest';
 import { type JobView, JobQueries, type Page } from '@ledger/projections/jobs';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';

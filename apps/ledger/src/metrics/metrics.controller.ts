@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { LEDGER_METRICS } from '../infrastructure/tokens';
 import type { LedgerMetrics } from './ledger-metrics';
 import { ScrapeGauges } from './scrape-gauges';

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { PLACEMENT_RECONCILER, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
+import { type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
+import { PLACEMENT_RECONCILER } from '@ledger/placement/nest';
 import { type ProcessorRuntime, type ReactorRuntime, reactorKey, type SqlDatabase } from '@ledger/processing';
 import { LiveViewQueries } from '@ledger/projections/inventory';
 import { JobQueries } from '@ledger/projections/jobs';

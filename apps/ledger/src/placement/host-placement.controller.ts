@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Param } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type DesiredHostPlacement, type HostSyncStatus, PlacementSyncQueries } from '@ledger/placement';
 import { PlacementQueries } from '@ledger/projections/placement';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';

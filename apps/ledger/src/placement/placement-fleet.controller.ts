@@ -1,8 +1,9 @@
 import { Controller, Get, Inject, Optional, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import type { LedgerConfig } from '@ledger/config';
-import { PLACEMENT_RECONCILER, type PlacementFleetSync, type PlacementReconciler, type PlacementReconcilerStatus, PlacementSyncQueries } from '@ledger/placement';
+import { type PlacementFleetSync, type PlacementReconciler, type PlacementReconcilerStatus, PlacementSyncQueries } from '@ledger/placement';
+import { PLACEMENT_RECONCILER } from '@ledger/placement/nest';
 import { DEFAULT_PAGE_LIMIT } from '@ledger/projections/inventory';
 import { LEDGER_CONFIG } from '../infrastructure/tokens';
 import { PageQuery } from '../inventory/inventory.query.dto';

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Param } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { BitstreamQueries, type ProvenanceEntry } from '@ledger/projections/bitstreams';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { pathUuid } from '../inventory/inventory-not-found';

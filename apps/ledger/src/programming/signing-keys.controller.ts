@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req } fr
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { type ProgrammingCommandResult, RevokeSigningKeyCommand, TrustSigningKeyCommand, type TrustedSigningKey } from '@ledger/programming';
 import { BitstreamQueries, type SigningKeyView } from '@ledger/projections/bitstreams';
 import { commandContext } from '../http/command-context';

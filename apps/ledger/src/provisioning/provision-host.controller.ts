@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nest
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { ProvisionHostCommand, type ProvisionStarted } from '@ledger/provisioning';
 import { commandContext } from '../http/command-context';
 import { ProvisionHostBody } from './provision-host.request.dto';

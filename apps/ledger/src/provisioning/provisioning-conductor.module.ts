@@ -2,7 +2,8 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { PlacementSyncQueries } from '@ledger/placement';
 import type { SqlDatabase } from '@ledger/processing';
-import { PROVISION_PLACEMENT, type ProvisionPlacement, ProvisioningModule } from '@ledger/provisioning';
+import { PROVISION_PLACEMENT, type ProvisionPlacement } from '@ledger/provisioning';
+import { ProvisioningModule } from '@ledger/provisioning/nest';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 
 /** The provisioning commands, and their port onto the Placement reconciler's sync statuses (read from the read-model database). */

@@ -2,7 +2,8 @@ import { Body, Controller, Get, Inject, Param, Put, Query, Req, Res } from '@nes
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { QuotaReader, SetQuotaLimitsCommand } from '@ledger/quota';
 import { AsOfQuery } from '../audit/as-of.query';
 import { AsOfReads } from '../audit/as-of-reads.service';

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { ValidationError } from '@ledger/kernel';
 import type { ParkedEvent, ParkedRetryOutcome, ReactorRuntime, ReactorStatus } from '@ledger/processing';
 import { REACTOR_RUNTIME } from '../infrastructure/tokens';

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import type { FastifyReply } from 'fastify';
 import type { ProcessorStatus } from '@ledger/processing';
 import { type OperatorRequestResult, WorkflowNotFoundError, WorkflowQueries, type WorkflowPage, type WorkflowRuntime, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';

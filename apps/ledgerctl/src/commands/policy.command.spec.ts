@@ -1,4 +1,4 @@
-import { PolicyEnforcer } from '@ledger/auth/without-nest';
+import { PolicyEnforcer } from '@ledger/auth';
 import { formatPolicyTable } from './policy.command';
 
 describe('ledgerctl policy show', () => {

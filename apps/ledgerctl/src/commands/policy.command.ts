@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type EffectiveRule, loadPolicyEnforcer } from '@ledger/auth/without-nest';
+import { type EffectiveRule, loadPolicyEnforcer } from '@ledger/auth';
 import { cliConfig, cliSetting } from '../support/config';
 import { formatTable } from '../support/text-table';
 

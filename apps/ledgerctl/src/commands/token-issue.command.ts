@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadOrCreateCredentials, type Role, ROLES } from '@ledger/auth/without-nest';
+import { loadOrCreateCredentials, type Role, ROLES } from '@ledger/auth';
 import { dataFiles } from '@ledger/config';
 import { CliError } from '../support/cli-error';
 import { cliConfig } from '../support/config';

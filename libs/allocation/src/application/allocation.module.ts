@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { QuotaModule } from '@ledger/quota';
+import { QuotaModule } from '@ledger/quota/nest';
 import { ARQ_PROVIDERS } from './arqs/arq.providers';
 import { DEVICE_PROFILE_PROVIDERS } from './device-profiles/device-profile.providers';
 

@@ -4,6 +4,9 @@ import type { TokenCodec } from '../tokens/token-codec';
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
 
+/** The ledger's own Keystone session (or null when LEDGER_KEYSTONE_URL is unset), for whatever calls other OpenStack services. */
+export const KEYSTONE_SESSION = Symbol('KEYSTONE_SESSION');
+
 /**
  * Tokens another identity service vouches for (Keystone's, in
  * `LEDGER_AUTH=keystone`): checked against it, asynchronously, with a cache.

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AggregateCache, StreamLocks } from '@ledger/eventstore';
-import { type HostDriversState, InventoryModule } from '@ledger/inventory';
+import type { HostDriversState } from '@ledger/inventory';
+import { InventoryModule } from '@ledger/inventory/nest';
 import type { JobState } from '../domain/job.state';
 import { DispatchJobHandler } from './dispatch-job/dispatch-job.handler';
 import { DriverFactsRecorder } from './driver-facts/driver-facts.recorder';

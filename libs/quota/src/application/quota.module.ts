@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AggregateCache, StreamLocks } from '@ledger/eventstore';
+import { AggregateCache, EVENT_STORE, type EventStore, StreamLocks } from '@ledger/eventstore';
 import type { QuotaState } from '../domain/quota.state';
 import { QuotaCommandRunner } from './quota-command.runner';
 import { QuotaReader } from './quota.reader';
@@ -22,7 +22,7 @@ import { SetQuotaLimitsHandler } from './set-quota-limits/set-quota-limits.handl
     SetQuotaLimitsHandler,
     ReserveQuotaHandler,
     ReleaseQuotaHandler,
-    QuotaReader,
+    { provide: QuotaReader, useFactory: (store: EventStore, cache: AggregateCache<QuotaState>) => new QuotaReader(store, cache), inject: [EVENT_STORE, QUOTA_CACHE] },
   ],
   exports: [QuotaReader],
 })

@@ -1,11 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AggregateCache, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
+import { type AggregateCache, type EventStore, loadAggregate } from '@ledger/eventstore';
 import { quotaStream } from '../domain/quota-project';
 import type { QuotaResources } from '../domain/quota-resources';
 import type { ReserveQuota } from '../domain/quota.commands';
 import { quotaDecider } from '../domain/quota.decider';
 import type { QuotaState } from '../domain/quota.state';
-import { QUOTA_CACHE } from './quota.tokens';
 
 /** One project's quota as the command side enforces it. */
 export interface QuotaSnapshot {
@@ -25,12 +23,13 @@ export interface QuotaSnapshot {
  * answer is exactly what the next reservation will be checked against, with
  * no wait for processors (and none on an API replica that runs none). It
  * shares the handlers' cache, so a read costs one query for the stream's tail.
+ * Nest-free, so other contexts use it through the public face; QuotaModule
+ * provides it.
  */
-@Injectable()
 export class QuotaReader {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(QUOTA_CACHE) private readonly cache: AggregateCache<QuotaState>,
+    private readonly store: EventStore,
+    private readonly cache: AggregateCache<QuotaState>,
   ) {}
 
   /** Throws QUOTA.INVALID for a malformed project id. */

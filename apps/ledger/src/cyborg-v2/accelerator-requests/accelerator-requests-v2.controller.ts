@@ -13,7 +13,8 @@ import {
   parseArqPatch,
   UnbindArqsCommand,
 } from '@ledger/allocation';
-import { CurrentPrincipal, hasRole, isAdmin, PolicyRule, type Principal } from '@ledger/auth';
+import { hasRole, isAdmin, type Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';

@@ -8,7 +8,8 @@ import {
   DeviceProfileNotFoundError,
   readDeviceProfileInput,
 } from '@ledger/allocation';
-import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { isUuid } from '@ledger/kernel';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
 import { commandContext } from '../../http/command-context';

@@ -1,7 +1,8 @@
 import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { AttributeErrorCodes, CreateAttributeCommand, DeleteAttributeCommand } from '@ledger/inventory';
 import { ConflictError, NotFoundError, ValidationError } from '@ledger/kernel';
 import { type AttributeView, InventoryQueries } from '@ledger/projections/inventory';

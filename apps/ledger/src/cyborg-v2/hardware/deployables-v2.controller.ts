@@ -1,7 +1,8 @@
 import { Body, Get, HttpCode, Inject, Param, Patch, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { RequestProgramJobCommand } from '@ledger/jobs';
 import { type AttributeView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';

@@ -1,7 +1,8 @@
 import { Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, PolicyRule, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { DisableDeviceCommand, EnableDeviceCommand, type InventoryCommandResult } from '@ledger/inventory';
 import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { Allow, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
 import type { DeviceView } from '@ledger/projections/inventory';
 import { visibilityOf } from '../../http/arq-visibility';

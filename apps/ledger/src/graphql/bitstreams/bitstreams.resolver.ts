@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { BitstreamQueries, type BitstreamView } from '@ledger/projections/bitstreams';
 import { pathUuid } from '../../inventory/inventory-not-found';
 import { type ConnectionOf, toConnection } from '../shared/connection';

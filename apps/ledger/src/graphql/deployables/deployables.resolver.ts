@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { Allow, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type AttachHandleView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
 import { attachHandlesSeenBy } from '../../inventory/attach-handles-seen-by';
 import { pathUuid } from '../../inventory/inventory-not-found';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type DeployableView, type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
 import { DeviceObject } from '../devices/device.object';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';

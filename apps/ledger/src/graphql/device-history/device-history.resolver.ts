@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Allow, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { DeviceHistoryQueries, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
 import { projectScopeOf, tenancyRangeOf } from '../../audit/device-history-scope';
 import { pathUuid } from '../../inventory/inventory-not-found';

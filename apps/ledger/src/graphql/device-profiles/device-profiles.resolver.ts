@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { isUuid } from '@ledger/kernel';
 import { DeviceProfileQueries, type DeviceProfileView } from '@ledger/projections/device-profiles';
 import { type ConnectionOf, toConnection } from '../shared/connection';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Info, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
 import { withBareVendorId } from '../../inventory/device-filter';
 import { pathUuid } from '../../inventory/inventory-not-found';

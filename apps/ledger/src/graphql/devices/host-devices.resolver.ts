@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Info, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
 import { withBareVendorId } from '../../inventory/device-filter';
 import { HostObject } from '../hosts/host.object';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type HostView, InventoryQueries } from '@ledger/projections/inventory';
 import { INVENTORY_AS_OF } from '../../audit/as-of-views';
 import { AS_OF_ARG, GraphqlAsOf } from '../shared/as-of';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { type DesiredHostPlacement, type HostSyncStatus, PlacementSyncQueries } from '@ledger/placement';
 import type { HostView } from '@ledger/projections/inventory';
 import { PlacementQueries } from '@ledger/projections/placement';

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Allow, type Principal } from '@ledger/auth';
+import type { Principal } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { QuotaReader } from '@ledger/quota';
 import { QUOTA_AS_OF } from '../../audit/as-of-views';
 import { assertMayReadQuota } from '../../quota/quota-project-access';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { Allow } from '@ledger/auth';
+import { Allow } from '@ledger/auth/nest';
 import { WorkflowQueries, type WorkflowStepView, type WorkflowView } from '@ledger/workflows';
 import { WORKFLOWS_AS_OF } from '../../audit/as-of-views';
 import { subjectFilterOf } from '../../workflows/workflow-subject';

@@ -1,5 +1,6 @@
 import { type CommandContext, handleCommand } from '@ledger/eventstore';
-import { deviceStream, runDeviceCommand } from '@ledger/inventory';
+import { deviceStream } from '@ledger/inventory';
+import { runDeviceCommand } from '@ledger/inventory/nest';
 import { type JobCommand, jobDecider, jobStream } from '@ledger/jobs';
 import { openSqliteSqlDatabase, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, InMemoryEventStore } from '@ledger/processing/testing';

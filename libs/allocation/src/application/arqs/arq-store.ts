@@ -4,9 +4,7 @@ import { type ArqCommand, arqDecider } from '../../domain/arq.decider';
 import { ArqNotFoundError } from '../../domain/arq.errors';
 import { type ArqEvent, arqStream } from '../../domain/arq.events';
 import type { ArqState, LiveArq } from '../../domain/arq.state';
-
-/** Which requests a caller may see: one project's, or (admins) all. */
-export type ArqVisibility = { readonly project: string } | 'all-projects';
+import type { ArqVisibility } from './arq-visibility';
 
 /** Loads and changes accelerator requests through their own streams. */
 @Injectable()

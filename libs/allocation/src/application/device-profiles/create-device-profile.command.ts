@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { DeviceProfileData } from '../../domain/device-profile.events';
 
@@ -14,7 +14,7 @@ export interface CreateDeviceProfileResult {
  * description?, uuid?}`, checked by the domain). Without a uuid the ledger
  * picks one; `createdAt` defaults to now.
  */
-export class CreateDeviceProfileCommand extends Command<CreateDeviceProfileResult> {
+export class CreateDeviceProfileCommand extends LedgerCommand<CreateDeviceProfileResult> {
   constructor(
     readonly input: unknown,
     readonly context: CommandContext,

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 
 /** One profile to delete: by name, and with `uuid` only if the name still holds that very profile. */
@@ -19,7 +19,7 @@ export interface DeleteDeviceProfilesResult {
  * unknown profile deletes nothing. Whether accelerator requests still use a
  * profile is the caller's check: it lives in another read model.
  */
-export class DeleteDeviceProfilesCommand extends Command<DeleteDeviceProfilesResult> {
+export class DeleteDeviceProfilesCommand extends LedgerCommand<DeleteDeviceProfilesResult> {
   constructor(
     readonly input: { readonly profiles: readonly DeviceProfileTarget[] },
     readonly context: CommandContext,

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { InventoryCommandResult } from '../inventory-command.result';
 
@@ -6,7 +6,7 @@ import type { InventoryCommandResult } from '../inventory-command.result';
  * A report of the host arrived (heartbeats carry their own): a lost agent is
  * back. `seenAt` defaults to the time the handler runs.
  */
-export class RecordAgentSeenCommand extends Command<InventoryCommandResult> {
+export class RecordAgentSeenCommand extends LedgerCommand<InventoryCommandResult> {
   constructor(
     readonly hostname: string,
     readonly context: CommandContext,

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { AttachHandleClaim } from '../../domain/inventory.events';
 
@@ -13,7 +13,7 @@ export interface ClaimAttachHandleInput {
 }
 
 /** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */
-export class ClaimAttachHandleCommand extends Command<AttachHandleClaim> {
+export class ClaimAttachHandleCommand extends LedgerCommand<AttachHandleClaim> {
   constructor(
     readonly input: ClaimAttachHandleInput,
     readonly context: CommandContext,
@@ -23,7 +23,7 @@ export class ClaimAttachHandleCommand extends Command<AttachHandleClaim> {
 }
 
 /** Releases what a request holds on a device; answers how many handles were released (0 or 1). */
-export class ReleaseAttachHandleCommand extends Command<number> {
+export class ReleaseAttachHandleCommand extends LedgerCommand<number> {
   constructor(
     readonly input: { readonly deviceUuid: string; readonly arqUuid: string; readonly bindId?: string },
     readonly context: CommandContext,

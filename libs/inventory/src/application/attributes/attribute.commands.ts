@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { AttributeCreated } from '../../domain/inventory.events';
 import type { InventoryCommandResult } from '../inventory-command.result';
@@ -14,7 +14,7 @@ export interface CreatedAttribute {
  * Sets `key` = `value` on a deployable its host reports (Cyborg's POST
  * /v2/attributes). `createdAt` defaults to the time the handler runs.
  */
-export class CreateAttributeCommand extends Command<CreatedAttribute> {
+export class CreateAttributeCommand extends LedgerCommand<CreatedAttribute> {
   constructor(
     readonly input: DeployableTarget & { readonly key: string; readonly value: string },
     readonly context: CommandContext,
@@ -25,7 +25,7 @@ export class CreateAttributeCommand extends Command<CreatedAttribute> {
 }
 
 /** Deletes an operator's attribute (Cyborg's DELETE /v2/attributes/{uuid}). */
-export class DeleteAttributeCommand extends Command<InventoryCommandResult> {
+export class DeleteAttributeCommand extends LedgerCommand<InventoryCommandResult> {
   constructor(
     readonly uuid: string,
     readonly context: CommandContext,

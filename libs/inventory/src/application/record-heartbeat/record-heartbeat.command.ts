@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { HostHeartbeat } from '../../domain/host-heartbeat';
 
@@ -18,7 +18,7 @@ export interface HeartbeatResult {
  * healthy. Telemetry stays out: it is the live view's, never an event.
  * `receivedAt` defaults to the time the handler runs.
  */
-export class RecordHeartbeatCommand extends Command<HeartbeatResult> {
+export class RecordHeartbeatCommand extends LedgerCommand<HeartbeatResult> {
   constructor(
     readonly heartbeat: HostHeartbeat,
     readonly context: CommandContext,

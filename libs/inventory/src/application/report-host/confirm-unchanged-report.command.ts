@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { InventoryCommandResult } from '../inventory-command.result';
 
 /**
@@ -8,7 +8,7 @@ import type { InventoryCommandResult } from '../inventory-command.result';
  * sends ReportHostCommand. `bodyDigest` must be the one the caller passes
  * as ReportHostCommand's for the same bytes (see that command).
  */
-export class ConfirmUnchangedReportCommand extends Command<InventoryCommandResult | undefined> {
+export class ConfirmUnchangedReportCommand extends LedgerCommand<InventoryCommandResult | undefined> {
   constructor(
     readonly hostname: string,
     readonly bodyDigest: string,

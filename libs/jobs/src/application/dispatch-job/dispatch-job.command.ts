@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { JobOffer } from './job-offer';
 
@@ -8,7 +8,7 @@ import type { JobOffer } from './job-offer';
  * already with this agent boot). Candidates come from the jobs projection,
  * which may lag; the job's stream decides.
  */
-export class DispatchJobCommand extends Command<JobOffer | null> {
+export class DispatchJobCommand extends LedgerCommand<JobOffer | null> {
   constructor(
     readonly input: { readonly jobId: string; readonly hostname: string; readonly agentBoot: string | null },
     readonly context: CommandContext,

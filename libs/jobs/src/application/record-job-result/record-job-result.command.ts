@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { JobCommandResult } from '../job-command.result';
 
@@ -17,7 +17,7 @@ export interface JobResultInput {
  * timeout, answers 409 JOB.ALREADY_FINISHED. Whether the caller may speak
  * for the job's host is the caller's check (see JobReader).
  */
-export class RecordJobResultCommand extends Command<JobCommandResult> {
+export class RecordJobResultCommand extends LedgerCommand<JobCommandResult> {
   constructor(
     readonly input: JobResultInput,
     readonly context: CommandContext,

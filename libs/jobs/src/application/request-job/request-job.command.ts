@@ -1,6 +1,5 @@
-import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import type { JobOrigin } from '@ledger/kernel';
+import { type JobOrigin, LedgerCommand } from '@ledger/kernel';
 import type { RequestedJob } from '../requested-job';
 
 /**
@@ -12,7 +11,7 @@ import type { RequestedJob } from '../requested-job';
  * origin: asking again for a job id that exists records nothing and
  * answers the job (position null).
  */
-export class RequestJobCommand extends Command<RequestedJob> {
+export class RequestJobCommand extends LedgerCommand<RequestedJob> {
   constructor(
     readonly input: {
       readonly hostname: string;

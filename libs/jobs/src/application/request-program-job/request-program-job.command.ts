@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { DeployableTarget } from '@ledger/inventory';
 import type { RequestedJob } from '../requested-job';
@@ -10,7 +10,7 @@ import type { RequestedJob } from '../requested-job';
  * re-checked on its host's stream: INVENTORY.DEPLOYABLE_NOT_FOUND (404) when
  * no longer reported, DEPLOYABLE.NOT_PROGRAMMABLE (409) when not on an FPGA.
  */
-export class RequestProgramJobCommand extends Command<RequestedJob> {
+export class RequestProgramJobCommand extends LedgerCommand<RequestedJob> {
   constructor(
     readonly input: DeployableTarget & { readonly imageUuid: string },
     readonly context: CommandContext,

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { BitstreamMetadata, RegisteredBitstream } from '../register-bitstream/register-bitstream.command';
 
@@ -9,7 +9,7 @@ import type { BitstreamMetadata, RegisteredBitstream } from '../register-bitstre
  * trusted keys, records the URL as the origin and keeps no bytes; any
  * refusal records nothing.
  */
-export class RegisterBitstreamFromOriginCommand extends Command<RegisteredBitstream> {
+export class RegisterBitstreamFromOriginCommand extends LedgerCommand<RegisteredBitstream> {
   constructor(
     readonly input: BitstreamMetadata & { readonly url: string; readonly sha256: string; readonly sizeBytes: number },
     readonly context: CommandContext,

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { SignatureVerdict } from '../../domain/signature-verdict';
 
@@ -26,7 +26,7 @@ export interface BitstreamMetadata {
  * trusted keys (or the one `keyId` names); a refusal removes what it stored
  * and records nothing.
  */
-export class RegisterBitstreamCommand extends Command<RegisteredBitstream> {
+export class RegisterBitstreamCommand extends LedgerCommand<RegisteredBitstream> {
   constructor(
     readonly input: BitstreamMetadata & { readonly content: Buffer },
     readonly context: CommandContext,

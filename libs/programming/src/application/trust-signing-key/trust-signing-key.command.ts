@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { SigningKeyAlgorithm } from '../../domain/programming.events';
 import type { ProgrammingCommandResult } from '../programming-command.result';
@@ -9,7 +9,7 @@ export interface TrustedSigningKey extends ProgrammingCommandResult {
 }
 
 /** Trusts a public key (PEM) to sign images; trusting it again appends nothing. BITSTREAM.KEY_INVALID for anything else. */
-export class TrustSigningKeyCommand extends Command<TrustedSigningKey> {
+export class TrustSigningKeyCommand extends LedgerCommand<TrustedSigningKey> {
   constructor(
     readonly input: { readonly publicKeyPem: string; readonly label: string | null },
     readonly context: CommandContext,

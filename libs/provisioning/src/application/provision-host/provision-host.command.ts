@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { WorkflowStatus } from '@ledger/workflows';
 
@@ -20,7 +20,7 @@ export interface ProvisionStarted {
  * and PROVISION.DEVICE_NOT_FOUND (404) for the FPGA — then the provision
  * workflow starts.
  */
-export class ProvisionHostCommand extends Command<ProvisionStarted> {
+export class ProvisionHostCommand extends LedgerCommand<ProvisionStarted> {
   constructor(
     readonly input: {
       readonly hostname: string;

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { QuotaConsumer } from '../../domain/quota.commands';
 import type { QuotaCommandResult } from '../quota-command.result';
@@ -9,7 +9,7 @@ import type { QuotaCommandResult } from '../quota-command.result';
  * consumer already holds other amounts. A consumer already holding the same
  * amounts appends nothing, so a retry is safe.
  */
-export class ReserveQuotaCommand extends Command<QuotaCommandResult> {
+export class ReserveQuotaCommand extends LedgerCommand<QuotaCommandResult> {
   constructor(
     readonly input: { readonly project: string; readonly consumers: readonly QuotaConsumer[] },
     readonly context: CommandContext,

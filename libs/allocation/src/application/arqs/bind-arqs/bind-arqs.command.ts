@@ -1,8 +1,8 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { BindRequest } from '../../../domain/arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
-import type { ArqVisibility } from '../arq-store';
+import type { ArqVisibility } from '../arq-visibility';
 
 /**
  * Binds requests to the host and provider Nova chose: for each, BindStarted
@@ -10,7 +10,7 @@ import type { ArqVisibility } from '../arq-store';
  * BindFailed). Everything that can be checked beforehand is, for all of
  * them, before anything is recorded.
  */
-export class BindArqsCommand extends Command<LiveArq[]> {
+export class BindArqsCommand extends LedgerCommand<LiveArq[]> {
   constructor(
     readonly input: { readonly binds: readonly BindRequest[]; readonly visibility: ArqVisibility },
     readonly context: CommandContext,

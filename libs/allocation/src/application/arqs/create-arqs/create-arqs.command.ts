@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 import type { LiveArq } from '../../../domain/arq.state';
 
@@ -13,7 +13,7 @@ export interface CreateArqsInput {
  * Creates one request per unit of every `resources:*` of the profile's
  * groups, after reserving quota for all of them at once (all or none).
  */
-export class CreateArqsCommand extends Command<LiveArq[]> {
+export class CreateArqsCommand extends LedgerCommand<LiveArq[]> {
   constructor(
     readonly input: CreateArqsInput,
     readonly context: CommandContext,

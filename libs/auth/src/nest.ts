@@ -1,0 +1,4 @@
+// The auth context's Nest entry (@ledger/auth/nest): its module and what the ledger wires with Nest. The
+// Nest-free face is ./index (@ledger/auth).
+export * from './nest/auth.decorators';
+export * from './nest/auth.module';

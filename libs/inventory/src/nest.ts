@@ -1,0 +1,5 @@
+// The inventory context's Nest entry (@ledger/inventory/nest): its module and what the ledger wires with Nest. The
+// Nest-free face is ./index (@ledger/inventory).
+export * from './application/inventory.module';
+export * from './application/device-command.runner';
+export * from './application/agent-liveness/host-liveness.runner';
