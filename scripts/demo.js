@@ -7,6 +7,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
+const { stopWithNpm } = require('./stop-with-npm');
 
 const root = path.resolve(__dirname, '..');
 const runJs = path.join(root, 'scripts', 'run.js');
@@ -85,6 +86,7 @@ function stop(code) {
 }
 
 process.on('SIGINT', () => stop(0)).on('SIGTERM', () => stop(0));
+stopWithNpm();
 
 async function main() {
   const built = await require('./build/build-dist').buildDist();
