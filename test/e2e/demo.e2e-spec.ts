@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,10 @@ describe('npm run demo', () => {
     try {
       await eventually(() => output.includes('demo: ready: 2 simulated host(s)') && output.includes('Ctrl-C stops everything'), 90_000);
       expect(output).toContain(`${url}/docs`);
+      expect(output).toContain(`${url}/console`);
+      // Ready only once the fleet is up, not when the ledger alone answers.
+      expect(output.search(/\[fleet\] .*2\/2 hosts registered/)).toBeGreaterThan(-1);
+      expect(output.search(/\[fleet\] .*2\/2 hosts registered/)).toBeLessThan(output.indexOf('demo: ready:'));
       const admin = readFileSync(join(dataDir, 'credentials', 'admin.token'), 'utf8').trim();
       const hosts = async () => {
         const response = await fetch(`${url}/api/v1/hosts`, { headers: { 'x-auth-token': admin } });
@@ -43,4 +48,33 @@ describe('npm run demo', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('refuses a port another server already listens on, before it starts anything', async () => {
+    // Another ledger, as far as /readyz tells.
+    const other = createServer((request, response) => response.end(JSON.stringify({ ready: true })));
+    other.listen(0, '127.0.0.1');
+    await once(other, 'listening');
+    const { port } = other.address() as { port: number };
+    const dataDir = mkdtempSync(join(tmpdir(), 'ledger-demo-taken-'));
+    try {
+      const demo = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js'), '--hosts', '1', '--port', String(port), '--data-dir', dataDir], {
+        cwd: ROOT,
+        env: { ...process.env, LEDGER_URL: undefined, PORT: undefined },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      demo.stdout.on('data', (chunk) => (output += chunk));
+      demo.stderr.on('data', (chunk) => (output += chunk));
+      const [code] = await once(demo, 'exit');
+      expect({ code, taken: output.includes(`port ${port} on 127.0.0.1 is taken`), ready: output.includes('ready:'), fleet: output.includes('[fleet]') }).toEqual({
+        code: 1,
+        taken: true,
+        ready: false,
+        fleet: false,
+      });
+    } finally {
+      other.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
