@@ -9,13 +9,16 @@ import { ansibleUnavailable, describeWithService, openstackClientUnavailable } f
 
 /**
  * The docs as a test: every shell example in the README and docs/ is either
- * run here — in a fresh copy of the working tree, on a free port, with a
+ * run here — in a fresh copy of the working tree, on a free port set on the
+ * tour's one `export PORT=` line (no command may name the default port), with a
  * real agent on the simulated driver, Debian's ansible-playbook and the real
  * `openstack` client — and every output it claims is checked, or it says
  * why it is not run (test/support/markdown-tour.ts has the rules).
  */
 const ROOT = join(__dirname, '..', '..');
 const DEFAULT_PORT = '8666';
+/** The one line of a tour that says where the ledger listens; everything else follows `$PORT` and `$LEDGER_URL`. */
+const PORT_LINE = /^export PORT=8666(?=\s|$)/;
 /** The README's tour installs a driver with Ansible and waits for jobs: minutes on a loaded machine, never more. */
 const TOUR_TIMEOUT_MS = 8 * 60_000;
 /** The longest a tour may go without reaching its next claim (the first start builds the tree). */
@@ -119,11 +122,18 @@ describeWithService('the openstack client and ansible-playbook', unavailable)('d
     const copy = freshCopy();
     const port = String(await freePort());
     try {
-      const { script, claims } = tourScript(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), (line) =>
-        line.replaceAll(`:${DEFAULT_PORT}`, `:${port}`),
-      );
+      // As a person would move it: the port line changed, every command as written.
+      const hardCoded: string[] = [];
+      const { script, claims: documented } = tourScript(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), (line) => {
+        if (PORT_LINE.test(line)) return line.replace(PORT_LINE, `export PORT=${port}`);
+        if (line.includes(DEFAULT_PORT)) hardCoded.push(line);
+        return line;
+      });
+      expect({ commandsNamingTheDefaultPort: hardCoded }).toEqual({ commandsNamingTheDefaultPort: [] });
+      // An address the tour shows (`listening on http://127.0.0.1:8666`) is the one the ledger prints on this port.
+      const claims = documented.map((claim) => ({ ...claim, text: claim.text.replaceAll(`:${DEFAULT_PORT}`, `:${port}`) }));
       // The agent keeps its state under XDG_STATE_HOME: a fresh one per run, outside the copy.
-      const env = { ...process.env, PORT: port, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
+      const env = { ...process.env, PORT: undefined, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
       // Every doc's commands are written as run from the top of the clone, whichever folder the doc is in.
       const run = await runScript(copy, script, env);
       const outputs = outputsByClaim(run.stdout);
