@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,22 +9,25 @@ import { freePort } from '../support/ledger-process';
 
 const ROOT = join(__dirname, '..', '..');
 
+/** scripts/demo.js with `args`, and everything it printed so far. */
+function startDemo(args: readonly string[]): { demo: ChildProcessWithoutNullStreams; output: () => string } {
+  const demo = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js'), ...args], { cwd: ROOT, env: { ...process.env, LEDGER_URL: undefined, PORT: undefined } });
+  let output = '';
+  demo.stdout.on('data', (chunk) => (output += chunk));
+  demo.stderr.on('data', (chunk) => (output += chunk));
+  return { demo, output: () => output };
+}
+
 /** `npm run demo` (scripts/demo.js on the built tree): the ledger and a simulated fleet, up together, down together on Ctrl-C. */
 describe('npm run demo', () => {
   it('starts the ledger and a fleet that reports to it, and stops both on SIGINT', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-demo-'));
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const demo = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js'), '--hosts', '2', '--port', String(port), '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, LEDGER_URL: undefined, PORT: undefined },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    demo.stdout.on('data', (chunk) => (output += chunk));
-    demo.stderr.on('data', (chunk) => (output += chunk));
+    const { demo, output: said } = startDemo(['--hosts', '2', '--port', String(port), '--data-dir', dataDir]);
     try {
-      await eventually(() => output.includes('demo: ready: 2 simulated host(s)') && output.includes('Ctrl-C stops everything'), 90_000);
+      await eventually(() => said().includes('demo: ready: 2 simulated host(s)') && said().includes('Ctrl-C stops everything'), 90_000);
+      const output = said();
       expect(output).toContain(`${url}/docs`);
       expect(output).toContain(`${url}/console`);
       // Ready only once the fleet is up, not when the ledger alone answers.
@@ -41,7 +44,7 @@ describe('npm run demo', () => {
       const exited = once(demo, 'exit');
       demo.kill('SIGINT');
       const [code] = await exited;
-      expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+      expect({ code, output: code === 0 ? '' : said() }).toEqual({ code: 0, output: '' });
       await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     } finally {
       if (demo.exitCode === null) demo.kill('SIGKILL');
@@ -57,15 +60,9 @@ describe('npm run demo', () => {
     const { port } = other.address() as { port: number };
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-demo-taken-'));
     try {
-      const demo = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js'), '--hosts', '1', '--port', String(port), '--data-dir', dataDir], {
-        cwd: ROOT,
-        env: { ...process.env, LEDGER_URL: undefined, PORT: undefined },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      demo.stdout.on('data', (chunk) => (output += chunk));
-      demo.stderr.on('data', (chunk) => (output += chunk));
+      const { demo, output: said } = startDemo(['--hosts', '1', '--port', String(port), '--data-dir', dataDir]);
       const [code] = await once(demo, 'exit');
+      const output = said();
       expect({ code, taken: output.includes(`port ${port} on 127.0.0.1 is taken`), ready: output.includes('ready:'), fleet: output.includes('[fleet]') }).toEqual({
         code: 1,
         taken: true,
