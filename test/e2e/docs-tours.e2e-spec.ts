@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { freePort } from '../support/ledger-process';
-import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourScript } from '../support/markdown-tour';
+import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourOnPort } from '../support/markdown-tour';
 import { ansibleUnavailable, describeWithService, openstackClientUnavailable } from '../support/services';
 
 /**
@@ -16,9 +16,6 @@ import { ansibleUnavailable, describeWithService, openstackClientUnavailable } f
  * why it is not run (test/support/markdown-tour.ts has the rules).
  */
 const ROOT = join(__dirname, '..', '..');
-const DEFAULT_PORT = '8666';
-/** The one line of a tour that says where the ledger listens; everything else follows `$PORT` and `$LEDGER_URL`. */
-const PORT_LINE = /^export PORT=8666(?=\s|$)/;
 /** The README's tour installs a driver with Ansible and waits for jobs: minutes on a loaded machine, never more. */
 const TOUR_TIMEOUT_MS = 8 * 60_000;
 /** The longest a tour may go without reaching its next claim (the first start builds the tree). */
@@ -46,6 +43,11 @@ describe('shell examples in the docs', () => {
 
   it('include the README tour', () => {
     expect(tours).toContain('README.md');
+  });
+
+  it('name no port in a tour but on its `export PORT=` line, so changing that one line moves the whole tour', () => {
+    const hardCoded = tours.flatMap((file) => tourOnPort(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), 18666).hardCoded.map((line) => `${file}: ${line}`));
+    expect(hardCoded).toEqual([]);
   });
 });
 
@@ -120,18 +122,10 @@ const unavailable = openstackClientUnavailable() ?? ansibleUnavailable();
 describeWithService('the openstack client and ansible-playbook', unavailable)('docs tours', () => {
   it.each(tours)('%s runs as written', async (file) => {
     const copy = freshCopy();
-    const port = String(await freePort());
+    const port = await freePort();
     try {
-      // As a person would move it: the port line changed, every command as written.
-      const hardCoded: string[] = [];
-      const { script, claims: documented } = tourScript(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), (line) => {
-        if (PORT_LINE.test(line)) return line.replace(PORT_LINE, `export PORT=${port}`);
-        if (line.includes(DEFAULT_PORT)) hardCoded.push(line);
-        return line;
-      });
+      const { script, claims, hardCoded } = tourOnPort(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), port);
       expect({ commandsNamingTheDefaultPort: hardCoded }).toEqual({ commandsNamingTheDefaultPort: [] });
-      // An address the tour shows (`listening on http://127.0.0.1:8666`) is the one the ledger prints on this port.
-      const claims = documented.map((claim) => ({ ...claim, text: claim.text.replaceAll(`:${DEFAULT_PORT}`, `:${port}`) }));
       // The agent keeps its state under XDG_STATE_HOME: a fresh one per run, outside the copy.
       const env = { ...process.env, PORT: undefined, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
       // Every doc's commands are written as run from the top of the clone, whichever folder the doc is in.
