@@ -2,11 +2,16 @@
 // `npm run demo`: the whole local stack in one command — the ledger on the
 // embedded store under data/demo and a simulated fleet reporting to it —
 // stopped together on Ctrl-C. It compiles what changed first, then runs both
-// from dist/ through run.js, as `npm start` and `npm run simulate` do.
+// from dist/ through run.js, as `npm start` and `npm run simulate` do. It
+// refuses a port something already listens on (another ledger there would
+// answer /readyz for it), and says ready once every simulated host registered.
 'use strict';
 const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const net = require('node:net');
 const path = require('node:path');
 const { Command, InvalidArgumentError } = require('commander');
+const { stopWithNpm } = require('./stop-with-npm');
 
 const root = path.resolve(__dirname, '..');
 const runJs = path.join(root, 'scripts', 'run.js');
@@ -28,12 +33,44 @@ const options = new Command('demo')
   .opts();
 
 const port = options.port ?? Number(process.env.PORT ?? 8666);
+const host = process.env.HOST || '127.0.0.1';
 const dataDir = path.resolve(options.dataDir ?? process.env.LEDGER_DATA_DIR ?? path.join(root, 'data', 'demo'));
 const url = `http://127.0.0.1:${port}`;
 const say = (line) => process.stdout.write(`demo: ${line}\n`);
 
 const children = [];
 let stopping = false;
+
+/** Why `port` cannot be ours (another ledger there would answer /readyz as if it were), or undefined when it is free. */
+async function portTaken() {
+  const probe = net.createServer().listen(port, host);
+  const [outcome] = await Promise.race([once(probe, 'listening').then(() => [undefined]), once(probe, 'error')]);
+  if (outcome === undefined) {
+    probe.close();
+    await once(probe, 'close');
+    return undefined;
+  }
+  return outcome.code === 'EADDRINUSE' ? `port ${port} on ${host} is taken (another ledger?): stop it, or move the demo with --port or PORT` : `cannot listen on ${host}:${port}: ${outcome.message}`;
+}
+
+/** Resolves once the fleet says every host registered; false if it never does (it exited, or the demo is stopping). */
+function fleetRegistered(fleet, hosts) {
+  const registered = new RegExp(`\\b${hosts}/${hosts} hosts registered`);
+  let said = '';
+  return new Promise((resolve) => {
+    const watch = (chunk) => {
+      said = (said + chunk.toString()).slice(-4096); // a line may arrive in two chunks
+      if (!registered.test(said)) return;
+      fleet.stdout.off('data', watch);
+      fleet.stderr.off('data', watch);
+      resolve(true);
+    };
+    // The simulator says it on stderr, where its progress goes.
+    fleet.stdout.on('data', watch);
+    fleet.stderr.on('data', watch);
+    fleet.once('exit', () => resolve(false));
+  });
+}
 
 function start(name, args, env) {
   const child = spawn(process.execPath, [runJs, ...args], {
@@ -85,8 +122,15 @@ function stop(code) {
 }
 
 process.on('SIGINT', () => stop(0)).on('SIGTERM', () => stop(0));
+stopWithNpm();
 
 async function main() {
+  const taken = await portTaken();
+  if (taken) {
+    say(taken);
+    process.exitCode = 1;
+    return;
+  }
   const built = await require('./build/build-dist').buildDist();
   if (built) say(built);
   say(`ledger on ${url}, data in ${dataDir}`);
@@ -101,9 +145,11 @@ async function main() {
     if (!stopping) say(`the ledger did not become ready on ${url} within ${READY_TIMEOUT_MS / 1000} s`);
     return stop(1);
   }
-  start('fleet', ['simulate', '--hosts', String(options.hosts), '--ledger', url, '--data-dir', dataDir], {});
+  const fleet = start('fleet', ['simulate', '--hosts', String(options.hosts), '--ledger', url, '--data-dir', dataDir], {});
+  if (!(await fleetRegistered(fleet, options.hosts))) return undefined;
   const token = path.join(dataDir, 'credentials', 'admin.token');
   say(`ready: ${options.hosts} simulated host(s) reporting to ${url}`);
+  say(`  console:    ${url}/console`);
   say(`  API docs:   ${url}/docs`);
   say(`  admin:      ADMIN=$(cat ${path.relative(process.cwd(), token) || token})`);
   say(`  try:        curl -s -H "X-Auth-Token: $ADMIN" ${url}/api/v1/hosts`);

@@ -7,9 +7,12 @@
 // last build, in this process. When dist/ is up to date that is a stat of each
 // source and nothing more; a separate `pre*` script would cost another Node
 // start-up on every call. See docs/architecture.md, "Build".
+// The entry runs in this process, not a child: signals reach it directly, and
+// under npm it stops when npm's process goes (stop-with-npm.js).
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
+const { stopWithNpm } = require('./stop-with-npm');
 
 const entries = {
   ledger: 'apps/ledger/src/main.js',
@@ -40,6 +43,7 @@ async function main(argv) {
     console.error(`${file} is missing or was not compiled by "npm run build": run "npm run build" first.`);
     return 2;
   }
+  stopWithNpm();
   // The compiled file sees its own path and its arguments, as if Node had started it.
   process.argv = [process.argv[0], file, ...rest];
   require(file);

@@ -4,18 +4,18 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { freePort } from '../support/ledger-process';
-import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourScript } from '../support/markdown-tour';
+import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourOnPort } from '../support/markdown-tour';
 import { ansibleUnavailable, describeWithService, openstackClientUnavailable } from '../support/services';
 
 /**
  * The docs as a test: every shell example in the README and docs/ is either
- * run here — in a fresh copy of the working tree, on a free port, with a
+ * run here — in a fresh copy of the working tree, on a free port set on the
+ * tour's one `export PORT=` line (no command may name the default port), with a
  * real agent on the simulated driver, Debian's ansible-playbook and the real
  * `openstack` client — and every output it claims is checked, or it says
  * why it is not run (test/support/markdown-tour.ts has the rules).
  */
 const ROOT = join(__dirname, '..', '..');
-const DEFAULT_PORT = '8666';
 /** The README's tour installs a driver with Ansible and waits for jobs: minutes on a loaded machine, never more. */
 const TOUR_TIMEOUT_MS = 8 * 60_000;
 /** The longest a tour may go without reaching its next claim (the first start builds the tree). */
@@ -43,6 +43,11 @@ describe('shell examples in the docs', () => {
 
   it('include the README tour', () => {
     expect(tours).toContain('README.md');
+  });
+
+  it('name no port in a tour but on its `export PORT=` line, so changing that one line moves the whole tour', () => {
+    const hardCoded = tours.flatMap((file) => tourOnPort(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), 18666).hardCoded.map((line) => `${file}: ${line}`));
+    expect(hardCoded).toEqual([]);
   });
 });
 
@@ -117,13 +122,12 @@ const unavailable = openstackClientUnavailable() ?? ansibleUnavailable();
 describeWithService('the openstack client and ansible-playbook', unavailable)('docs tours', () => {
   it.each(tours)('%s runs as written', async (file) => {
     const copy = freshCopy();
-    const port = String(await freePort());
+    const port = await freePort();
     try {
-      const { script, claims } = tourScript(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), (line) =>
-        line.replaceAll(`:${DEFAULT_PORT}`, `:${port}`),
-      );
+      const { script, claims, hardCoded } = tourOnPort(shellBlocks(readFileSync(join(ROOT, file), 'utf8')), port);
+      expect({ commandsNamingTheDefaultPort: hardCoded }).toEqual({ commandsNamingTheDefaultPort: [] });
       // The agent keeps its state under XDG_STATE_HOME: a fresh one per run, outside the copy.
-      const env = { ...process.env, PORT: port, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
+      const env = { ...process.env, PORT: undefined, XDG_STATE_HOME: join(copy, '..', `${basename(copy)}-state`), LEDGER_URL: undefined, HOST: undefined, CI: undefined, NODE_OPTIONS: undefined };
       // Every doc's commands are written as run from the top of the clone, whichever folder the doc is in.
       const run = await runScript(copy, script, env);
       const outputs = outputsByClaim(run.stdout);

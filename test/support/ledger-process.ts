@@ -43,13 +43,16 @@ export interface LedgerProcessOptions {
   readonly port?: number;
   /** What answering 200 means up: `/readyz` (default), or `/healthz` for a replica that cannot be ready on its own. */
   readonly upPath?: '/readyz' | '/healthz';
+  /** Start it as a person does, with `npm start` (then `child` is npm's process), rather than `node scripts/run.js ledger`. */
+  readonly viaNpm?: boolean;
 }
 
-/** Starts the compiled ledger (run `npm run build` first) and resolves once /readyz (or `upPath`) answers 200. */
+/** Starts the compiled ledger (run `npm run build` first; `npm start` builds what changed itself) and resolves once /readyz (or `upPath`) answers 200. */
 export async function startLedgerProcess(env: Record<string, string>, options: LedgerProcessOptions = {}): Promise<LedgerProcess> {
   const { readyTimeoutMs = 120_000 } = options;
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger'], {
+  const [command, args] = options.viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

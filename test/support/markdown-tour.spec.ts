@@ -1,4 +1,4 @@
-import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourScript } from './markdown-tour';
+import { claimMismatch, outputsByClaim, shellBlocks, STEP_MARKER, tourOnPort, tourScript } from './markdown-tour';
 
 const doc = [
   '# A doc',
@@ -61,5 +61,24 @@ describe('markdown tours', () => {
     expect(claimMismatch('sim-1   up', 'HOST   STATE\nsim-1 up  4')).toBeUndefined();
     expect(claimMismatch('b … a', 'a b')).toMatch(/after the earlier fragments/);
     expect(claimMismatch('Bound', 'BindFailed')).toMatch(/expected "Bound"/);
+  });
+
+  it('moves a tour to another port by its one `export PORT=` line, and names commands that hard-code the default', () => {
+    const tour = [
+      '<!-- tour -->',
+      '```sh',
+      'export PORT=8666   # the one line to change',
+      'npm start &',
+      'grep listening ledger.log',
+      '# → listening on http://127.0.0.1:8666',
+      'curl -s $LEDGER_URL/readyz',
+      'curl -s http://127.0.0.1:8666/healthz',
+      '```',
+    ].join('\n');
+    const { script, claims, hardCoded } = tourOnPort(shellBlocks(tour), 18666);
+    expect(script).toContain('export PORT=18666   # the one line to change');
+    expect(script).toContain('curl -s http://127.0.0.1:8666/healthz'); // run as written: it would miss the ledger
+    expect(hardCoded).toEqual(['curl -s http://127.0.0.1:8666/healthz']);
+    expect(claims).toEqual([{ line: 6, text: 'listening on http://127.0.0.1:18666' }]);
   });
 });

@@ -85,6 +85,33 @@ export function tourScript(blocks: readonly ShellBlock[], rewrite: (line: string
   return { script: script.join('\n') + '\n', claims };
 }
 
+/** The port the docs are written for: the ledger's default. */
+export const DEFAULT_PORT = '8666';
+/** The one line of a tour that says where the ledger listens; every other command follows `$PORT` and `$LEDGER_URL`. */
+const PORT_LINE = new RegExp(`^export PORT=${DEFAULT_PORT}(?=\\s|$)`);
+
+export interface TourOnPort extends TourScript {
+  /** Commands that name the default port themselves, and so would not follow the port line. */
+  readonly hardCoded: readonly string[];
+}
+
+/**
+ * The tour moved to `port` as a person would move it: its `export PORT=`
+ * line changed, every other command as written. Claims that show an address
+ * (`listening on http://127.0.0.1:8666`) expect it on `port`, so an address
+ * the ledger prints wrongly fails them.
+ */
+export function tourOnPort(blocks: readonly ShellBlock[], port: number): TourOnPort {
+  const hardCoded: string[] = [];
+  const { script, claims } = tourScript(blocks, (line) => {
+    if (PORT_LINE.test(line)) return line.replace(PORT_LINE, `export PORT=${port}`);
+    if (line.includes(DEFAULT_PORT)) hardCoded.push(line);
+    return line;
+  });
+  const moved = claims.map((claim) => ({ ...claim, text: claim.text.replaceAll(`:${DEFAULT_PORT}`, `:${port}`) }));
+  return { script, claims: moved, hardCoded };
+}
+
 /** What each claim's commands printed: the stdout between one marker and the previous one. */
 export function outputsByClaim(stdout: string): string[] {
   const parts = stdout.split(`\n${STEP_MARKER}\n`);

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { ConfigError } from '@ledger/config';
+import { AGENT_USAGE, asksForUsage } from './agent-usage';
 import { loadAgentConfig } from './config/agent-config';
 import { createDrivers } from './drivers/create-drivers';
 import { runCommand } from './drivers/run-command';
@@ -21,6 +22,15 @@ function orExit<T>(step: () => T): T {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (asksForUsage(args)) {
+    process.stdout.write(AGENT_USAGE);
+    return;
+  }
+  if (args.length > 0) {
+    process.stderr.write(`agent: unexpected argument ${JSON.stringify(args[0])}: the agent is configured by environment (npm run agent -- --help)\n`);
+    process.exit(2);
+  }
   const config = orExit(() => loadAgentConfig());
   for (const warning of config.warnings) consoleLogger.warn(warning);
   mkdirSync(config.stateDir, { recursive: true });

@@ -31,6 +31,7 @@ import { TracingModule } from './tracing/tracing.module';
 import { QuotaHttpModule } from './quota/quota-http.module';
 import { ReactorsHttpModule } from './reactors/reactors-http.module';
 import { WorkflowsHttpModule } from './workflows/workflows-http.module';
+import { ShutdownLog } from './logging/shutdown-log';
 
 /**
  * The composition root. Roles pick what this process runs: `conductor` the
@@ -57,7 +58,7 @@ export class AppModule {
     if (config.roles.includes('api')) imports.push(GraphqlApiModule);
     if (config.roles.includes('api') && config.roles.includes('processors')) imports.push(ReactorsHttpModule, WorkflowsHttpModule);
     if (config.roles.includes('api') || config.roles.includes('processors')) imports.push(AgentsModule.forRoot(config));
-    const providers: Provider[] = [ReadinessService];
+    const providers: Provider[] = [ReadinessService, ShutdownLog];
     const controllers: Type[] = [HealthController];
     return { module: AppModule, imports, providers, controllers };
   }

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   logger.log(`admin credential: ${credentials.adminTokenFile} — e.g. curl -H "X-Auth-Token: $(cat ${credentials.adminTokenFile})" ${url}/api/v1/hosts`);
   if (config.roles.includes('api')) {
     logger.log(`API docs: ${url}/docs — OpenAPI documents: ${url}/api/v1/openapi.json (native), ${url}/v2/openapi.json (Cyborg v2)`);
+    logger.log(`console: ${url}/console — sign in with the admin credential above`);
   }
 }
 

@@ -59,19 +59,44 @@ export const COMMAND_FILES: readonly CommandFile[] = [
       (await import('./commands/quota.command')).registerQuotaCommands(program);
     },
   },
+  // Cyborg's generic-driver spec: each a read or a job through the running ledger's API, one file each.
   {
     commands: [
       ['install-driver [options] <host> <driver>', "install a driver's host software on a host (its agent runs the driver's install playbook)"],
       ['uninstall-driver [options] <host> <driver>', "remove a driver's host software from a host (its uninstall playbook)"],
       ['update-driver [options] <host> <driver>', "move a driver's host software on a host to another version (the install playbook, with that version)"],
-      ['driver-list [options] <host>', "the drivers a host's driver jobs installed, with their versions, installs that failed, and driver jobs still pending"],
-      ['service-list [options]', "the hosts' agents: up, lost or unknown, when last seen, how many devices they report"],
+    ],
+    async register(program) {
+      (await import('./commands/driver-jobs.command')).registerDriverJobCommands(program);
+    },
+  },
+  {
+    commands: [['driver-list [options] <host>', "the drivers a host's driver jobs installed, with their versions, installs that failed, and driver jobs still pending"]],
+    async register(program) {
+      (await import('./commands/driver-list.command')).registerDriverList(program);
+    },
+  },
+  {
+    commands: [['service-list [options]', "the hosts' agents: up, lost or unknown, when last seen, how many devices they report"]],
+    async register(program) {
+      (await import('./commands/service-list.command')).registerServiceList(program);
+    },
+  },
+  {
+    commands: [
       ['discover-services [options] [hosts...]', 'have agents discover their accelerators again and report (all hosts when none is named; hosts without a live agent are skipped)'],
+    ],
+    async register(program) {
+      (await import('./commands/discover-services.command')).registerDiscoverServices(program);
+    },
+  },
+  {
+    commands: [
       ['attach-instance [options] <device> <instance-uuid>', 'pass a device (or one of its VFs) through to an instance: bind it to vfio-pci on its host'],
       ['detach-instance [options] <device> <instance-uuid>', 'take a device (or VF) back from an instance: return it to its host driver'],
     ],
     async register(program) {
-      (await import('./commands/generic-driver.commands')).registerGenericDriverCommands(program);
+      (await import('./commands/instance-attach.command')).registerInstanceCommands(program);
     },
   },
   {

@@ -8,10 +8,12 @@ import { freePort } from '../../support/ledger-process';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { scratchTree } from '../fixtures/scratch-tree';
-import { repositoryRoot } from '../http/ledger-server';
+import { repositoryRoot, startLedgerServer } from '../http/ledger-server';
 import { percentile } from '../measure/statistics';
 
 const TOKEN_ISSUE = ['token', 'issue', '--user', 'u', '--project', 'p', '--role', 'member'];
+/** A read through a running ledger's API, the kind of call an operator makes all day. */
+const SERVICE_LIST = ['service-list'];
 const START_TIMEOUT_MS = 120_000;
 
 /** The build's stamp check (scripts/build/build-stamp.js, plain JavaScript). */
@@ -20,8 +22,8 @@ interface BuildStamp {
 }
 
 /**
- * A new user's first hour: what `npm run ledgerctl …` costs per call with
- * the tree built, what the build costs from clean and after one edit, and
+ * A new user's first hour: what a `ledgerctl` call against a running ledger
+ * costs, run directly and through npm, with the tree built, what the build costs from clean and after one edit, and
  * how long the first `npm start` takes from a clean dist/ to its
  * "listening" line. Wall times of real processes, as a user runs them; the
  * builds and the start run in a scratch copy of the sources, so the running
@@ -32,8 +34,9 @@ export const developerToolsBench: BenchModule = {
   records: [
     { name: 'node_start_ms', unit: 'ms', min: 0 },
     { name: 'ledgerctl_call_ms', unit: 'ms', min: 0 },
+    { name: 'ledgerctl_npm_call_ms', unit: 'ms', min: 0 },
     { name: 'ledgerctl_help_ms', unit: 'ms', min: 0 },
-    { name: 'ledgerctl_direct_ms', unit: 'ms', min: 0 },
+    { name: 'ledgerctl_token_ms', unit: 'ms', min: 0 },
     { name: 'build_check_ms', unit: 'ms', min: 0 },
     { name: 'build_clean_s', unit: 's', digits: 2, min: 0 },
     { name: 'build_incremental_s', unit: 's', digits: 2, min: 0 },
@@ -45,25 +48,34 @@ export const developerToolsBench: BenchModule = {
       return [];
     }
     const repository = repositoryRoot();
-    const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-cli-'));
-    // The child npm must behave as when a user types the command, not inherit this run's npm lifecycle settings.
-    const env = { ...withoutNpmVariables(process.env), LEDGER_DATA_DIR: dataDir };
+    const calls: Record<string, readonly string[]> = {
+      node_start_ms: [process.execPath, '-e', '0'],
+      ledgerctl_call_ms: [process.execPath, 'scripts/run.js', 'ledgerctl', ...SERVICE_LIST],
+      ledgerctl_npm_call_ms: ['npm', 'run', 'ledgerctl', '--', ...SERVICE_LIST],
+      ledgerctl_help_ms: ['npm', 'run', 'ledgerctl', '--', '--help'],
+      ledgerctl_token_ms: [process.execPath, 'scripts/run.js', '--build', 'ledgerctl', ...TOKEN_ISSUE],
+    };
     const results: Measurement[] = [];
-    try {
-      const calls: Record<string, readonly string[]> = {
-        node_start_ms: [process.execPath, '-e', '0'],
-        ledgerctl_call_ms: ['npm', 'run', 'ledgerctl', '--', ...TOKEN_ISSUE],
-        ledgerctl_help_ms: ['npm', 'run', 'ledgerctl', '--', '--help'],
-        ledgerctl_direct_ms: [process.execPath, 'scripts/run.js', '--build', 'ledgerctl', ...TOKEN_ISSUE],
-      };
-      for (const [name, command] of Object.entries(calls)) {
-        if (wanted.has(name)) results.push(callLatency(context, name, command, repository, env));
+    const wantedCalls = Object.keys(calls).filter((name) => wanted.has(name));
+    if (wantedCalls.length > 0) {
+      const ledger = await startLedgerServer(context.progress);
+      // The child npm must behave as when a user types the command, not inherit this run's npm lifecycle settings.
+      const env = { ...withoutNpmVariables(process.env), LEDGER_DATA_DIR: ledger.dataDir, LEDGER_URL: ledger.url.origin };
+      try {
+        for (const name of wantedCalls) results.push(callLatency(context, name, calls[name], repository, env));
+      } finally {
+        await ledger.stop();
       }
-      if (wanted.has('build_check_ms')) results.push(checkLatency(context, repository));
-      const builds = ['build_clean_s', 'build_incremental_s', 'start_clean_s'].filter((name) => wanted.has(name));
-      if (builds.length > 0) results.push(...(await measureBuilds(context, new Set(builds), repository, env)));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+    }
+    if (wanted.has('build_check_ms')) results.push(checkLatency(context, repository));
+    const builds = ['build_clean_s', 'build_incremental_s', 'start_clean_s'].filter((name) => wanted.has(name));
+    if (builds.length > 0) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-cli-'));
+      try {
+        results.push(...(await measureBuilds(context, new Set(builds), repository, { ...withoutNpmVariables(process.env), LEDGER_DATA_DIR: dataDir })));
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
     return results;
   },
@@ -77,6 +89,7 @@ function callLatency(context: BenchContext, name: string, [file, ...args]: reado
     const ms = performance.now() - started;
     if (result.status !== 0) throw new Error(`${name}: ${[file, ...args].join(' ')} exited with ${result.status}: ${result.stderr}`);
     if (args.includes('issue') && !/^[\w-]+\.[\w-]+\.[\w-]+\n$/.test(result.stdout)) throw new Error(`${name}: expected a token alone on stdout, got ${JSON.stringify(result.stdout)}`);
+    if (args.includes('service-list') && result.stdout !== 'no hosts have reported yet\n') throw new Error(`${name}: expected the empty service list alone on stdout, got ${JSON.stringify(result.stdout)}`);
     return ms;
   };
   call();

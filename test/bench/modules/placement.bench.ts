@@ -71,7 +71,7 @@ async function measurePlacement(context: BenchContext, placement: PlacementServi
     createComputeNodes: false,
     instanceId: 'bench',
     leaseMs: 15_000,
-    logger: { log: () => undefined, warn: (message) => context.progress(message), error: (message) => context.progress(message) },
+    logger: { debug: () => undefined, log: () => undefined, warn: (message) => context.progress(message), error: (message) => context.progress(message) },
   });
   try {
     const devices = hosts * devicesPerHost;

@@ -49,7 +49,8 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       }),
     );
   } else {
-    deps.logger.warn('neither LEDGER_NOVA_URL nor LEDGER_KEYSTONE_URL is set: Nova will not be told when binds finish (it falls back to polling)');
+    // Off by choice, as Kafka and Placement are: information, not a warning.
+    deps.logger.log('Nova notifier off: neither LEDGER_NOVA_URL nor LEDGER_KEYSTONE_URL is set, so Nova is not told when binds finish (it falls back to polling)');
   }
   if (deps.placementReconciler) {
     const placement = new PlacementQueries(deps.readModels);

@@ -11,7 +11,7 @@ export const messagePublisherProvider = (config: LedgerConfig): Provider => ({
   provide: MESSAGE_PUBLISHER,
   useFactory: (): MessagePublisher | null => {
     if (config.kafka.brokers.length === 0) {
-      new Logger('Kafka').warn('LEDGER_KAFKA_BROKERS is not set: events and head checkpoints are not published to Kafka');
+      new Logger('Kafka').log('Kafka relay off: LEDGER_KAFKA_BROKERS is not set, so events and head checkpoints are not published to Kafka');
       return null;
     }
     new Logger('Kafka').log(`publishing to ${config.kafka.brokers.join(',')} under the topic prefix ${config.kafka.topicPrefix}`);

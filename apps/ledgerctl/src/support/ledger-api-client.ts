@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkedLedgerUrl, clientLedgerUrl, dataFiles, type LedgerConfig } from '@ledger/config';
-import { fetchFailureReason, isFetchTimeout } from '@ledger/kernel';
 import { CliError } from './cli-error';
 import { cliConfig, cliSetting } from './config';
+import { httpExchange, HttpTimeoutError, type HttpReply } from './http-exchange';
 
 /** How long one request may take before the CLI gives up. */
 const TIMEOUT_MS = 30_000;
@@ -53,26 +53,21 @@ export class LedgerApiClient {
   async request<T = unknown>(method: string, path: string, body?: unknown, options: { readonly headers?: Readonly<Record<string, string>> } = {}): Promise<T> {
     const headers: Record<string, string> = { ...options.headers, 'x-auth-token': this.token, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    let reply: HttpReply;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      reply = await httpExchange(new URL(`${this.baseUrl}${path}`), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: TIMEOUT_MS });
     } catch (error) {
       throw this.unreachable(error);
     }
-    const text = await response.text();
-    const parsed = parseJson(text);
-    if (!response.ok) throw refusal(response.status, parsed, text);
+    const parsed = parseJson(reply.text);
+    if (reply.status < 200 || reply.status > 299) throw refusal(reply.status, parsed, reply.text);
     return parsed as T;
   }
 
   private unreachable(error: unknown): CliError {
-    if (isFetchTimeout(error)) return new CliError(`the ledger at ${this.baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`, 1);
-    return new CliError(`cannot reach the ledger at ${this.baseUrl} (${fetchFailureReason(error)})`, 1);
+    if (error instanceof HttpTimeoutError) return new CliError(`the ledger at ${this.baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`, 1);
+    const failure = error as NodeJS.ErrnoException;
+    return new CliError(`cannot reach the ledger at ${this.baseUrl} (${failure.code ?? failure.message})`, 1);
   }
 }
 

@@ -63,6 +63,8 @@ export abstract class ProcessorWorker {
   private storedAt = 0;
   /** Lease-clock time of the last successful acquire or fence; undefined while not holding the lease. */
   private leaseRenewedAt: number | undefined;
+  /** Whether another instance held the lease when this one asked: taking it later is then a failover. */
+  private leaseRefused = false;
   private prepared = false;
   protected failures = 0;
   protected lastError: string | undefined;
@@ -229,9 +231,12 @@ export abstract class ProcessorWorker {
     if (this.leaseRenewedAt !== undefined && now - this.leaseRenewedAt < this.renewEveryMs) return true;
     const held = await acquireLease(this.settings.db, this.leaseTerms(now));
     if (held && this.leaseRenewedAt === undefined) {
-      this.settings.logger.log(`${this.identity.key}: lease taken by ${this.settings.owner}`);
+      // Taken at once on start is the usual case; taken after another instance held it is a failover, worth an operator's eye.
+      const level = this.leaseRefused ? 'log' : 'debug';
+      this.settings.logger[level](`${this.identity.key}: lease taken by ${this.settings.owner}`);
       this.prepared = false; // another instance may have moved the checkpoint or the version meanwhile
     }
+    if (!held) this.leaseRefused = true;
     if (!held && this.leaseRenewedAt !== undefined) this.loseLease(`${this.identity.key}: lease taken over by another instance`);
     this.leaseRenewedAt = held ? now : undefined;
     return held;
@@ -250,7 +255,9 @@ export abstract class ProcessorWorker {
     const disagreement = await this.disagreementWithLog(prepared.checkpoint, head);
     if (disagreement) prepared = await this.restartAhead(head, now, disagreement);
     if (prepared.rebuilt) {
-      this.settings.logger.log(`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
+      // A fresh read model over an empty log builds nothing: not news.
+      const level = head > prepared.checkpoint.position ? 'log' : 'debug';
+      this.settings.logger[level](`${this.identity.key}: building version ${this.identity.version} from position ${prepared.checkpoint.position}`);
     }
     this.leaseRenewedAt = now;
     this.checkpoint = prepared.checkpoint;

@@ -18,8 +18,8 @@ export interface RebuildOptions {
    * writes each touched row once, so bigger batches rewrite fewer rows and
    * reload fewer from the database: on the bench's 59,200-event inventory
    * log, 50,000 writes 166k rows where 20,000 wrote 195k, and needs about
-   * 40 MB more heap (under 160 MB in all; docs/benchmarks.md, "Rebuild,
-   * as-of replay and audit verify").
+   * 40 MB more heap (under 160 MB in all; "Rebuild, as-of replay and audit
+   * verify" in `git show 055f85e:docs/benchmarks.md`).
    */
   readonly batchSize?: number;
   /**

@@ -246,7 +246,7 @@ export function reactorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     outside.refusing.add(2);
     const lines: { line: string; context: LogContext | undefined }[] = [];
     const at = (level: string) => (message: string) => void lines.push({ line: `${level}: ${message}`, context: currentLogContext() });
-    const runtime = await start({ logger: { log: at('log'), warn: at('warn'), error: at('error') } });
+    const runtime = await start({ logger: { debug: at('debug'), log: at('log'), warn: at('warn'), error: at('error') } });
     await runtime.waitForPosition(2);
     const [first, second] = await allEvents();
     const failures = lines.filter(({ line }) => line.includes('test.Counted at position 2') || line.includes('parked test.Counted'));
