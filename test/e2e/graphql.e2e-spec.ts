@@ -1,5 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { eventually } from '@ledger/processing/testing';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { eventually, testEvent } from '@ledger/processing/testing';
+import { defineStepWorkflow } from '@ledger/workflows';
+import type { LedgerWorkflows } from '../../apps/ledger/src/infrastructure/ledger-workflows';
 import { hostname, hostReportBody } from '../support/fleet';
 import { imageBody, pemOf } from '../support/bitstreams';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
@@ -8,6 +11,22 @@ const A = 'tenant-a';
 const B = 'tenant-b';
 const HOSTS = [1, 2, 3].map(hostname);
 const PROFILE = 'gql-fpga';
+
+/**
+ * Workflows for the listing to show: binds with nothing to program run none,
+ * so the test's ledger runs a one-step workflow started by an event.
+ */
+const noteWorkflows: LedgerWorkflows = {
+  workflows: [
+    defineStepWorkflow<{ noteId: string }>({
+      name: 'note',
+      routes: [{ types: ['test.NotePlaced'], starts: true, workflowId: (event) => (event.data as { noteId: string }).noteId }],
+      start: (input) => input.data as { noteId: string },
+      steps: [{ name: 'record', do: ({ data }) => ({ kind: 'command', command: { type: 'test.Record', data } }), timeoutMs: 30_000, retry: { maxAttempts: 1 } }],
+    }),
+  ],
+  commands: () => ({ 'test.Record': async () => ({ recorded: true }) }),
+};
 
 /** GraphQL at /graphql over real HTTP (docs/graphql.md): every type, pages, roles, project filters, limits, errors. */
 describe('GraphQL at /graphql', () => {
@@ -36,7 +55,9 @@ describe('GraphQL at /graphql', () => {
   };
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
+    ledger = await startTestLedger({}, noteWorkflows);
+    const store = ledger.app.get<EventStore>(EVENT_STORE);
+    for (const noteId of ['n1', 'n2']) await store.append(`testnote-${noteId}`, [testEvent('test.NotePlaced', { noteId })], { expected: 'no_stream' });
     for (const [index, host] of HOSTS.entries()) await rest('PUT', `/api/v1/hosts/${host}/report`, ledger.adminToken, hostReportBody(index + 1));
     const deployables = await ledger.request('GET', '/api/v1/deployables?resourceClass=FPGA', {
       token: ledger.adminToken,
@@ -66,6 +87,8 @@ describe('GraphQL at /graphql', () => {
     // Both binds finished: each request holds its device's attach handle.
     const bound = async () => nodesOf(dataOf(await asAdmin('{ acceleratorRequests { edges { node { state } } } }')).acceleratorRequests).every((arq) => arq.state === 'Bound');
     await eventually(bound, 20_000);
+    const notesDone = async () => nodesOf(dataOf(await asAdmin('{ workflows(status: "completed") { edges { node { id } } } }')).workflows).length === 2;
+    await eventually(notesDone, 20_000);
   });
   afterAll(() => ledger?.close());
 

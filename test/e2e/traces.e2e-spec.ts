@@ -147,10 +147,14 @@ describe('traces: OpenTelemetry spans over OTLP, only when an endpoint is set', 
     const command = inTrace.find((span) => span.name === 'command BindArqsCommand');
     expect(command && server && descendsFrom(command, server, spans)).toBe(true);
     expect(command?.attributes['ledger.correlation_id']).toBe(CORRELATION);
-    const appends = inTrace.filter((span) => span.name === 'append arq' && command && descendsFrom(span, command, spans));
-    // The bind's workflow runs in the request, under its own correlation id (workflow-bind-…), so its appends are the command's children.
-    expect(appends.map((span) => span.attributes['ledger.event_types'])).toEqual(expect.arrayContaining([['allocation.ArqBindStarted'], ['allocation.ArqBound']]));
-    expect(appends[0].attributes).toMatchObject({ 'db.system.name': 'sqlite', 'db.operation.name': 'append', 'ledger.stream': expect.stringMatching(/^arq-/) });
+    // A bind with nothing to program is one atomic append to the request and the device, a child of the command.
+    const append = inTrace.find((span) => span.name === 'append arq,device' && command && descendsFrom(span, command, spans));
+    expect(append?.attributes).toMatchObject({
+      'db.system.name': 'sqlite',
+      'db.operation.name': 'appendMany',
+      'ledger.streams': [expect.stringMatching(/^arq-/), expect.stringMatching(/^device-/)],
+      'ledger.event_types': ['allocation.ArqBindStarted', 'allocation.ArqBound', 'inventory.AttachHandleClaimed'],
+    });
 
     // The Nova notifier acts on the bound event in the request's trace, under the append that recorded it.
     const novaCall = inTrace.find((span) => span.spanId === novaCallSpanId);
