@@ -99,9 +99,22 @@ export class BindAtOnceDecision {
    */
   private async recordFailure({ start, bindId }: BindAtOnce, refusal: LedgerError, context: CommandContext): Promise<LiveArq> {
     assertAccepted(await this.arqs.load(start.uuid), { ...start, bindId });
-    await this.arqs.run({ ...start, bindId }, context);
-    const failed = await this.arqs.run({ type: 'FailBind', uuid: start.uuid, bindId, code: refusal.code, reason: refusal.message, at: start.at }, context);
-    return liveOrThrow(failed, start.uuid);
+    // Started and failed in one append: a crash between two would leave the request BindStarted with no workflow to finish it.
+    const result = await handleMultiStreamCommand(
+      this.store,
+      { arq: this.arqs.participant(start.uuid) },
+      ({ arq }) => {
+        const started = arqDecider.decide({ ...start, bindId }, arq);
+        const failed = arqDecider.decide(
+          { type: 'FailBind', uuid: start.uuid, bindId, code: refusal.code, reason: refusal.message, at: start.at },
+          foldEvents(arqDecider, arq, started as ArqEvent[]),
+        );
+        return { arq: [...started, ...failed] };
+      },
+      context,
+      { locks: this.locks },
+    );
+    return liveOrThrow(result.states.arq as ArqState, start.uuid);
   }
 }
 
