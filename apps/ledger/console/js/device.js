@@ -1,7 +1,7 @@
 // One device: what it is now, its timeline of events, who held it when, the
 // images loaded into its regions, and maintenance (disable / enable).
 import { graphql, rest } from './api.js';
-import { badge, fill, h, table, time } from './dom.js';
+import { badge, eventName, fill, h, table, time } from './dom.js';
 import { action, startPage } from './layout.js';
 
 const uuid = new URLSearchParams(location.search).get('uuid') ?? '';
@@ -74,7 +74,7 @@ async function render(live) {
     h('h2', {}, 'Timeline'),
     table(
       ['Position', 'Recorded', 'Event', 'What happened', 'By', 'Project'],
-      deviceTimeline.entries.map((entry) => [`#${entry.position}`, time(entry.recordedAt), h('code', {}, entry.type), entry.summary, entry.actor, entry.projectId ?? '—']),
+      deviceTimeline.entries.map((entry) => [`#${entry.position}`, time(entry.recordedAt), eventName(entry.type), entry.summary, entry.actor, entry.projectId ?? '—']),
       { 'data-testid': 'timeline' },
     ),
     deviceTimeline.next === null ? null : h('p', { class: 'hint' }, `Later entries: GET /api/v1/devices/${uuid}/timeline?after=${deviceTimeline.next}`),
