@@ -28,7 +28,7 @@ export interface HostTelemetryView {
 export interface DeviceTelemetrySeries {
   readonly deviceUuid: string;
   readonly hostname: string;
-  readonly samples: readonly { readonly at: string; readonly telemetry: Record<string, number> }[];
+  readonly samples: { readonly at: string; readonly telemetry: Record<string, number> }[];
 }
 
 /** A host whose agent has been silent too long. */

@@ -11,6 +11,7 @@ const PAGES = [
   ['workflows.html', 'Workflows', true],
   ['placement.html', 'Placement', true],
   ['audit.html', 'Audit', true],
+  ['graphql.html', 'GraphQL', false],
 ];
 
 /** How often a page re-reads the API while it is visible. */
