@@ -5,7 +5,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 /** A sparkline in a table row, and the larger chart of the device page. */
 export const SIZES = {
-  small: { width: 150, plot: 22, axis: 11, label: 34 },
+  small: { width: 170, plot: 22, axis: 11, label: 36 },
   large: { width: 520, plot: 90, axis: 14, label: 52 },
 };
 
@@ -19,7 +19,8 @@ function svgElement(tag, attributes = {}, text) {
 /** A value as a person reads it: at most one decimal, no trailing zero. */
 export const shortValue = (value) => String(Math.round(value * 10) / 10);
 
-const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** A time on the axis: to the second when the line spans less than ten minutes, else to the minute. */
+const clockOf = (spanMs) => (iso) => new Date(iso).toLocaleTimeString([], spanMs < 600_000 ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { hour: '2-digit', minute: '2-digit' });
 
 /**
  * Each metric's series across a device's samples (`[{at, telemetry}]`,
@@ -49,6 +50,7 @@ export function sparkline(metric, points, size = SIZES.small) {
   const latest = points.at(-1);
   const [first, last] = [points[0], latest];
   const values = points.map((point) => point.value);
+  const clock = clockOf(Date.parse(last.at) - Date.parse(first.at));
   const low = Math.min(...values);
   const high = Math.max(...values);
   svg.setAttribute('aria-label', `${metric}: ${shortValue(latest.value)}, ${clock(first.at)} to ${clock(last.at)}`);
