@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '@ledger/processing';
 import { agentStatusOf, isoOfMs } from '../live-view/live-view.views';
+import { toDeviceFields } from '../inventory.rows';
 import { KeyListStatement } from '../multi-row';
 import { decodeCursor, encodeCursor, pageLimit } from '../page-cursor';
 import type { PageRequest } from '../inventory.queries';
@@ -7,6 +8,8 @@ import { deviceClauses, type FleetFilter, HOSTS_AND_LIVENESS, hostConditions, NE
 import type { FleetCounts, FleetHostView, FleetOverview } from './fleet-overview.views';
 
 type Row = Record<string, unknown>;
+
+const FLEET_DEVICE_FIELDS = ['uuid', 'type', 'model', 'pciAddress', 'status', 'health', 'healthReason'] as const;
 
 const devicesOfHosts = new KeyListStatement(
   'SELECT uuid, hostname, type, model, pci_address, status, health, health_reason FROM inv_devices WHERE removed = 0 AND hostname IN ($IN) ORDER BY hostname, pci_address, uuid',
@@ -100,13 +103,5 @@ const toFleetHost = (row: Row, devices: readonly Row[]): FleetHostView => ({
   agentStatus: agentStatusOf(row.agent_lost_at, row.last_seen_ms),
   lastSeenAt: isoOfMs(row.last_seen_ms),
   deviceCount: Number(row.device_count),
-  devices: devices.map((device) => ({
-    uuid: device.uuid as string,
-    type: device.type as string,
-    model: device.model as string,
-    pciAddress: device.pci_address as string,
-    status: device.status as string,
-    health: device.health as string,
-    healthReason: (device.health_reason as string | null) ?? null,
-  })),
+  devices: devices.map((device) => toDeviceFields(device, FLEET_DEVICE_FIELDS)),
 });

@@ -1,3 +1,4 @@
+import type { DeviceView } from '../inventory.views';
 import type { AgentStatus } from '../live-view/live-view.views';
 
 /** How many hosts and devices match a filter, per state (GET /api/v1/fleet). */
@@ -13,15 +14,8 @@ export interface FleetCounts {
   byHealth: Record<string, number>;
 }
 
-export interface FleetDeviceView {
-  readonly uuid: string;
-  readonly type: string;
-  readonly model: string;
-  readonly pciAddress: string;
-  readonly status: string;
-  readonly health: string;
-  readonly healthReason: string | null;
-}
+/** What the overview shows of each device of a listed host. */
+export type FleetDeviceView = Pick<DeviceView, 'uuid' | 'type' | 'model' | 'pciAddress' | 'status' | 'health' | 'healthReason'>;
 
 export interface FleetHostView {
   readonly hostname: string;
