@@ -17,6 +17,8 @@ export interface FleetFilter {
   readonly search?: string;
   /** Only hosts with something wrong: agent not up, a failed provision, or a device not healthy or out of service. */
   readonly attention?: boolean;
+  /** Whose requests `search` may find a host by: every project's (an admin), or one project's (anyone else: no other project's use shows). */
+  readonly requestsOf: { readonly all: true } | { readonly project: string };
 }
 
 /** The hosts table `h` joined to the live view `l`, as every overview query reads it. */
@@ -34,6 +36,8 @@ export const NEEDS_ATTENTION = `(NOT (${AGENT_CLAUSES.up}) OR h.status = 'provis
 
 /** `LIKE` text that matches `text` literally (its `%`, `_` and `\` escaped), lower-cased. */
 const literal = (text: string): string => text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`);
+
+const requestScope = (filter: FleetFilter, where: Conditions): string => ('all' in filter.requestsOf ? '' : ` AND r.project_id = ${where.param(filter.requestsOf.project)}`);
 
 /** The device criteria on devices `d`, each parameter taken from `where`. */
 export function deviceClauses(filter: FleetFilter, where: Conditions): string[] {
@@ -62,7 +66,7 @@ export function hostConditions(filter: FleetFilter): Conditions {
     where.add(`(LOWER(h.hostname) LIKE ${anywhere} ESCAPE '\\'
       OR h.hostname IN (SELECT s.hostname FROM inv_devices s WHERE s.removed = 0
         AND (s.uuid LIKE ${prefix} ESCAPE '\\' OR LOWER(s.model) LIKE ${anywhere} ESCAPE '\\' OR s.pci_address = ${exact}))
-      OR h.hostname IN (SELECT r.hostname FROM arq_requests r WHERE r.project_id = ${exact} OR r.instance_uuid = ${exact} OR r.uuid = ${exact}))`);
+      OR h.hostname IN (SELECT r.hostname FROM arq_requests r WHERE (r.project_id = ${exact} OR r.instance_uuid = ${exact} OR r.uuid = ${exact})${requestScope(filter, where)}))`);
   }
   return where;
 }

@@ -7,6 +7,7 @@ import { describeWithService, postgresUnavailable } from '../../../test/support/
 import { writeLiveView } from '../live-view/write-live-view';
 import { applyBatches } from '../testing/inventory-batches';
 import { type HistoryStep, recordHostHistory } from '../testing/inventory-history';
+import type { FleetFilter } from './fleet-filter';
 import { FleetOverviewQueries } from './fleet-overview.queries';
 
 const SEEN = Date.parse('2026-03-01T10:05:00.000Z');
@@ -51,10 +52,12 @@ function fleetOverviewContract(open: () => TestDatabases) {
 
   afterEach(() => databases.dispose());
 
-  const hostnames = async (filter: Parameters<FleetOverviewQueries['overview']>[0]) => (await queries.overview(filter)).hosts.map((host) => host.hostname);
+  const ALL = { all: true } as const;
+  const hostnames = async (filter: Omit<FleetFilter, 'requestsOf'>, requestsOf: FleetFilter['requestsOf'] = ALL) =>
+    (await queries.overview({ ...filter, requestsOf })).hosts.map((host) => host.hostname);
 
   it('counts the whole fleet by agent, host status, device type, status and health', async () => {
-    const { counts } = await queries.overview({});
+    const { counts } = await queries.overview({ requestsOf: ALL });
     expect(counts).toEqual({
       hosts: 4,
       attention: 3,
@@ -72,27 +75,30 @@ function fleetOverviewContract(open: () => TestDatabases) {
     expect(await hostnames({ agent: 'unknown' })).toEqual(['quiet-4']);
     expect(await hostnames({ health: 'degraded' })).toEqual(['gpu-2']);
     expect(await hostnames({ attention: true })).toEqual(['gpu-2', 'nic-3', 'quiet-4']);
-    const gpus = await queries.overview({ type: 'GPU' });
+    const gpus = await queries.overview({ type: 'GPU', requestsOf: ALL });
     expect(gpus.hosts.map((host) => host.hostname)).toEqual(['gpu-1', 'gpu-2']);
     expect(gpus.counts).toMatchObject({ hosts: 2, devices: 2, byType: { GPU: 2 } });
     // A listed host shows all its devices, not only the matching ones.
     expect(gpus.hosts[0].devices.map((device) => device.type)).toEqual(['GPU', 'NIC']);
   });
 
-  it('finds hosts by a part of their name, a device (uuid prefix, model, PCI address), or a request (project, instance)', async () => {
+  it("finds hosts by a part of their name, a device (uuid prefix, model, PCI address), or a request (project, instance) of the caller's scope", async () => {
     expect(await hostnames({ search: 'GPU-' })).toEqual(['gpu-1', 'gpu-2']);
     expect(await hostnames({ search: deviceUuidOf('nic-3', '0000:af:00.0').slice(0, 13) })).toEqual(['nic-3']);
     expect(await hostnames({ search: 'tenant-a' })).toEqual(['gpu-1']);
     expect(await hostnames({ search: '2f7d7f7e-0b8c-4a39-9d5e-6c1d2b3a4f50' })).toEqual(['gpu-1']);
     expect(await hostnames({ search: '0000:af:00.0' })).toEqual(['gpu-1', 'nic-3', 'quiet-4']);
+    // Anyone but an admin finds hosts by their own project's requests only.
+    expect(await hostnames({ search: 'tenant-a' }, { project: 'tenant-b' })).toEqual([]);
+    expect(await hostnames({ search: '2f7d7f7e-0b8c-4a39-9d5e-6c1d2b3a4f50' }, { project: 'tenant-a' })).toEqual(['gpu-1']);
     // LIKE's wildcards in the search are taken literally.
     expect(await hostnames({ search: '%' })).toEqual([]);
   });
 
   it('pages the matching hosts by name', async () => {
-    const first = await queries.overview({}, { limit: 3 });
+    const first = await queries.overview({ requestsOf: ALL }, { limit: 3 });
     expect(first.hosts.map((host) => host.hostname)).toEqual(['gpu-1', 'gpu-2', 'nic-3']);
-    const second = await queries.overview({}, { limit: 3, cursor: first.nextCursor! });
+    const second = await queries.overview({ requestsOf: ALL }, { limit: 3, cursor: first.nextCursor! });
     expect(second.hosts.map((host) => host.hostname)).toEqual(['quiet-4']);
     expect(second.nextCursor).toBeNull();
     expect(second.counts.hosts).toBe(4);

@@ -44,12 +44,15 @@ function setFilters(changes) {
 
 const setFilter = (name, value) => setFilters({ [name]: value });
 
+/** States an operator acts on: their counts stand out when not zero. */
+const ALARMING = new Set(['lost', 'provision-failed', 'degraded', 'failed', 'maintaining']);
+
 /** One count that filters on a click (and, clicked again, stops filtering). */
-function tile(label, count, name, value, testid) {
+function tile(label, count, name, value, testid, alarming = ALARMING.has(value)) {
   const active = filters[name] === String(value);
   return h(
     'button',
-    { type: 'button', class: `tile${active ? ' active' : ''}${count > 0 && /lost|failed|degraded|attention|maintaining|provision-failed/.test(String(value) + name) ? ' alarm' : ''}`, 'aria-pressed': active, 'data-testid': testid, onclick: () => setFilter(name, active ? null : value) },
+    { type: 'button', class: `tile${active ? ' active' : ''}${alarming && count > 0 ? ' alarm' : ''}`, 'aria-pressed': active, 'data-testid': testid, onclick: () => setFilter(name, active ? null : value) },
     h('span', { class: 'count' }, count),
     h('span', { class: 'label' }, label),
   );
@@ -69,7 +72,7 @@ function summary(counts) {
       { class: 'group' },
       h('h3', {}, 'Hosts'),
       h('span', { class: 'tile total' }, h('span', { class: 'count', 'data-testid': 'host-count' }, counts.hosts), h('span', { class: 'label' }, 'matching')),
-      tile('need attention', counts.attention, 'attention', 'true', 'attention'),
+      tile('need attention', counts.attention, 'attention', 'true', 'attention', true),
     ),
     h(
       'div',

@@ -15,10 +15,12 @@ function bar(used, limit) {
   return h('meter', { min: 0, max: limit, value: used, high: limit * 0.8, optimum: 0, title: `${used} of ${limit}` }, `${used} / ${limit}`);
 }
 
+/** The resources a project has a limit on or uses, by name. */
+const resourcesOf = (quota) => [...new Set([...Object.keys(quota.limits), ...Object.keys(quota.usage)])].sort();
+
 /** Each resource of a project as `used / limit` (or `used`, unlimited), for the project list. */
 const usageLine = (quota) =>
-  [...new Set([...Object.keys(quota.limits), ...Object.keys(quota.usage)])]
-    .sort()
+  resourcesOf(quota)
     .map((name) => `${name} ${quota.usage[name] ?? 0}${quota.limits[name] === undefined ? '' : ` / ${quota.limits[name]}`}`)
     .join(', ');
 
@@ -53,7 +55,7 @@ function projects(list, shown) {
 
 async function render(live) {
   const [{ quota }, list] = await Promise.all([graphql(QUERY, { project: project.value.trim() || null }), projectList()]);
-  const names = [...new Set([...Object.keys(quota.limits), ...Object.keys(quota.usage)])].sort();
+  const names = resourcesOf(quota);
   fill(
     live,
     h(

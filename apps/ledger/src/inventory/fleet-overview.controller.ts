@@ -1,7 +1,8 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Allow } from '@ledger/auth';
+import { Allow, CurrentPrincipal, type Principal } from '@ledger/auth';
 import { type FleetOverview, FleetOverviewQueries } from '@ledger/projections/inventory';
+import { projectScopeOf } from '../audit/device-history-scope';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
 import { FleetOverviewQuery } from './fleet-overview.query.dto';
 
@@ -20,9 +21,14 @@ export class FleetOverviewController {
   @ApiOperation({
     summary: 'The fleet at a glance: hosts by agent state and status, devices by type, status and health, and a page of the matching hosts (by name) with their devices',
   })
-  async overview(@Query() query: FleetOverviewQuery, @Headers(MIN_POSITION_HEADER) minPosition?: string): Promise<FleetOverview> {
+  async overview(
+    @Query() query: FleetOverviewQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Headers(MIN_POSITION_HEADER) minPosition?: string,
+  ): Promise<FleetOverview> {
     await this.consistency.awaitHeader(minPosition);
     const { limit, cursor, attention, ...filter } = query;
-    return this.queries.overview({ ...filter, attention: attention === 'true' }, { limit, cursor });
+    // A manager finds hosts by their own project's requests only: another project's use of the fleet stays out of sight.
+    return this.queries.overview({ ...filter, attention: attention === 'true', requestsOf: projectScopeOf(principal) }, { limit, cursor });
   }
 }
