@@ -30,9 +30,14 @@ const AGENT_CLAUSES: Record<AgentStatus, string> = {
   unknown: 'h.agent_lost_at IS NULL AND l.last_seen_ms IS NULL',
 };
 
-/** Something on the host needs an operator: what `attention` keeps, and what the overview counts as such. */
+/**
+ * Something on the host needs an operator: what `attention` keeps, and what
+ * the overview counts as such. The hosts with a device in trouble are one
+ * sub-select, run once, not a lookup per host (a third of the count's time
+ * with 10,000 hosts).
+ */
 export const NEEDS_ATTENTION = `(NOT (${AGENT_CLAUSES.up}) OR h.status = 'provision-failed'
-  OR EXISTS (SELECT 1 FROM inv_devices a WHERE a.hostname = h.hostname AND a.removed = 0 AND (a.health <> 'ok' OR a.status <> 'enabled')))`;
+  OR h.hostname IN (SELECT a.hostname FROM inv_devices a WHERE a.removed = 0 AND (a.health <> 'ok' OR a.status <> 'enabled')))`;
 
 /** `LIKE` text that matches `text` literally (its `%`, `_` and `\` escaped), lower-cased. */
 const literal = (text: string): string => text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -54,7 +59,7 @@ export function hostConditions(filter: FleetFilter): Conditions {
   if (filter.agent !== undefined) where.add(AGENT_CLAUSES[filter.agent]);
   if (filter.hostStatus !== undefined) where.add(`h.status = ${where.param(filter.hostStatus)}`);
   if (filter.type !== undefined || filter.deviceStatus !== undefined || filter.health !== undefined) {
-    where.add(`EXISTS (SELECT 1 FROM inv_devices d WHERE d.hostname = h.hostname AND ${deviceClauses(filter, where).join(' AND ')})`);
+    where.add(`h.hostname IN (SELECT d.hostname FROM inv_devices d WHERE ${deviceClauses(filter, where).join(' AND ')})`);
   }
   if (filter.attention) where.add(NEEDS_ATTENTION);
   const search = filter.search?.trim();
