@@ -31,7 +31,7 @@ export class FleetOverviewQuery extends PageQuery {
   @IsIn(['registered', 'provisioning', 'provisioned', 'provision-failed'])
   hostStatus?: string;
 
-  @ApiPropertyOptional({ example: 'tenant-a', description: 'a part of a host name, a device uuid prefix, model or PCI address, or a project, instance or request uuid bound on the host' })
+  @ApiPropertyOptional({ example: 'compute-1', description: 'a part of a host name, a device uuid prefix, model or PCI address, or a project, instance or request uuid bound on the host' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
