@@ -53,8 +53,28 @@ export function deviceClauses(filter: FleetFilter, where: Conditions): string[] 
   return clauses;
 }
 
-/** The WHERE conditions on `h` (and `l`) that select the filter's hosts. */
-export function hostConditions(filter: FleetFilter): Conditions {
+/**
+ * The hosts `search` finds by a device (uuid prefix, model, PCI address) or
+ * a request in the filter's scope (project, instance, request uuid): one
+ * statement, run once per overview, whose names the overview's statements
+ * then take as a list — the scans of the devices and requests are not
+ * repeated in each.
+ */
+export function searchedHostsStatement(filter: FleetFilter): { readonly sql: string; readonly params: unknown[] } {
+  const search = filter.search?.trim() ?? '';
+  const where = new Conditions([]);
+  const exact = where.param(search);
+  const anywhere = where.param(`%${literal(search)}%`);
+  const prefix = where.param(`${literal(search)}%`);
+  const sql = `SELECT s.hostname FROM inv_devices s WHERE s.removed = 0
+      AND (s.uuid LIKE ${prefix} ESCAPE '\\' OR LOWER(s.model) LIKE ${anywhere} ESCAPE '\\' OR s.pci_address = ${exact})
+    UNION SELECT r.hostname FROM arq_requests r WHERE r.hostname IS NOT NULL
+      AND (r.project_id = ${exact} OR r.instance_uuid = ${exact} OR r.uuid = ${exact})${requestScope(filter, where)}`;
+  return { sql, params: where.params };
+}
+
+/** The WHERE conditions on `h` (and `l`) that select the filter's hosts; `searched`: the hosts searchedHostsStatement found. */
+export function hostConditions(filter: FleetFilter, searched: readonly string[]): Conditions {
   const where = new Conditions([]);
   if (filter.agent !== undefined) where.add(AGENT_CLAUSES[filter.agent]);
   if (filter.hostStatus !== undefined) where.add(`h.status = ${where.param(filter.hostStatus)}`);
@@ -64,14 +84,8 @@ export function hostConditions(filter: FleetFilter): Conditions {
   if (filter.attention) where.add(NEEDS_ATTENTION);
   const search = filter.search?.trim();
   if (search) {
-    const exact = where.param(search);
-    const anywhere = where.param(`%${literal(search)}%`);
-    const prefix = where.param(`${literal(search)}%`);
-    // Sub-selects of host names, each run once, rather than a lookup per host.
-    where.add(`(LOWER(h.hostname) LIKE ${anywhere} ESCAPE '\\'
-      OR h.hostname IN (SELECT s.hostname FROM inv_devices s WHERE s.removed = 0
-        AND (s.uuid LIKE ${prefix} ESCAPE '\\' OR LOWER(s.model) LIKE ${anywhere} ESCAPE '\\' OR s.pci_address = ${exact}))
-      OR h.hostname IN (SELECT r.hostname FROM arq_requests r WHERE (r.project_id = ${exact} OR r.instance_uuid = ${exact} OR r.uuid = ${exact})${requestScope(filter, where)}))`);
+    const byName = `LOWER(h.hostname) LIKE ${where.param(`%${literal(search)}%`)} ESCAPE '\\'`;
+    where.add(searched.length === 0 ? byName : `(${byName} OR h.hostname IN (${searched.map((name) => where.param(name)).join(', ')}))`);
   }
   return where;
 }

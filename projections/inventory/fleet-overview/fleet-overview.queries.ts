@@ -4,7 +4,7 @@ import { toDeviceFields } from '../inventory.rows';
 import { KeyListStatement } from '../multi-row';
 import { decodeCursor, encodeCursor, pageLimit } from '../page-cursor';
 import type { PageRequest } from '../inventory.queries';
-import { deviceClauses, type FleetFilter, HOSTS_AND_LIVENESS, hostConditions, NEEDS_ATTENTION } from './fleet-filter';
+import { deviceClauses, type FleetFilter, HOSTS_AND_LIVENESS, hostConditions, NEEDS_ATTENTION, searchedHostsStatement } from './fleet-filter';
 import type { FleetCounts, FleetHostView, FleetOverview } from './fleet-overview.views';
 
 type Row = Record<string, unknown>;
@@ -17,7 +17,7 @@ const devicesOfHosts = new KeyListStatement(
 
 /**
  * The fleet at a glance, counted and paged in SQL: however many hosts there
- * are, an overview is three statements and a page of rows — the counts by
+ * are, an overview is three statements (four with a search) and a page of rows — the counts by
  * agent and host status, by device type, status and health, and one page
  * of the matching hosts (by name) with their devices.
  */
@@ -25,12 +25,18 @@ export class FleetOverviewQueries {
   constructor(private readonly db: SqlExecutor) {}
 
   async overview(filter: FleetFilter, request: PageRequest = {}): Promise<FleetOverview> {
-    const [counts, hosts] = await Promise.all([this.counts(filter), this.hosts(filter, request)]);
+    const searched = filter.search?.trim() ? await this.searchedHosts(filter) : [];
+    const [counts, hosts] = await Promise.all([this.counts(filter, searched), this.hosts(filter, searched, request)]);
     return { counts, ...hosts };
   }
 
-  private async counts(filter: FleetFilter): Promise<FleetCounts> {
-    const hostWhere = hostConditions(filter);
+  private async searchedHosts(filter: FleetFilter): Promise<string[]> {
+    const { sql, params } = searchedHostsStatement(filter);
+    return (await this.db.all<{ hostname: string }>(sql, params)).map((row) => row.hostname);
+  }
+
+  private async counts(filter: FleetFilter, searched: readonly string[]): Promise<FleetCounts> {
+    const hostWhere = hostConditions(filter, searched);
     const hostRows = await this.db.all<Row>(
       `SELECT h.status, COUNT(*) AS hosts, COUNT(h.agent_lost_at) AS lost,
               COUNT(CASE WHEN h.agent_lost_at IS NULL THEN l.last_seen_ms END) AS up,
@@ -38,7 +44,7 @@ export class FleetOverviewQueries {
          FROM ${HOSTS_AND_LIVENESS} ${hostWhere.sql()} GROUP BY h.status`,
       hostWhere.params,
     );
-    const deviceWhere = hostConditions(filter);
+    const deviceWhere = hostConditions(filter, searched);
     for (const clause of deviceClauses(filter, deviceWhere)) deviceWhere.add(clause);
     const deviceRows = await this.db.all<Row>(
       `SELECT d.type, d.status, d.health, COUNT(*) AS devices
@@ -48,10 +54,10 @@ export class FleetOverviewQueries {
     return foldCounts(hostRows, deviceRows);
   }
 
-  private async hosts(filter: FleetFilter, request: PageRequest): Promise<{ hosts: FleetHostView[]; nextCursor: string | null }> {
+  private async hosts(filter: FleetFilter, searched: readonly string[], request: PageRequest): Promise<{ hosts: FleetHostView[]; nextCursor: string | null }> {
     const limit = pageLimit(request.limit);
     const after = decodeCursor(request.cursor, 1);
-    const where = hostConditions(filter);
+    const where = hostConditions(filter, searched);
     if (after) where.add(`h.hostname > ${where.param(after[0])}`);
     const rows = await this.db.all<Row>(
       `SELECT h.hostname, h.status, h.device_count, h.agent_lost_at, l.last_seen_ms FROM ${HOSTS_AND_LIVENESS} ${where.sql()} ORDER BY h.hostname LIMIT ${limit + 1}`,
