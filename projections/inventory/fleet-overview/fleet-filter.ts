@@ -58,7 +58,9 @@ export function deviceClauses(filter: FleetFilter, where: Conditions): string[] 
  * a request in the filter's scope (project, instance, request uuid): one
  * statement, run once per overview, whose names the overview's statements
  * then take as a list — the scans of the devices and requests are not
- * repeated in each.
+ * repeated in each. `UNION ALL` (names may repeat): a plain `UNION` has
+ * SQLite walk the devices in host order, one row lookup each, rather than
+ * reading the table straight through.
  */
 export function searchedHostsStatement(filter: FleetFilter): { readonly sql: string; readonly params: unknown[] } {
   const search = filter.search?.trim() ?? '';
@@ -68,7 +70,7 @@ export function searchedHostsStatement(filter: FleetFilter): { readonly sql: str
   const prefix = where.param(`${literal(search)}%`);
   const sql = `SELECT s.hostname FROM inv_devices s WHERE s.removed = 0
       AND (s.uuid LIKE ${prefix} ESCAPE '\\' OR LOWER(s.model) LIKE ${anywhere} ESCAPE '\\' OR s.pci_address = ${exact})
-    UNION SELECT r.hostname FROM arq_requests r WHERE r.hostname IS NOT NULL
+    UNION ALL SELECT r.hostname FROM arq_requests r WHERE r.hostname IS NOT NULL
       AND (r.project_id = ${exact} OR r.instance_uuid = ${exact} OR r.uuid = ${exact})${requestScope(filter, where)}`;
   return { sql, params: where.params };
 }

@@ -32,7 +32,7 @@ export class FleetOverviewQueries {
 
   private async searchedHosts(filter: FleetFilter): Promise<string[]> {
     const { sql, params } = searchedHostsStatement(filter);
-    return (await this.db.all<{ hostname: string }>(sql, params)).map((row) => row.hostname);
+    return [...new Set((await this.db.all<{ hostname: string }>(sql, params)).map((row) => row.hostname))];
   }
 
   private async counts(filter: FleetFilter, searched: readonly string[]): Promise<FleetCounts> {
