@@ -10,3 +10,6 @@ export * from './live-view/live-view.views';
 export * from './live-view/live-view.queries';
 export * from './live-view/write-live-view';
 export { DEVICE_FIELDS, type DeviceField, isDeviceField } from './inventory.rows';
+export type { FleetFilter } from './fleet-overview/fleet-filter';
+export * from './fleet-overview/fleet-overview.queries';
+export * from './fleet-overview/fleet-overview.views';

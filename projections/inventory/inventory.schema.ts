@@ -48,6 +48,8 @@ const STATEMENTS = [
     updated_at TEXT
   )`,
   'CREATE INDEX IF NOT EXISTS inv_devices_by_host ON inv_devices (hostname, uuid)',
+  // The fleet overview's counts and filters read only these columns: from this index, not the wide rows.
+  'CREATE INDEX IF NOT EXISTS inv_devices_by_host_state ON inv_devices (hostname, removed, type, status, health)',
   `CREATE TABLE IF NOT EXISTS inv_deployables (
     uuid TEXT PRIMARY KEY,
     device_uuid TEXT NOT NULL,

@@ -22,13 +22,16 @@ const MAX_KEYS = 1024;
 export class MultiRowUpsert<Row extends object> {
   private readonly texts = new Map<number, string>();
   private readonly maxRows: number;
+  private readonly keys: readonly (keyof Row & string)[];
 
+  /** `key`: the primary key's column, or its columns for a composite key. */
   constructor(
     private readonly table: string,
-    private readonly key: keyof Row & string,
+    key: (keyof Row & string) | readonly (keyof Row & string)[],
     private readonly columns: readonly (keyof Row & string)[],
     private readonly conflictUpdate?: string,
   ) {
+    this.keys = typeof key === 'string' ? [key] : key;
     this.maxRows = largestPowerOfTwoAtMost(Math.floor(MAX_PARAMETERS / columns.length));
   }
 
@@ -54,10 +57,10 @@ export class MultiRowUpsert<Row extends object> {
         for (let column = 1; column <= width; column++) placeholders.push(`$${row * width + column}`);
         tuples.push(`(${placeholders.join(', ')})`);
       }
-      const updates = this.columns.filter((column) => column !== this.key).map((column) => `${column} = excluded.${column}`);
+      const updates = this.columns.filter((column) => !this.keys.includes(column)).map((column) => `${column} = excluded.${column}`);
       text =
         `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${tuples.join(', ')} ` +
-        `ON CONFLICT (${this.key}) ${this.conflictUpdate ?? `DO UPDATE SET ${updates.join(', ')}`}`;
+        `ON CONFLICT (${this.keys.join(', ')}) ${this.conflictUpdate ?? `DO UPDATE SET ${updates.join(', ')}`}`;
       this.texts.set(rows, text);
     }
     return text;

@@ -1,4 +1,5 @@
-import { type QuotaResources, QuotaInvalidError } from '@ledger/quota';
+import { decodePageCursor, encodePageCursor, pageLimitOf } from '@ledger/kernel';
+import { QuotaErrorCodes, type QuotaResources, QuotaInvalidError } from '@ledger/quota';
 import type { SqlExecutor } from '@ledger/processing';
 
 /** One project's limits and usage as projected. */
@@ -23,6 +24,17 @@ export interface ReservationFilter {
   readonly limit?: number;
 }
 
+/** A page of projects by name: `limit` 1–1000 (default 100) and the `nextCursor` of the previous page. */
+export interface ProjectPageRequest {
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface QuotaProjectPage {
+  readonly items: QuotaProjectView[];
+  readonly nextCursor: string | null;
+}
+
 export const DEFAULT_RESERVATION_LIMIT = 1000;
 export const MAX_RESERVATION_LIMIT = 10_000;
 
@@ -45,6 +57,19 @@ export class QuotaQueries {
       limits: Object.fromEntries(limits.map((row) => [row.resource, Number(row.limit_value)])),
       usage: Object.fromEntries(usage.map((row) => [row.resource, Number(row.used)])),
     };
+  }
+
+  /** Projects with a limit set or something in use, by name, each with its limits and usage (an operator's list to pick from). */
+  async listProjects(request: ProjectPageRequest = {}): Promise<QuotaProjectPage> {
+    const limit = pageLimitOf(request.limit, QuotaErrorCodes.INVALID);
+    const after = decodePageCursor(request.cursor, 1, QuotaErrorCodes.INVALID)?.[0];
+    const names = await this.db.all<{ project: string }>(
+      `SELECT project FROM (SELECT project FROM quota_limits UNION SELECT project FROM quota_usage WHERE used > 0) p
+        ${after === undefined ? '' : 'WHERE project > $1'} ORDER BY project LIMIT ${limit + 1}`,
+      after === undefined ? [] : [after],
+    );
+    const items = await Promise.all(names.slice(0, limit).map((row) => this.getProject(row.project)));
+    return { items, nextCursor: names.length > limit ? encodePageCursor([items[items.length - 1].project]) : null };
   }
 
   /** Every project's limit and usage per resource that has either, for metrics (null: no limit set, or nothing used). */

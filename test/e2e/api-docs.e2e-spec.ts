@@ -49,7 +49,7 @@ describe('the API documents and the docs page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    const assets = [...html.matchAll(/<(?:script|link)[^>]*(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
     expect(assets).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/swagger-initializer.js']));
     for (const asset of assets) {
       expect(asset).toMatch(/^\/docs\//); // nothing from a CDN
@@ -57,6 +57,11 @@ describe('the API documents and the docs page', () => {
       expect({ asset, status: response.status }).toEqual({ asset, status: 200 });
       expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100);
     }
+    // The page and the native document lead to the GraphQL explorer, which the console serves.
+    expect(html).toContain('<a href="/console/graphql.html">');
+    expect((await fetch(`${ledger.url}/console/graphql.html`)).status).toBe(200);
+    const native = (await (await fetch(`${ledger.url}/api/v1/openapi.json`)).json()) as { info: { description: string } };
+    expect(native.info.description).toContain('](/console/graphql.html)');
     const initializer = await (await fetch(`${ledger.url}/docs/swagger-initializer.js`)).text();
     for (const path of DOCUMENTS) expect(initializer).toContain(`'${path}'`);
   });

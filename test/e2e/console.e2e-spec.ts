@@ -54,6 +54,26 @@ const CONSOLE_WORKFLOWS: LedgerWorkflows = {
   }),
 };
 
+/**
+ * Run in the page: the event names of the device timeline (its third
+ * column) with a word split across two lines — a word's letters do not all
+ * share one line's top. Dots separate the words.
+ */
+const WORDS_SPLIT_ACROSS_LINES = `[...document.querySelectorAll('[data-testid="timeline"] tbody td:nth-child(3) code')].filter((name) => {
+  const words = [[]];
+  const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let index = 0; index < text.length; index++) {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      if (text.data[index] === '.') words.push([]);
+      else words.at(-1).push(Math.round(range.getBoundingClientRect().top));
+    }
+  }
+  return words.some((tops) => new Set(tops).size > 1);
+}).map((name) => name.textContent)`;
+
 describeWithService('chromium', chromiumUnavailable())('the web console in a real browser (Chromium through playwright-core)', () => {
   let ledger: TestLedger;
   let browser: Browser;
@@ -81,7 +101,8 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
 
   beforeAll(async () => {
     // The liveness monitor looks often, so a stopped agent shows lost within seconds (3 missed 1 s heartbeats).
-    ledger = await startTestLedger({ LEDGER_AGENT_LIVENESS_CHECK_MS: '250' }, CONSOLE_WORKFLOWS);
+    // Telemetry kept one sample a second, so the charts have a line within a few heartbeats.
+    ledger = await startTestLedger({ LEDGER_AGENT_LIVENESS_CHECK_MS: '250', LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '1' }, CONSOLE_WORKFLOWS);
     // Position 1 is before any host: where the time slider goes back to.
     await ledger.app.get<EventStore>(EVENT_STORE).append('console-marker', [testEvent('test.ConsoleMarker')], { expected: 'any' });
     agentDir = mkdtempSync(join(tmpdir(), 'console-agent-'));
@@ -104,7 +125,14 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).not.toContain('unsafe-inline');
-    expect(await response.text()).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    // A favicon of its own, served under the same rules (no 404 in every tab's console).
+    const icon = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1];
+    expect(icon).toBeDefined();
+    const favicon = await fetch(`${ledger.url}${icon}`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toContain('image/svg+xml');
     // The API's own answers are untouched by the console's headers.
     expect((await fetch(`${ledger.url}/readyz`)).headers.get('content-security-policy')).toBeNull();
   });
@@ -126,7 +154,11 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     await page.locator('[data-testid="agents-up"]', { hasText: '1' }).waitFor();
     expect(await row.locator('li[data-device]').count()).toBe(2);
     // The line grows as heartbeats come: two samples or more of one metric, seen without a reload.
-    await row.locator('.sparkline title', { hasText: /\((?:[2-9]|\d{2,}) samples\)/ }).first().waitFor({ state: 'attached' });
+    await row.locator('.sparkline title', { hasText: /\((?:[2-9]|\d{2,}) samples/ }).first().waitFor({ state: 'attached' });
+    // A sparkline says its latest value and spans a time axis (its first and last sample's times).
+    const line = row.locator('.sparkline').first();
+    expect(await line.locator('.latest').textContent()).toMatch(/^-?\d+(\.\d+)?/);
+    expect(await line.locator('.time-axis text').count()).toBe(2);
     await screenshot(page, '02-fleet');
   });
 
@@ -146,7 +178,8 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   });
 
   it("disables a device from its page, and the API sees it at once; its timeline shows the event", async () => {
-    await page.locator(`tr[data-host="${HOST}"] li[data-device] a`).first().click();
+    // The GPU: the FPGA stays in service for the bind further on.
+    await page.locator(`tr[data-host="${HOST}"] li[data-device] a`, { hasText: 'GPU' }).click();
     await page.waitForURL(/\/console\/device\.html\?uuid=/);
     const uuid = new URL(page.url()).searchParams.get('uuid');
     await page.locator('[data-testid="device-facts"]').waitFor();
@@ -157,6 +190,13 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
     expect(await api('GET', `/api/v1/devices/${uuid}`)).toMatchObject({ uuid, status: 'maintaining', disabledReason: 'fan replacement' });
     await page.locator('[data-testid="timeline"] code', { hasText: 'inventory.DeviceDisabled' }).waitFor();
     await screenshot(page, '03-device');
+    // On a narrow window an event's name wraps whole (at its dot at most), never inside a word.
+    await page.setViewportSize({ width: 700, height: 900 });
+    const broken = await page.evaluate<string[]>(WORDS_SPLIT_ACROSS_LINES);
+    expect(await page.locator('[data-testid="timeline"] tbody td:nth-child(3) code').count()).toBeGreaterThan(0);
+    expect(broken).toEqual([]);
+    await screenshot(page, '03-device-narrow');
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it("shows a workflow's step timeline with its compensation, and retries the failed one from the console", async () => {
@@ -244,7 +284,11 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
       await screenshot(memberPage, '08-requests-member');
 
       await openPage(memberPage, ledger.url, 'fleet.html');
-      await memberPage.locator('.alert', { hasText: 'Not allowed for this token' }).waitFor();
+      // The refusal names the API's code and reason: which roles the page needs.
+      const refusal = memberPage.locator('.alert', { hasText: 'Not allowed for this token' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('AUTH.ROLE_REQUIRED');
+      expect(await refusal.textContent()).toMatch(/roles: admin, manager/);
       expect(await memberPage.locator('tr[data-host]').count()).toBe(0);
 
       await openPage(memberPage, ledger.url, 'quota.html');
@@ -276,8 +320,17 @@ describeWithService('chromium', chromiumUnavailable())('the web console in a rea
   it('shows Placement sync and quota to the operator, and never put a token in a URL', async () => {
     await openPage(page, ledger.url, 'placement.html');
     await page.locator('[data-testid="sync-counts"]').waitFor();
+    // No reconciler here (no LEDGER_PLACEMENT_URL): nothing is compared, so nothing may be called in sync.
+    expect(await page.locator('main').textContent()).not.toContain('Every host is in sync');
+    await page.locator('[data-testid="reconciler-off"]').waitFor();
     await screenshot(page, '12-placement');
+    // The operator picks a project from those with quota or usage, rather than typing one.
     await openPage(page, ledger.url, 'quota.html');
+    const projects = page.locator('[data-testid="quota-projects"]');
+    await projects.locator('a', { hasText: 'tenant-b' }).waitFor();
+    expect(await projects.locator('a', { hasText: 'tenant-a' }).count()).toBe(1);
+    await projects.locator('a', { hasText: 'tenant-b' }).click();
+    await page.locator('h2', { hasText: 'Project tenant-b' }).waitFor();
     await screenshot(page, '13-quota-admin');
 
     expect(requested.length).toBeGreaterThan(20);

@@ -142,6 +142,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/devices/{uuid}/enable',                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables/{uuid}',                      '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/fleet',                                   '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/quotas',                                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/quotas/{project}',                        'own',   [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['GET /api/v1/quotas/{project}',                        'other', [NO,   QUOTA,  QUOTA,  QUOTA,   OK,    ROLE,    QUOTA, ROLE]],
   ['PUT /api/v1/quotas/{project}',                        'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
@@ -150,6 +152,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/hosts/{host}/heartbeat',                 'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
   ['POST /api/v1/hosts/{host}/heartbeat',                 'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['GET /api/v1/hosts/{host}/telemetry',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/hosts/{host}/telemetry/history',          '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/devices/{uuid}/telemetry/history',        '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/hosts/{host}/placement',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/placement',                               '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
 
@@ -716,6 +720,31 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         },
       };
     },
+    // The history keeps a sample per device per step (a minute): the heartbeat's lands in it.
+    'GET /api/v1/hosts/{host}/telemetry/history': async ({ unique }) => {
+      const sample = Number(unique);
+      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(sample));
+      return {
+        path: `/api/v1/hosts/${AGENT_HOST}/telemetry/history?minutes=5`,
+        allowed: (r) => expect(r.body.devices).toContainEqual(expect.objectContaining({ hostname: AGENT_HOST, samples: expect.arrayContaining([expect.objectContaining({ telemetry: { matrixSample: sample } })]) })),
+      };
+    },
+    'GET /api/v1/devices/{uuid}/telemetry/history': async ({ unique }) => {
+      const sample = Number(unique);
+      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(sample));
+      return {
+        path: `/api/v1/devices/${fpgaDevice}/telemetry/history`,
+        allowed: (r) => expect(r.body.devices).toEqual([expect.objectContaining({ deviceUuid: fpgaDevice, samples: expect.arrayContaining([expect.objectContaining({ telemetry: { matrixSample: sample } })]) })]),
+      };
+    },
+    'GET /api/v1/fleet': () => ({
+      path: `/api/v1/fleet?search=${AGENT_HOST}`,
+      allowed: (r) => expect(r.body.hosts.map((host: { hostname: string }) => host.hostname)).toEqual([AGENT_HOST]),
+    }),
+    'GET /api/v1/quotas': () => ({
+      path: '/api/v1/quotas',
+      allowed: (r) => expect(r.body).toEqual({ items: expect.any(Array), nextCursor: null }),
+    }),
 
     // The agent's host as Placement should hold it: its FPGA among the child providers, under Cyborg's uuid.
     'GET /api/v1/hosts/{host}/placement': async () => ({

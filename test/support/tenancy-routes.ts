@@ -103,6 +103,7 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/hosts': { kind: 'call', call: get('/api/v1/hosts') },
   'GET /api/v1/hosts/{hostname}': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}`) },
   'GET /api/v1/hosts/{hostname}/telemetry': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/telemetry`) },
+  'GET /api/v1/hosts/{hostname}/telemetry/history': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/telemetry/history`) },
   'GET /api/v1/hosts/{hostname}/placement': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/placement`) },
   'GET /api/v1/hosts/{hostname}/drivers': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/drivers`) },
   'POST /api/v1/hosts/{hostname}/jobs': { kind: 'call', call: at('POST', (f) => `/api/v1/hosts/${f.host}/jobs`, { kind: 'discover', params: {} }) },
@@ -115,6 +116,10 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/devices/{uuid}/provenance': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/provenance`) },
   'GET /api/v1/devices/{uuid}/tenancy': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/tenancy`) },
   'GET /api/v1/devices/{uuid}/timeline': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/timeline`) },
+  'GET /api/v1/devices/{uuid}/telemetry/history': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/telemetry/history`) },
+  // Hosts found by a request's project, instance or uuid: a manager's search reaches their own project's requests only.
+  'GET /api/v1/fleet': { kind: 'call', call: (_, other) => ({ method: 'GET', path: `/api/v1/fleet?search=${other}`, sent: other }) },
+  'GET /api/v1/quotas': { kind: 'call', call: get('/api/v1/quotas') },
   // The whole log's chain: the operator's (admin), nothing a tenant reads.
   'GET /api/v1/audit/verify': { kind: 'call', call: get('/api/v1/audit/verify') },
   'GET /api/v1/deployables': { kind: 'call', call: get('/api/v1/deployables') },

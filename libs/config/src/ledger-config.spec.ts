@@ -32,7 +32,7 @@ describe('loadLedgerConfig', () => {
   });
 
   it('watches agents every 5 s, losing a host after 3 silent intervals of 15 s unless told otherwise', () => {
-    expect(loadLedgerConfig({})).toMatchObject({ agentLostAfterIntervals: 3, agentHeartbeatSeconds: 15, agentLivenessCheckMs: 5000, telemetryFlushMs: 1000 });
+    expect(loadLedgerConfig({})).toMatchObject({ agentLostAfterIntervals: 3, agentHeartbeatSeconds: 15, agentLivenessCheckMs: 5000, telemetryFlushMs: 1000, telemetryHistoryMinutes: 60, telemetryHistoryStepSeconds: 60 });
     expect(loadLedgerConfig({ LEDGER_AGENT_LOST_AFTER_INTERVALS: '1', LEDGER_AGENT_LIVENESS_CHECK_MS: '50' })).toMatchObject({
       agentLostAfterIntervals: 1,
       agentLivenessCheckMs: 50,
@@ -119,6 +119,8 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
     [{ LEDGER_AGENT_LOST_AFTER_INTERVALS: '0' }, 'LEDGER_AGENT_LOST_AFTER_INTERVALS'],
     [{ LEDGER_TELEMETRY_FLUSH_MS: 'soon' }, 'LEDGER_TELEMETRY_FLUSH_MS'],
+    [{ LEDGER_TELEMETRY_HISTORY_MINUTES: '-1' }, 'LEDGER_TELEMETRY_HISTORY_MINUTES'],
+    [{ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '0' }, 'LEDGER_TELEMETRY_HISTORY_STEP_SECONDS'],
     [{ LEDGER_JSON_MAX_DEPTH: '5000' }, 'LEDGER_JSON_MAX_DEPTH'],
   ])('stops on an invalid setting %j naming %s', (env, setting) => {
     expect(() => loadLedgerConfig(env)).toThrow(ConfigError);

@@ -122,6 +122,14 @@ export interface LedgerConfig {
    */
   readonly telemetryFlushMs: number;
   /**
+   * LEDGER_TELEMETRY_HISTORY_MINUTES (60): how far back the live view keeps
+   * each device's telemetry, one sample per step (0: no history, only the
+   * latest sample). Telemetry, not events: a rebuild does not bring it back.
+   */
+  readonly telemetryHistoryMinutes: number;
+  /** LEDGER_TELEMETRY_HISTORY_STEP_SECONDS (60): one kept sample per device per step (the step's last heartbeat). */
+  readonly telemetryHistoryStepSeconds: number;
+  /**
    * LEDGER_CHECKPOINT_SECONDS (60): how often a conductor signs the log's head
    * (when it moved; also on shutdown). Events after the newest checkpoint
    * are only as safe from an undetected rewrite or cut as this interval.
@@ -195,6 +203,8 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
+    telemetryHistoryMinutes: integerSetting(env, 'LEDGER_TELEMETRY_HISTORY_MINUTES', 60, 0, 10_080),
+    telemetryHistoryStepSeconds: integerSetting(env, 'LEDGER_TELEMETRY_HISTORY_STEP_SECONDS', 60, 1, 3600),
     checkpointSeconds: integerSetting(env, 'LEDGER_CHECKPOINT_SECONDS', 60, 1, 86_400),
     checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
     placement: loadPlacementConfig(env, auth.keystone !== undefined),

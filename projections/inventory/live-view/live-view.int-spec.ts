@@ -98,6 +98,39 @@ function liveViewContract(open: () => TestDatabases) {
     expect(await queries.hostTelemetry('compute-3')).toBeUndefined();
   });
 
+  it("keeps each device's telemetry one sample per step (the step's last heartbeat, whatever the flush order), and drops steps older than the window", async () => {
+    const window = (nowMs: number) => ({ stepMs: 60_000, keepMs: 5 * 60_000, nowMs });
+    const at = (minute: number, second: number) => T1 + minute * 60_000 + second * 1000;
+    const beat = (when: number, utilization: number) =>
+      writeLiveView(db, [heartbeatRow('compute-1', when, 15_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', when, utilization), sample('compute-1', '0000:af:00.0', when, utilization + 1)], window(when));
+    await beat(at(0, 15), 10);
+    await beat(at(0, 45), 20);
+    await beat(at(0, 30), 15); // a replica's older flush arrives late: the step keeps 0:45
+    await beat(at(1, 0), 30);
+    await beat(at(2, 59), 40);
+    const series = await queries.telemetryHistory({ deviceUuid: 'uuid-compute-1-0000:3b:00.0', sinceMs: 0 });
+    expect(series).toEqual([
+      {
+        deviceUuid: 'uuid-compute-1-0000:3b:00.0',
+        hostname: 'compute-1',
+        samples: [
+          { at: new Date(at(0, 45)).toISOString(), telemetry: { utilizationPct: 20 } },
+          { at: new Date(at(1, 0)).toISOString(), telemetry: { utilizationPct: 30 } },
+          { at: new Date(at(2, 59)).toISOString(), telemetry: { utilizationPct: 40 } },
+        ],
+      },
+    ]);
+    const host = await queries.telemetryHistory({ hostname: 'compute-1', sinceMs: at(1, 0) });
+    expect(host.map((device) => [device.deviceUuid, device.samples.map((one) => one.telemetry.utilizationPct)])).toEqual([
+      ['uuid-compute-1-0000:3b:00.0', [30, 40]],
+      ['uuid-compute-1-0000:af:00.0', [31, 41]],
+    ]);
+    // At 7:30 the window reaches back to 2:30: the steps of minutes 0 and 1 have ended before it and are dropped.
+    await beat(at(7, 30), 50);
+    const kept = await queries.telemetryHistory({ deviceUuid: 'uuid-compute-1-0000:3b:00.0', sinceMs: 0 });
+    expect(kept[0].samples.map((one) => one.telemetry.utilizationPct)).toEqual([40, 50]);
+  });
+
   it('finds hosts silent for their lost-after window, counting from the monitor start at the earliest', async () => {
     await writeLiveView(db, [heartbeatRow('compute-1', T1, 1_000, '0.1.0'), sightingRow('compute-2', T1)], []);
     const overdue = (nowMs: number, seenNoEarlierThanMs = 0) =>

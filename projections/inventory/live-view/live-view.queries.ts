@@ -1,7 +1,18 @@
 import type { SqlExecutor } from '@ledger/processing';
-import { type AgentStatus, agentStatusOf, type DeviceTelemetryView, type HostTelemetryView, isoOfMs, type OverdueHost } from './live-view.views';
+import {
+  type AgentStatus,
+  agentStatusOf,
+  type DeviceTelemetrySeries,
+  type DeviceTelemetryView,
+  type HostTelemetryView,
+  isoOfMs,
+  type OverdueHost,
+} from './live-view.views';
 
 type Row = Record<string, unknown>;
+
+/** Whose kept telemetry to read (one device, or every device of a host), from `sinceMs` on. */
+export type TelemetryHistoryQuery = ({ readonly deviceUuid: string } | { readonly hostname: string }) & { readonly sinceMs: number };
 
 export interface OverdueQuery {
   readonly nowMs: number;
@@ -40,6 +51,24 @@ export class LiveViewQueries {
       status: agentStatusOf(host.agent_lost_at, host.last_seen_ms),
       devices: devices.map(toDeviceTelemetryView),
     };
+  }
+
+  /** A device's or a host's devices' kept telemetry (LEDGER_TELEMETRY_HISTORY_MINUTES), oldest sample first, devices by uuid. */
+  async telemetryHistory(query: TelemetryHistoryQuery): Promise<DeviceTelemetrySeries[]> {
+    const [column, key] = 'deviceUuid' in query ? ['device_uuid', query.deviceUuid.toLowerCase()] : ['hostname', query.hostname];
+    const rows = await this.db.all<Row>(
+      `SELECT device_uuid, hostname, heartbeat_ms, telemetry FROM inv_device_telemetry_history
+        WHERE ${column} = $1 AND step_ms >= $2 ORDER BY device_uuid, step_ms`,
+      [key, query.sinceMs],
+    );
+    const series = new Map<string, { deviceUuid: string; hostname: string; samples: { at: string; telemetry: Record<string, number> }[] }>();
+    for (const row of rows) {
+      const uuid = row.device_uuid as string;
+      const one = series.get(uuid) ?? { deviceUuid: uuid, hostname: row.hostname as string, samples: [] };
+      one.samples.push({ at: isoOfMs(row.heartbeat_ms)!, telemetry: JSON.parse(row.telemetry as string) as Record<string, number> });
+      series.set(uuid, one);
+    }
+    return [...series.values()];
   }
 
   /**

@@ -21,6 +21,15 @@ export interface DeviceTelemetryRow {
   heartbeat_ms: number;
 }
 
+/** A device's sample kept for its history: the last heartbeat of the step that starts at `step_ms`. */
+export interface DeviceTelemetryHistoryRow {
+  device_uuid: string;
+  step_ms: number;
+  hostname: string;
+  telemetry: string;
+  heartbeat_ms: number;
+}
+
 export const HOST_LIVENESS_COLUMNS: readonly (keyof HostLivenessRow)[] = ['hostname', 'last_seen_ms', 'heartbeat_ms', 'interval_ms', 'agent_version'];
 
 export const DEVICE_TELEMETRY_COLUMNS: readonly (keyof DeviceTelemetryRow)[] = [
@@ -32,6 +41,8 @@ export const DEVICE_TELEMETRY_COLUMNS: readonly (keyof DeviceTelemetryRow)[] = [
   'telemetry',
   'heartbeat_ms',
 ];
+
+export const DEVICE_TELEMETRY_HISTORY_COLUMNS: readonly (keyof DeviceTelemetryHistoryRow)[] = ['device_uuid', 'step_ms', 'hostname', 'telemetry', 'heartbeat_ms'];
 
 /** Two rows of one host written by one process between flushes: the later sighting and the later heartbeat win. */
 export function mergeHostLiveness(older: HostLivenessRow, newer: HostLivenessRow): HostLivenessRow {

@@ -9,7 +9,7 @@ import type { SqlExecutor } from '@ledger/processing';
  * in portable SQL.
  */
 /** The live view's tables: not read models of the log, so never part of a rebuild's comparison. */
-export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_device_telemetry'] as const;
+export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_device_telemetry', 'inv_device_telemetry_history'] as const;
 
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS inv_host_liveness (
@@ -29,6 +29,17 @@ const STATEMENTS = [
     heartbeat_ms BIGINT NOT NULL
   )`,
   'CREATE INDEX IF NOT EXISTS inv_device_telemetry_by_host ON inv_device_telemetry (hostname, heartbeat_ms)',
+  // Each device's telemetry over time: one row per device per step (`step_ms`, the step's start), the step's last heartbeat.
+  `CREATE TABLE IF NOT EXISTS inv_device_telemetry_history (
+    device_uuid TEXT NOT NULL,
+    step_ms BIGINT NOT NULL,
+    hostname TEXT NOT NULL,
+    telemetry TEXT NOT NULL,
+    heartbeat_ms BIGINT NOT NULL,
+    PRIMARY KEY (device_uuid, step_ms)
+  )`,
+  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_history_by_host ON inv_device_telemetry_history (hostname, step_ms)',
+  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_history_by_step ON inv_device_telemetry_history (step_ms)',
 ];
 
 /** Creates the live-view tables if absent (inside the inventory projection's setup, or on its own). */

@@ -24,6 +24,13 @@ export interface HostTelemetryView {
   readonly devices: DeviceTelemetryView[];
 }
 
+/** One device's kept telemetry, oldest first: each sample the last heartbeat of its step. */
+export interface DeviceTelemetrySeries {
+  readonly deviceUuid: string;
+  readonly hostname: string;
+  readonly samples: { readonly at: string; readonly telemetry: Record<string, number> }[];
+}
+
 /** A host whose agent has been silent too long. */
 export interface OverdueHost {
   readonly hostname: string;

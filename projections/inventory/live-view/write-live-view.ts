@@ -1,6 +1,13 @@
 import type { SqlExecutor } from '@ledger/processing';
 import { MultiRowUpsert } from '../multi-row';
-import { DEVICE_TELEMETRY_COLUMNS, type DeviceTelemetryRow, HOST_LIVENESS_COLUMNS, type HostLivenessRow } from './live-view.rows';
+import {
+  DEVICE_TELEMETRY_COLUMNS,
+  DEVICE_TELEMETRY_HISTORY_COLUMNS,
+  type DeviceTelemetryHistoryRow,
+  type DeviceTelemetryRow,
+  HOST_LIVENESS_COLUMNS,
+  type HostLivenessRow,
+} from './live-view.rows';
 
 /** The later of two values of a column, by the time column `at` (a NULL time loses). */
 const newer = (column: string, at: string) =>
@@ -31,8 +38,45 @@ const upsertDevices = new MultiRowUpsert<DeviceTelemetryRow>(
     .join(', ')} WHERE excluded.heartbeat_ms >= inv_device_telemetry.heartbeat_ms`,
 );
 
-/** Writes a batch of live-view rows: a few multi-row statements, whatever the number of heartbeats behind them. */
-export async function writeLiveView(tx: SqlExecutor, hosts: readonly HostLivenessRow[], devices: readonly DeviceTelemetryRow[]): Promise<void> {
+/** A step's row keeps the step's last heartbeat, whichever replica flushes last. */
+const upsertHistory = new MultiRowUpsert<DeviceTelemetryHistoryRow>(
+  'inv_device_telemetry_history',
+  ['device_uuid', 'step_ms'],
+  DEVICE_TELEMETRY_HISTORY_COLUMNS,
+  'DO UPDATE SET hostname = excluded.hostname, telemetry = excluded.telemetry, heartbeat_ms = excluded.heartbeat_ms WHERE excluded.heartbeat_ms >= inv_device_telemetry_history.heartbeat_ms',
+);
+
+/** How much telemetry history the live view keeps: `keepMs` back from `nowMs`, one sample per device per `stepMs` (keepMs 0: none). */
+export interface TelemetryHistoryWindow {
+  readonly stepMs: number;
+  readonly keepMs: number;
+  readonly nowMs: number;
+}
+
+/** The step a heartbeat falls in: the step's start, epoch ms. */
+export const stepOf = (heartbeatMs: number, stepMs: number): number => Math.floor(heartbeatMs / stepMs) * stepMs;
+
+/**
+ * Writes a batch of live-view rows: a few multi-row statements, whatever the
+ * number of heartbeats behind them. With a history window, each sample also
+ * becomes its step's row, and steps older than the window are dropped.
+ */
+export async function writeLiveView(
+  tx: SqlExecutor,
+  hosts: readonly HostLivenessRow[],
+  devices: readonly DeviceTelemetryRow[],
+  history?: TelemetryHistoryWindow,
+): Promise<void> {
   await upsertHosts.run(tx, hosts);
   await upsertDevices.run(tx, devices);
+  if (history === undefined || history.keepMs === 0) return;
+  const steps = devices.map((row) => ({
+    device_uuid: row.device_uuid,
+    step_ms: stepOf(row.heartbeat_ms, history.stepMs),
+    hostname: row.hostname,
+    telemetry: row.telemetry,
+    heartbeat_ms: row.heartbeat_ms,
+  }));
+  await upsertHistory.run(tx, steps);
+  await tx.run('DELETE FROM inv_device_telemetry_history WHERE step_ms < $1', [stepOf(history.nowMs - history.keepMs, history.stepMs)]);
 }

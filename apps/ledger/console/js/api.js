@@ -24,12 +24,21 @@ function headers(extra = {}) {
   return all;
 }
 
+/**
+ * The API's own words for a refusal, whichever shape it came in: problem
+ * details (native API), a GraphQL answer's first error (refused whole: no
+ * data), or Cyborg's `error_message` (v2).
+ */
+function refusalOf(status, body) {
+  const [error] = body?.errors ?? [];
+  if (error) return new ApiError(status, error.extensions?.code ?? null, error.message);
+  return new ApiError(status, body?.code ?? body?.type?.split(':').pop() ?? null, body?.detail ?? body?.title ?? body?.error_message ?? `HTTP ${status}`);
+}
+
 async function answer(response) {
   const body = response.status === 204 ? null : await response.json().catch(() => null);
   if (response.status === 401) signOut();
-  if (!response.ok) {
-    throw new ApiError(response.status, body?.code ?? body?.type?.split(':').pop() ?? null, body?.detail ?? body?.title ?? body?.error_message ?? `HTTP ${response.status}`);
-  }
+  if (!response.ok) throw refusalOf(response.status, body);
   return body;
 }
 
@@ -50,8 +59,7 @@ export async function graphql(query, variables = {}) {
     body: JSON.stringify({ query, variables }),
   });
   const body = await answer(response);
-  const [error] = body.errors ?? [];
-  if (error) throw new ApiError(response.status, error.extensions?.code ?? null, error.message);
+  if (body.errors?.length) throw refusalOf(response.status, body);
   return body.data;
 }
 

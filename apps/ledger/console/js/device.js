@@ -1,8 +1,9 @@
 // One device: what it is now, its timeline of events, who held it when, the
 // images loaded into its regions, and maintenance (disable / enable).
 import { graphql, rest } from './api.js';
-import { badge, fill, h, table, time } from './dom.js';
+import { badge, eventName, fill, h, table, time } from './dom.js';
 import { action, startPage } from './layout.js';
+import { SIZES, seriesOf, sparkline } from './sparkline.js';
 
 const uuid = new URLSearchParams(location.search).get('uuid') ?? '';
 
@@ -44,8 +45,21 @@ async function provenance() {
   );
 }
 
+/** The device's telemetry over the time the ledger keeps it, a chart per metric. */
+async function utilisation() {
+  const history = await rest('GET', `/api/v1/devices/${encodeURIComponent(uuid)}/telemetry/history`);
+  const samples = history.devices[0]?.samples ?? [];
+  const kept = history.keptMinutes === 0 ? 'the ledger keeps no telemetry history (LEDGER_TELEMETRY_HISTORY_MINUTES=0)' : `the last ${history.keptMinutes} min, one sample per ${history.stepSeconds} s`;
+  if (samples.length === 0) return h('p', { class: 'empty' }, `No telemetry: ${kept}.`);
+  return h(
+    'div',
+    { class: 'charts', 'data-testid': 'utilisation' },
+    [...seriesOf(samples)].map(([metric, points]) => h('figure', { class: 'chart' }, sparkline(metric, points, SIZES.large), h('figcaption', {}, `${metric} — ${kept}`))),
+  );
+}
+
 async function render(live) {
-  const [data, loads] = await Promise.all([graphql(QUERY, { uuid }), provenance()]);
+  const [data, loads, charts] = await Promise.all([graphql(QUERY, { uuid }), provenance(), utilisation()]);
   const { device, deviceTimeline, deviceTenancy } = data;
   if (!device) {
     fill(live, h('p', { class: 'empty' }, `No device ${uuid}.`));
@@ -56,6 +70,8 @@ async function render(live) {
     h('h2', {}, `${device.type} ${device.model} on ${device.hostname}`),
     facts(device),
     h('p', { class: 'actions' }, maintenance(device)),
+    h('h2', {}, 'Utilisation over time'),
+    charts,
     h('h2', {}, 'Regions'),
     table(['Deployable', 'Class', 'Count', 'Bitstream', 'Function', 'Programmed'], device.deployables.edges.map(({ node }) => [node.name, node.resourceClass, node.count, node.bitstreamId ?? '—', node.functionId ?? '—', time(node.programmedAt)])),
     h('h2', {}, 'Bitstream provenance'),
@@ -74,7 +90,7 @@ async function render(live) {
     h('h2', {}, 'Timeline'),
     table(
       ['Position', 'Recorded', 'Event', 'What happened', 'By', 'Project'],
-      deviceTimeline.entries.map((entry) => [`#${entry.position}`, time(entry.recordedAt), h('code', {}, entry.type), entry.summary, entry.actor, entry.projectId ?? '—']),
+      deviceTimeline.entries.map((entry) => [`#${entry.position}`, time(entry.recordedAt), eventName(entry.type), entry.summary, entry.actor, entry.projectId ?? '—']),
       { 'data-testid': 'timeline' },
     ),
     deviceTimeline.next === null ? null : h('p', { class: 'hint' }, `Later entries: GET /api/v1/devices/${uuid}/timeline?after=${deviceTimeline.next}`),

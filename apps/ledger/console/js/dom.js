@@ -45,3 +45,6 @@ export const time = (iso) => (iso ? h('time', { datetime: iso, title: iso }, new
 
 /** A JSON value as compact text (evidence, limits, board info). */
 export const json = (value) => h('code', {}, value === undefined || value === null ? '—' : JSON.stringify(value));
+
+/** An event's type (`inventory.DeviceDisabled`): it may wrap after a dot, never inside a word. */
+export const eventName = (type) => h('code', { class: 'event-name', title: type }, String(type).split('.').map((part, index) => (index === 0 ? part : [h('wbr'), `.${part}`])));

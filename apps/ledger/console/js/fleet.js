@@ -1,114 +1,182 @@
-// The fleet: hosts with their agents (up / lost), and each host's devices
-// with health and telemetry sparklines, a page of hosts at a time.
-import { graphql, rest } from './api.js';
+// The fleet at a glance: what is wrong right now. Counts by agent state,
+// host status, device type, status and health (each a filter at a click),
+// a search by host, device, project or instance, and a page of the matching
+// hosts with their devices and telemetry over time. The ledger counts and
+// pages (GET /api/v1/fleet); the page never holds more than one page of hosts.
+import { rest } from './api.js';
 import { badge, fill, h, table, time } from './dom.js';
 import { startPage } from './layout.js';
-import { remember, sparklinesOf } from './sparkline.js';
+import { seriesOf, sparkline } from './sparkline.js';
 
 const HOSTS_PER_PAGE = 50;
 
-const QUERY = `query Fleet($after: String, $first: Int!) {
-  all: hosts(first: 1000) { edges { node { agentStatus } } pageInfo { hasNextPage } }
-  page: hosts(first: $first, after: $after) {
-    edges { node {
-      hostname status agentStatus lastSeenAt lastReportAt deviceCount
-      devices(first: 20) { edges { node { uuid type model pciAddress status health healthReason } } }
-    } }
-    pageInfo { endCursor hasNextPage }
-  }
-}`;
+/** The filters, as the API and the page's address name them, with the choices each offers. */
+const FILTERS = [
+  ['agent', 'Agent', ['up', 'lost', 'unknown']],
+  ['hostStatus', 'Host status', ['registered', 'provisioning', 'provisioned', 'provision-failed']],
+  ['type', 'Device type', ['GPU', 'FPGA', 'DPU', 'NIC', 'QAT', 'NPU']],
+  ['health', 'Health', ['ok', 'degraded', 'failed']],
+  ['deviceStatus', 'Device status', ['enabled', 'maintaining']],
+];
 
+/** The filters in force: the page's address holds them, so a view can be bookmarked or shared. */
+const filters = Object.fromEntries(new URLSearchParams(location.search));
 /** Cursors of the pages before this one, and this page's: Back pops, Next pushes. */
-const cursors = [null];
+let cursors = [null];
 let nextCursor = null;
 let refresh;
+const inputs = {};
 /** A slow round of telemetry calls is not stacked with the next poll's. */
 let telemetryPending = false;
 
-function summary(all) {
-  const count = (status) => all.edges.filter((edge) => edge.node.agentStatus === status).length;
-  const total = `${all.edges.length}${all.pageInfo.hasNextPage ? '+' : ''}`;
+/** Sets filters (`''` or null: drop it), shows them in the controls and the address, and reads from the first page. */
+function setFilters(changes) {
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === '' || value === null) delete filters[name];
+    else filters[name] = String(value);
+    if (inputs[name]?.type === 'checkbox') inputs[name].checked = filters[name] === 'true';
+    else if (inputs[name]) inputs[name].value = filters[name] ?? '';
+  }
+  history.replaceState(null, '', `?${new URLSearchParams(filters)}`);
+  cursors = [null];
+  refresh();
+}
+
+const setFilter = (name, value) => setFilters({ [name]: value });
+
+/** States an operator acts on: their counts stand out when not zero. */
+const ALARMING = new Set(['lost', 'provision-failed', 'degraded', 'failed', 'maintaining']);
+
+/** One count that filters on a click (and, clicked again, stops filtering). */
+function tile(label, count, name, value, testid, alarming = ALARMING.has(value)) {
+  const active = filters[name] === String(value);
   return h(
-    'dl',
-    { class: 'summary', 'data-testid': 'fleet-summary' },
-    h('dt', {}, 'Hosts'), h('dd', { 'data-testid': 'host-count' }, total),
-    h('dt', {}, 'Agents up'), h('dd', { 'data-testid': 'agents-up' }, count('up')),
-    h('dt', {}, 'Agents lost'), h('dd', { 'data-testid': 'agents-lost' }, count('lost')),
+    'button',
+    { type: 'button', class: `tile${active ? ' active' : ''}${alarming && count > 0 ? ' alarm' : ''}`, 'aria-pressed': active, 'data-testid': testid, onclick: () => setFilter(name, active ? null : value) },
+    h('span', { class: 'count' }, count),
+    h('span', { class: 'label' }, label),
+  );
+}
+
+function groupOf(title, counts, name, testPrefix) {
+  const entries = Object.entries(counts);
+  return h('div', { class: 'group' }, h('h3', {}, title), entries.length === 0 ? h('span', { class: 'hint' }, 'none') : entries.map(([value, count]) => tile(value, count, name, value, `${testPrefix}-${value}`)));
+}
+
+function summary(counts) {
+  return h(
+    'section',
+    { class: 'overview', 'data-testid': 'fleet-summary' },
+    h(
+      'div',
+      { class: 'group' },
+      h('h3', {}, 'Hosts'),
+      h('span', { class: 'tile total' }, h('span', { class: 'count', 'data-testid': 'host-count' }, counts.hosts), h('span', { class: 'label' }, 'matching')),
+      tile('need attention', counts.attention, 'attention', 'true', 'attention', true),
+    ),
+    h(
+      'div',
+      { class: 'group' },
+      h('h3', {}, 'Agents'),
+      tile('up', counts.byAgent.up, 'agent', 'up', 'agents-up'),
+      tile('lost', counts.byAgent.lost, 'agent', 'lost', 'agents-lost'),
+      tile('unknown', counts.byAgent.unknown, 'agent', 'unknown', 'agents-unknown'),
+    ),
+    groupOf('Host status', counts.byHostStatus, 'hostStatus', 'host-status'),
+    groupOf(`Devices (${counts.devices})`, counts.byType, 'type', 'type'),
+    groupOf('Health', counts.byHealth, 'health', 'health'),
+    groupOf('Device status', counts.byDeviceStatus, 'deviceStatus', 'device-status'),
   );
 }
 
 /**
- * Each up host's latest telemetry (a lost or silent host has none worth
+ * Each up host's telemetry over time (a lost or silent host has none worth
  * drawing), one call per host, drawn into the rows once it is in: the hosts
- * show first, the sparklines follow.
+ * show first, the charts follow.
  */
 async function fillTelemetry(live, hosts) {
   const up = hosts.filter((host) => host.agentStatus === 'up');
-  const answers = await Promise.all(up.map((host) => rest('GET', `/api/v1/hosts/${encodeURIComponent(host.hostname)}/telemetry`).catch(() => null)));
-  for (const sample of answers.flatMap((answer) => answer?.devices ?? [])) {
-    const item = live.querySelector(`li[data-device="${CSS.escape(sample.deviceUuid)}"]`);
-    if (!item) continue;
-    for (const [metric, value] of Object.entries(sample.telemetry ?? {})) if (typeof value === 'number') remember(sample.deviceUuid, metric, value);
-    fill(item.querySelector('.health'), badge(sample.health));
-    item.querySelector('.health').title = sample.healthReason ?? '';
-    fill(item.querySelector('.telemetry'), metricsOf(sample.deviceUuid));
+  const answers = await Promise.all(up.map((host) => rest('GET', `/api/v1/hosts/${encodeURIComponent(host.hostname)}/telemetry/history`).catch(() => null)));
+  for (const device of answers.flatMap((answer) => answer?.devices ?? [])) {
+    const cell = live.querySelector(`li[data-device="${CSS.escape(device.deviceUuid)}"] .telemetry`);
+    if (cell) fill(cell, [...seriesOf(device.samples)].map(([metric, points]) => h('span', { class: 'metric' }, h('small', {}, metric), sparkline(metric, points))));
   }
 }
-
-const metricsOf = (device) => sparklinesOf(device).map((line) => h('span', { class: 'metric' }, h('small', {}, line.dataset.metric), line));
 
 function deviceList(host) {
   return h(
     'ul',
     { class: 'devices' },
-    host.devices.edges.map(({ node: device }) =>
+    host.devices.map((device) =>
       h(
         'li',
         { 'data-device': device.uuid },
         h('a', { href: `/console/device.html?uuid=${encodeURIComponent(device.uuid)}` }, `${device.type} ${device.model}`),
-        ' ', h('code', {}, device.pciAddress), ' ', badge(device.status), ' ',
-        h('span', { class: 'health', title: device.healthReason ?? '' }, badge(device.health)), ' ',
-        h('span', { class: 'telemetry' }, metricsOf(device.uuid)),
+        h('code', {}, device.pciAddress),
+        h('span', {}, badge(device.status)),
+        h('span', { class: 'health', title: device.healthReason ?? '' }, badge(device.health)),
+        h('span', { class: 'telemetry' }),
       ),
     ),
   );
 }
 
-async function render(live) {
-  const data = await graphql(QUERY, { first: HOSTS_PER_PAGE, after: cursors.at(-1) });
-  const hosts = data.page.edges.map((edge) => edge.node);
-  nextCursor = data.page.pageInfo.hasNextPage ? data.page.pageInfo.endCursor : null;
-  const rows = hosts.map((host) =>
-    h(
-      'tr',
-      { 'data-host': host.hostname },
-      h('th', { scope: 'row' }, host.hostname),
-      h('td', {}, badge(host.agentStatus)),
-      h('td', {}, badge(host.status)),
-      h('td', {}, time(host.lastSeenAt)),
-      h('td', {}, host.deviceCount),
-      h('td', {}, deviceList(host)),
-    ),
+const hostRow = (host) =>
+  h(
+    'tr',
+    { 'data-host': host.hostname },
+    h('th', { scope: 'row' }, host.hostname),
+    h('td', {}, badge(host.agentStatus)),
+    h('td', {}, badge(host.status)),
+    h('td', {}, time(host.lastSeenAt)),
+    h('td', {}, host.deviceCount),
+    h('td', {}, deviceList(host)),
   );
+
+function nothingMatches(counts) {
+  if (Object.keys(filters).length > 0) return h('p', { class: 'empty' }, 'No host matches these filters.');
+  return h('p', { class: 'empty' }, counts.hosts === 0 ? 'No host has reported yet.' : 'No host on this page.');
+}
+
+async function render(live) {
+  const query = new URLSearchParams({ ...filters, limit: String(HOSTS_PER_PAGE) });
+  if (cursors.at(-1)) query.set('cursor', cursors.at(-1));
+  const fleet = await rest('GET', `/api/v1/fleet?${query}`);
+  nextCursor = fleet.nextCursor;
   fill(
     live,
-    summary(data.all),
-    hosts.length === 0 ? h('p', { class: 'empty' }, 'No host has reported yet.') : table(['Host', 'Agent', 'Status', 'Last seen', 'Devices', 'Devices: status, health, telemetry'], rows, { 'data-testid': 'hosts' }),
+    summary(fleet.counts),
+    fleet.hosts.length === 0
+      ? nothingMatches(fleet.counts)
+      : table(['Host', 'Agent', 'Status', 'Last seen', 'Devices', 'Devices: status, health, telemetry over time'], fleet.hosts.map(hostRow), { 'data-testid': 'hosts' }),
     h(
       'p',
       { class: 'pager' },
       h('button', { type: 'button', disabled: cursors.length === 1, onclick: () => (cursors.pop(), refresh()) }, 'Previous hosts'),
       h('button', { type: 'button', disabled: nextCursor === null, onclick: () => (cursors.push(nextCursor), refresh()) }, 'Next hosts'),
+      h('span', { class: 'hint' }, ` ${HOSTS_PER_PAGE} hosts a page, by name`),
     ),
   );
   if (telemetryPending) return;
   telemetryPending = true;
-  void fillTelemetry(live, hosts).finally(() => {
+  void fillTelemetry(live, fleet.hosts).finally(() => {
     telemetryPending = false;
-    // The render benchmark's second figure: when the first page's sparklines were all drawn.
+    // The render benchmark's second figure: when the first page's charts were all drawn.
     if (!document.body.dataset.telemetry) performance.mark('console-telemetry');
     document.body.dataset.telemetry = 'drawn';
   });
 }
 
-refresh = startPage({ title: 'Fleet', render });
+function controls(section) {
+  inputs.search = h('input', { id: 'search', type: 'search', value: filters.search ?? '', placeholder: 'host, device uuid or model, PCI address, project, instance', size: 44 });
+  const form = h('form', { class: 'filters', role: 'search', onsubmit: (event) => (event.preventDefault(), setFilter('search', inputs.search.value.trim())) }, h('label', { for: 'search' }, 'Search '), inputs.search, ' ', h('button', { type: 'submit' }, 'Find'));
+  const selects = FILTERS.map(([name, label, choices]) => {
+    inputs[name] = h('select', { id: `filter-${name}`, onchange: (event) => setFilter(name, event.target.value) }, h('option', { value: '' }, 'any'), choices.map((choice) => h('option', { value: choice, selected: filters[name] === choice }, choice)));
+    return h('label', {}, `${label} `, inputs[name]);
+  });
+  inputs.attention = h('input', { id: 'filter-attention', type: 'checkbox', checked: filters.attention === 'true', onchange: (event) => setFilter('attention', event.target.checked ? 'true' : null) });
+  const clear = h('button', { type: 'button', onclick: () => setFilters(Object.fromEntries(Object.keys(filters).map((name) => [name, null]))) }, 'Clear filters');
+  fill(section, form, h('p', { class: 'filters' }, selects, h('label', {}, inputs.attention, ' only what needs attention'), clear));
+}
+
+refresh = startPage({ title: 'Fleet', setup: controls, render });

@@ -11,6 +11,7 @@ const PAGES = [
   ['workflows.html', 'Workflows', true],
   ['placement.html', 'Placement', true],
   ['audit.html', 'Audit', true],
+  ['graphql.html', 'GraphQL', false],
 ];
 
 /** How often a page re-reads the API while it is visible. */
@@ -32,9 +33,9 @@ function header() {
   );
 }
 
-/** What to say when a read fails: a refusal names the role, anything else the API's words and code. */
+/** What to say when a read fails: the API's code and its reason (for a refusal, the roles it needs), or the error's words. */
 function problem(error) {
-  if (error instanceof ApiError && error.status === 403) return `Not allowed for this token: ${error.message} (${error.code ?? 'FORBIDDEN'})`;
+  if (error instanceof ApiError && error.status === 403) return `Not allowed for this token: ${error.code ?? 'FORBIDDEN'}: ${error.message}`;
   if (error instanceof ApiError) return `${error.message}${error.code ? ` (${error.code})` : ''}`;
   return String(error?.message ?? error);
 }

@@ -22,7 +22,7 @@ async function render(live) {
       ? h('p', { class: 'empty' }, 'No accelerator request.')
       : table(
           ['Request', 'State', 'Project', 'Profile (group)', 'Class', 'Instance', 'Host', 'Device', 'Created'],
-          arqs.map((arq) => [h('code', {}, arq.uuid), badge(arq.state), arq.projectId, `${arq.deviceProfileName} (${arq.deviceProfileGroupId})`, arq.resourceClass, arq.instanceUuid ?? '—', arq.hostname ?? '—', deviceLink(arq.deviceUuid), time(arq.createdAt)]),
+          arqs.map((arq) => [h('a', { href: `/console/request.html?uuid=${encodeURIComponent(arq.uuid)}` }, h('code', {}, arq.uuid)), badge(arq.state), arq.projectId, `${arq.deviceProfileName} (${arq.deviceProfileGroupId})`, arq.resourceClass, arq.instanceUuid ?? '—', arq.hostname ?? '—', deviceLink(arq.deviceUuid), time(arq.createdAt)]),
           { 'data-testid': 'arqs' },
         ),
     h('h2', {}, 'Device profiles'),

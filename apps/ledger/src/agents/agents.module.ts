@@ -11,6 +11,7 @@ import { agentPresenceProvider } from './agent-presence.provider';
 import { HeartbeatController } from './heartbeat.controller';
 import { JobsWaitingLookup } from './jobs-waiting.lookup';
 import { TelemetryController } from './telemetry.controller';
+import { TelemetryHistoryController } from './telemetry-history.controller';
 import { TelemetryLiveView } from './telemetry-live-view';
 
 /**
@@ -28,7 +29,7 @@ export class AgentsModule {
     const providers: Provider[] = [];
     const exports: (symbol | Type)[] = [];
     if (config.roles.includes('api')) {
-      controllers.push(HeartbeatController, TelemetryController);
+      controllers.push(HeartbeatController, TelemetryController, TelemetryHistoryController);
       providers.push(
         TelemetryLiveView,
         JobsWaitingLookup,

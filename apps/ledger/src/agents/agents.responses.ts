@@ -58,3 +58,35 @@ export class HostTelemetryResponse {
   @ApiProperty({ type: [DeviceTelemetryResponse] })
   devices!: DeviceTelemetryResponse[];
 }
+
+/** One kept sample: the last heartbeat of its step. */
+export class TelemetrySampleResponse {
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, example: { utilizationPct: 42 } })
+  telemetry!: Record<string, number>;
+}
+
+export class DeviceTelemetrySeriesResponse {
+  @ApiProperty({ format: 'uuid' })
+  deviceUuid!: string;
+
+  @ApiProperty({ example: 'compute-1' })
+  hostname!: string;
+
+  @ApiProperty({ type: [TelemetrySampleResponse], description: 'oldest first' })
+  samples!: TelemetrySampleResponse[];
+}
+
+/** GET /api/v1/hosts/{hostname}/telemetry/history, /api/v1/devices/{uuid}/telemetry/history */
+export class TelemetryHistoryResponse {
+  @ApiProperty({ example: 60, description: 'one sample per device per step (LEDGER_TELEMETRY_HISTORY_STEP_SECONDS)' })
+  stepSeconds!: number;
+
+  @ApiProperty({ example: 60, description: 'how far back samples are kept (LEDGER_TELEMETRY_HISTORY_MINUTES; 0: none)' })
+  keptMinutes!: number;
+
+  @ApiProperty({ type: [DeviceTelemetrySeriesResponse], description: 'by device uuid' })
+  devices!: DeviceTelemetrySeriesResponse[];
+}

@@ -24,7 +24,9 @@ export interface DeviceSample {
  * The latest samples this replica received, written to the live-view
  * tables every LEDGER_TELEMETRY_FLUSH_MS with a few multi-row upserts: a
  * heartbeat costs no SQL write of its own, and a host that beats twice
- * between flushes is written once. Telemetry never becomes an event.
+ * between flushes is written once. Each device's samples are also kept one
+ * per step for LEDGER_TELEMETRY_HISTORY_MINUTES (the console's charts).
+ * Telemetry never becomes an event.
  */
 @Injectable()
 export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -94,7 +96,8 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
     this.hosts = new Map();
     this.devices = new Map();
     try {
-      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()]));
+      const history = { stepMs: this.config.telemetryHistoryStepSeconds * 1000, keepMs: this.config.telemetryHistoryMinutes * 60_000, nowMs: Date.now() };
+      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()], history));
     } catch (error) {
       // Put the rows back under anything newer that arrived meanwhile, for the next flush.
       for (const row of hosts.values()) this.putHost(row);

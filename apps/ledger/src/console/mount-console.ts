@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CONSOLE_HEADERS } from './console-headers';
-
-export const CONSOLE_PATH = '/console';
+import { CONSOLE_PATH } from './console-paths';
 
 /**
  * The console's files: apps/ledger/console in the tree, copied beside the

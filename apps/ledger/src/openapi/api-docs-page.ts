@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { CONSOLE_PATH, GRAPHQL_EXPLORER_PATH } from '../console/console-paths';
 import { CYBORG_V2_OPENAPI_PATH } from './cyborg-v2-openapi';
 import { NATIVE_OPENAPI_PATH } from './openapi';
 
@@ -23,6 +24,7 @@ const PAGE = `<!doctype html>
   <link rel="icon" type="image/png" href="${API_DOCS_PATH}/favicon-32x32.png">
 </head>
 <body>
+  <nav style="font: 14px system-ui, sans-serif; padding: 8px 20px">Also here: <a href="${GRAPHQL_EXPLORER_PATH}">the GraphQL explorer</a> (POST /graphql, with your token) · <a href="${CONSOLE_PATH}/">the operator's console</a></nav>
   <div id="swagger-ui"></div>
   <script src="${API_DOCS_PATH}/swagger-ui-bundle.js"></script>
   <script src="${API_DOCS_PATH}/swagger-ui-standalone-preset.js"></script>

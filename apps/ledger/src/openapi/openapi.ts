@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { GRAPHQL_EXPLORER_PATH } from '../console/console-paths';
 import { withGraphqlPaths } from './graphql-paths';
 
 export const NATIVE_OPENAPI_PATH = '/api/v1/openapi.json';
@@ -10,7 +11,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setTitle('Accelerator Ledger — native API')
     .setDescription(
       'Inventory of accelerators as projected from the event log. Errors are RFC 9457 problem details with a stable `code`. ' +
-        'Authenticate with `X-Auth-Token: <token>` (or `Authorization: Bearer <token>`).',
+        'Authenticate with `X-Auth-Token: <token>` (or `Authorization: Bearer <token>`). ' +
+        `GraphQL is served at \`POST /graphql\` (listed below); try queries in the [GraphQL explorer](${GRAPHQL_EXPLORER_PATH}), which signs in with the same token.`,
     )
     .setVersion('1')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' }, 'token')

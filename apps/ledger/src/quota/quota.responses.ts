@@ -22,3 +22,12 @@ export class QuotaChangeResponse extends QuotaResponse {
   @ApiProperty({ nullable: true, example: 42, description: 'global position of the last appended event' })
   position!: number | null;
 }
+
+/** A page of projects' quotas, by project name. */
+export class QuotaProjectsResponse {
+  @ApiProperty({ type: [QuotaResponse] })
+  items!: QuotaResponse[];
+
+  @ApiProperty({ nullable: true, type: String, description: 'pass as `cursor` for the next page; null on the last' })
+  nextCursor!: string | null;
+}

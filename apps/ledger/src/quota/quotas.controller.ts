@@ -5,13 +5,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { QuotaReader, SetQuotaLimitsCommand } from '@ledger/quota';
+import { QuotaQueries } from '@ledger/projections/quota';
 import { AsOfQuery } from '../audit/as-of.query';
 import { AsOfReads } from '../audit/as-of-reads.service';
 import { QUOTA_AS_OF } from '../audit/as-of-views';
 import { commandContext } from '../http/command-context';
+import { PageQuery } from '../inventory/inventory.query.dto';
 import { PutQuotaLimitsRequest } from './quota-limits.request.dto';
 import { assertMayReadQuota } from './quota-project-access';
-import { QuotaChangeResponse, QuotaResponse } from './quota.responses';
+import { QuotaChangeResponse, QuotaProjectsResponse, QuotaResponse } from './quota.responses';
 
 /**
  * Per-project limits. Reads come from the project's quota stream (through
@@ -26,7 +28,19 @@ export class QuotasController {
     @Inject(QuotaReader) private readonly reader: QuotaReader,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(AsOfReads) private readonly asOf: AsOfReads,
+    @Inject(QuotaQueries) private readonly projects: QuotaQueries,
   ) {}
+
+  @Get()
+  @Allow('admin')
+  @ApiOperation({
+    summary: 'Projects with a limit set or something in use, by name, with their limits and usage (a page at a time)',
+    description: 'From the quota projection, so at most a moment behind the quota streams that GET /api/v1/quotas/{project} reads.',
+  })
+  @ApiOkResponse({ type: QuotaProjectsResponse })
+  async list(@Query() query: PageQuery): Promise<QuotaProjectsResponse> {
+    return this.projects.listProjects(query);
+  }
 
   @Get(':project')
   @Allow('admin', 'manager', 'member', 'reader')
