@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { eventually } from '@ledger/processing/testing';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** librdkafka's mock cluster prints this once it listens: "… replaced with 127.0.0.1:PORT[,…]". */
 const BOOTSTRAP_LINE = /replaced with (\S+)/;
@@ -53,7 +53,10 @@ export async function startKafkaMock(): Promise<KafkaMock> {
     brokers,
     freeze: async () => {
       kcat.kill('SIGSTOP');
-      await eventually(() => processState(kcat.pid!) === 'T');
+      // A signal lands asynchronously: stopped once /proc says so. (This file is compiled for the benchmarks too, which cannot load testing helpers.)
+      for (const deadline = Date.now() + START_TIMEOUT_MS; processState(kcat.pid!) !== 'T'; await delay(10)) {
+        if (Date.now() > deadline) throw new Error(`the mock broker (pid ${kcat.pid}) did not stop within ${START_TIMEOUT_MS} ms`);
+      }
     },
     thaw: () => kcat.kill('SIGCONT'),
     stop: () => stopKcat(kcat),

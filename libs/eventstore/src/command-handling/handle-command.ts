@@ -64,8 +64,9 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
       options.cache?.set(stream, next, result.version);
       return { appended: events.length, version: result.version, position: result.position, state: next, events };
     } catch (error) {
+      // The cached state stays: it is a true prefix of the stream, and the next attempt reads only the tail
+      // after it. Dropping it made every lost race re-read the whole stream (a busy device's thousands of claims).
       if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
-      options.cache?.delete(stream);
     }
   }
 }

@@ -116,8 +116,8 @@ export async function handleMultiStreamCommand<P extends Participants>(
       const appended = appends.reduce((count, append) => count + append.events.length, 0);
       return resultOf(after, decision, appended, results[results.length - 1].position);
     } catch (error) {
+      // Cached states stay: each is a true prefix of its stream, and the next attempt reads only the tails after them.
       if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
-      for (const role of roles) if (participants[role].stream === error.stream) participants[role].cache?.delete(error.stream);
     }
   }
 }
