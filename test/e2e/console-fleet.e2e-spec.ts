@@ -130,19 +130,19 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
     await screenshot(page, 'fleet-04-device-utilisation');
   });
 
-  it("shows a request's page: its device, the device's timeline while held, and the bind workflow", async () => {
+  it("shows a request's page: its device, the device's timeline while held, and its latest bind", async () => {
     await openPage(page, ledger.url, 'requests.html');
     await page.locator('[data-testid="arqs"] a', { hasText: arqUuid }).click();
     await page.waitForURL(/\/console\/request\.html\?uuid=/);
     await page.locator('[data-testid="request-facts"]').waitFor();
     expect(await page.locator('[data-testid="request-facts"]').textContent()).toContain(INSTANCE);
     await page.locator('[data-testid="request-timeline"] code', { hasText: 'AttachHandleClaimed' }).waitFor();
-    const bind = page.locator('[data-testid="binds"] tr', { has: page.locator('.badge-completed') }).first();
-    await bind.waitFor();
+    // Its bind had nothing to program: decided at once, it names the bind and no workflow.
+    const latest = page.locator('[data-testid="latest-bind"]');
+    await latest.waitFor();
+    expect(await latest.textContent()).toMatch(/^Latest bind [0-9a-f-]{36}: decided at once, no workflow\.$/);
+    expect(await page.locator('[data-testid="binds"]').count()).toBe(0);
     await screenshot(page, 'fleet-05-request');
-    await bind.locator('a').click();
-    await page.locator('[data-testid="workflow"] [data-step="mark-bound"]').first().waitFor();
-    await page.goBack();
     await page.locator('[data-testid="device-link"]').click();
     await page.locator('[data-testid="tenancy"] tr', { hasText: arqUuid }).waitFor();
   });

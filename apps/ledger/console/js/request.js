@@ -1,5 +1,5 @@
 // One accelerator request: what it is, the device it holds (with the
-// device's timeline while it held it), and the bind workflows behind it.
+// device's timeline while it held it), its latest bind and the bind workflows behind it.
 import { graphql } from './api.js';
 import { badge, eventName, fill, h, table, time } from './dom.js';
 import { startPage } from './layout.js';
@@ -8,7 +8,7 @@ const uuid = new URLSearchParams(location.search).get('uuid') ?? '';
 
 const REQUEST = `query Request($uuid: String!) {
   acceleratorRequest(uuid: $uuid) {
-    uuid state projectId deviceProfileName deviceProfileGroupId resourceClass instanceUuid hostname deviceUuid deviceRpUuid attachHandleType attachHandleUuid attachHandleInfo createdAt updatedAt
+    uuid state projectId deviceProfileName deviceProfileGroupId resourceClass instanceUuid hostname deviceUuid deviceRpUuid attachHandleType attachHandleUuid attachHandleInfo createdAt updatedAt lastBindId
   }
 }`;
 const DEVICE = `query HeldDevice($device: String!) {
@@ -16,7 +16,7 @@ const DEVICE = `query HeldDevice($device: String!) {
   deviceTimeline(device: $device, limit: 500) { entries { position recordedAt type summary actor projectId } }
   deviceTenancy(device: $device) { tenancies { arqUuid from { position time } to { position time } } }
 }`;
-const BINDS = `query Binds { workflows(first: 100, name: "bind") { edges { node { name id status currentStep startedAt endedAt reason } } } }`;
+const BINDS = `query Binds($arq: String!) { workflows(first: 100, arq: $arq) { edges { node { name id status currentStep startedAt endedAt reason } } } }`;
 
 const workflowLink = (workflow) => h('a', { href: `/console/workflows.html?name=${encodeURIComponent(workflow.name)}&id=${encodeURIComponent(workflow.id)}` }, workflow.id);
 
@@ -41,21 +41,23 @@ function heldTimeline(data, arq) {
 }
 
 /**
- * The bind workflows that may be this request's: the request's view does
- * not name its bind yet, so these are the binds started since it was
- * created, newest first.
+ * The request's latest bind, and the bind workflows it had (newest first).
+ * A bind with nothing to program is decided at once and runs no workflow:
+ * the request's own timeline is its whole story (docs/workflows.md).
  */
 function binds(workflows, arq) {
-  const since = workflows.filter((workflow) => workflow.startedAt >= arq.createdAt);
-  if (since.length === 0) return h('p', { class: 'empty' }, 'No bind workflow has started since this request was created.');
+  const latest = arq.lastBindId
+    ? h('p', { 'data-testid': 'latest-bind' }, 'Latest bind ', h('code', {}, arq.lastBindId), workflows.some((workflow) => workflow.id === arq.lastBindId) ? '' : ': decided at once, no workflow.')
+    : h('p', { class: 'empty', 'data-testid': 'latest-bind' }, 'Never bound.');
+  if (workflows.length === 0) return latest;
   return [
-    h('p', { class: 'hint' }, 'The request does not name its bind workflow yet: these are the binds started since it was created.'),
-    table(['Bind', 'Status', 'Step', 'Started', 'Ended', 'Reason'], since.map((workflow) => [workflowLink(workflow), badge(workflow.status), workflow.currentStep ?? '—', time(workflow.startedAt), time(workflow.endedAt), workflow.reason ?? '—']), { 'data-testid': 'binds' }),
+    latest,
+    table(['Bind', 'Status', 'Step', 'Started', 'Ended', 'Reason'], workflows.map((workflow) => [workflowLink(workflow), badge(workflow.status), workflow.currentStep ?? '—', time(workflow.startedAt), time(workflow.endedAt), workflow.reason ?? '—']), { 'data-testid': 'binds' }),
   ];
 }
 
 async function render(live) {
-  const [{ acceleratorRequest: arq }, bindList] = await Promise.all([graphql(REQUEST, { uuid }), graphql(BINDS).catch(() => null)]);
+  const [{ acceleratorRequest: arq }, bindList] = await Promise.all([graphql(REQUEST, { uuid }), graphql(BINDS, { arq: uuid }).catch(() => null)]);
   if (!arq) {
     fill(live, h('p', { class: 'empty' }, `No request ${uuid} (or not of your project).`));
     return;
@@ -71,8 +73,8 @@ async function render(live) {
       : h('p', { class: 'empty' }, 'Not bound to a device.'),
     h('h2', {}, 'Timeline while held'),
     held ? heldTimeline(held, arq) : h('p', { class: 'empty' }, 'Never held a device.'),
-    h('h2', {}, 'Bind workflow'),
-    bindList === null ? h('p', { class: 'empty' }, 'Workflows are not visible to this token.') : binds(bindList.workflows.edges.map((edge) => edge.node), arq),
+    h('h2', {}, 'Binds'),
+    binds(bindList === null ? [] : bindList.workflows.edges.map((edge) => edge.node), arq),
   );
 }
 

@@ -22,7 +22,9 @@ export class ArqObject {
   @Field(() => String, { nullable: true }) updatedAt!: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'The workflow id of its latest bind (`workflow(name: "bind", id: …)`), kept after an unbind; null before its first bind. `workflows(arq: uuid)` lists every bind of it.',
+    description:
+      'The id of its latest bind, kept after an unbind; null before its first bind. A bind that programs is the workflow `workflow(name: "bind", id: …)`, ' +
+      'and `workflows(arq: uuid)` lists them; a bind with nothing to program is decided at once and runs no workflow.',
   })
   lastBindId!: string | null;
 }
