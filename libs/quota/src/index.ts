@@ -12,3 +12,4 @@ export * from './application/set-quota-limits/set-quota-limits.command';
 export * from './application/reserve-quota/reserve-quota.command';
 export * from './application/release-quota/release-quota.command';
 export * from './application/quota.reader';
+export * from './application/quota.tokens';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InventoryModule } from '@ledger/inventory/nest';
 import { QuotaModule } from '@ledger/quota/nest';
 import { ARQ_PROVIDERS } from './arqs/arq.providers';
 import { DEVICE_PROFILE_PROVIDERS } from './device-profiles/device-profile.providers';
@@ -9,8 +10,8 @@ import { DEVICE_PROFILE_PROVIDERS } from './device-profiles/device-profile.provi
  * `EVENT_STORE` globally.
  */
 @Module({
-  // The bind checks device capacity against the project's quota before its workflow charges it.
-  imports: [QuotaModule],
+  // The bind checks device capacity against the project's quota, and decides over devices and quotas with their contexts' caches.
+  imports: [QuotaModule, InventoryModule],
   providers: [...DEVICE_PROFILE_PROVIDERS, ...ARQ_PROVIDERS],
   exports: [...DEVICE_PROFILE_PROVIDERS, ...ARQ_PROVIDERS],
 })

@@ -40,6 +40,7 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
     RecordAgentSeenHandler,
     HostProvisioningHandler,
   ],
-  exports: [HOST_INVENTORY_CACHE],
+  // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
+  exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],
 })
 export class InventoryModule {}

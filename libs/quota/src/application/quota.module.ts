@@ -24,6 +24,7 @@ import { SetQuotaLimitsHandler } from './set-quota-limits/set-quota-limits.handl
     ReleaseQuotaHandler,
     { provide: QuotaReader, useFactory: (store: EventStore, cache: AggregateCache<QuotaState>) => new QuotaReader(store, cache), inject: [EVENT_STORE, QUOTA_CACHE] },
   ],
-  exports: [QuotaReader],
+  // The bind decides over a project's quota with the same cache and locks as the quota commands.
+  exports: [QuotaReader, QUOTA_CACHE, QUOTA_STREAM_LOCKS],
 })
 export class QuotaModule {}

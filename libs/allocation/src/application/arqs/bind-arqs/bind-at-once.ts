@@ -1,7 +1,7 @@
-import { AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, StreamLocks } from '@ledger/eventstore';
-import { claimOf, deviceDecider, type DeviceEvent, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
+import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, StreamLocks } from '@ledger/eventstore';
+import { claimOf, DEVICE_CACHE, deviceDecider, type DeviceEvent, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
 import { foldEvents, isLedgerError, type LedgerError } from '@ledger/kernel';
-import { QUOTA_EVENT_SCHEMA_VERSIONS, quotaDecider, type QuotaState, quotaStream } from '@ledger/quota';
+import { QUOTA_CACHE, QUOTA_EVENT_SCHEMA_VERSIONS, quotaDecider, type QuotaState, quotaStream } from '@ledger/quota';
 import { Inject, Injectable } from '@nestjs/common';
 import { arqDecider, type StartBind } from '../../../domain/arq.decider';
 import type { ArqEvent } from '../../../domain/arq.events';
@@ -34,14 +34,15 @@ const SCHEMA_VERSIONS = { ...INVENTORY_EVENT_SCHEMA_VERSIONS, ...QUOTA_EVENT_SCH
  */
 @Injectable()
 export class BindAtOnceDecision {
-  private readonly devices = new AggregateCache<DeviceState>(50_000);
-  private readonly quotas = new AggregateCache<QuotaState>(10_000);
   private readonly locks = new StreamLocks();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ArqStore) private readonly arqs: ArqStore,
     @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+    // The device and quota commands' own caches: one folded state per aggregate in the process, not a second copy that lags it.
+    @Inject(DEVICE_CACHE) private readonly devices: AggregateCache<DeviceState>,
+    @Inject(QUOTA_CACHE) private readonly quotas: AggregateCache<QuotaState>,
   ) {}
 
   /** Whether this store can append one decision to several streams atomically (not on EventStoreDB: binds run as workflows there). */
