@@ -1,6 +1,6 @@
 import { type Failure, WorkflowFailureCodes } from './failure';
 import { type WorkflowEvent, WORKFLOW_EVENT_SCHEMA_VERSIONS, WorkflowEventTypes } from './workflow.events';
-import type { DecidedOutput } from './workflow-output';
+import type { CompleteOutput, DecidedOutput, FailOutput, StepNote, WorkflowOutput } from './workflow-output';
 
 /** A workflow stream's event as read back: the schema version it was recorded with says its form. */
 export interface StoredWorkflowEvent {
@@ -9,11 +9,13 @@ export interface StoredWorkflowEvent {
   readonly metadata: { readonly schemaVersion: number };
 }
 
-/** The outputs of an OutputsDecided of schema version 1 that wrote a failure as a sentence. */
-type OutputV1 =
-  | { readonly kind: 'step'; readonly reason?: string; readonly code?: undefined }
-  | { readonly kind: 'complete'; readonly outcome: 'completed' | 'compensated'; readonly reason?: string }
-  | { readonly kind: 'fail'; readonly reason: string; readonly unresolved: readonly { readonly step: string; readonly reason: string }[] };
+/** The outputs of an OutputsDecided of schema version 1: those that carry a failure carried it as a sentence, `reason`. */
+type OutputV1 = (
+  | Exclude<WorkflowOutput, StepNote | CompleteOutput | FailOutput>
+  | Omit<StepNote, 'code'>
+  | (Omit<CompleteOutput, 'failure'> & { readonly reason?: string })
+  | (Omit<FailOutput, 'failure' | 'unresolved'> & { readonly reason: string; readonly unresolved: readonly { readonly step: string; readonly reason: string }[] })
+) & { readonly id?: string };
 
 const CODED = /^([A-Z][A-Z0-9_]*\.[A-Z0-9_.]+): (.*)$/s;
 
@@ -43,19 +45,18 @@ function causeOfFailText(text: string, entries: readonly { readonly step: string
   return undefined;
 }
 
-function upcastOutput(output: DecidedOutput | OutputV1): DecidedOutput {
+function upcastOutput(output: OutputV1): DecidedOutput {
   switch (output.kind) {
     case 'step':
-      return output.reason === undefined || output.code !== undefined ? (output as DecidedOutput) : { ...(output as DecidedOutput), ...failureOfText(output.reason) };
+      return output.reason === undefined ? output : { ...output, ...failureOfText(output.reason) };
     case 'complete': {
-      const { reason, ...rest } = output as Extract<OutputV1, { kind: 'complete' }>;
+      const { reason, ...rest } = output;
       return reason === undefined ? rest : { ...rest, failure: failureOfText(reason) };
     }
     case 'fail': {
-      const { reason, unresolved: entries, ...rest } = output as Extract<OutputV1, { kind: 'fail' }>;
-      const unresolved = entries.map((entry) => ({ step: entry.step, ...failureOfText(entry.reason) }));
+      const { reason, unresolved: entries, ...rest } = output;
       const failure = causeOfFailText(reason, entries);
-      return { ...rest, kind: 'fail', unresolved, ...(failure && { failure }) };
+      return { ...rest, unresolved: entries.map((entry) => ({ step: entry.step, ...failureOfText(entry.reason) })), ...(failure && { failure }) };
     }
     default:
       return output;
@@ -71,6 +72,7 @@ function upcastOutput(output: DecidedOutput | OutputV1): DecidedOutput {
 export function upcastWorkflowEvent(event: StoredWorkflowEvent): WorkflowEvent {
   const fact = { type: event.type, data: event.data } as WorkflowEvent;
   if (fact.type !== WorkflowEventTypes.outputsDecided || event.metadata.schemaVersion >= WORKFLOW_EVENT_SCHEMA_VERSIONS[fact.type]) return fact;
-  const outputs = fact.data.outputs as readonly (DecidedOutput | OutputV1)[];
+  // Recorded before version 2: the outputs are of version 1's form.
+  const outputs = fact.data.outputs as readonly OutputV1[];
   return { type: fact.type, data: { ...fact.data, outputs: outputs.map(upcastOutput) } };
 }

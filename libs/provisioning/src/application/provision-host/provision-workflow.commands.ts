@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
 import { type HostProvisioningCommand as HostCommand, RunHostProvisioningCommand } from '@ledger/inventory';
-import { type CommandData, typedCommandHandlers, type WorkflowCommandHandlers } from '@ledger/workflows';
+import { typedCommandHandlers, type WorkflowCommandHandlers } from '@ledger/workflows';
 import { PlacementNotInSyncError } from '../../domain/provisioning.errors';
 import { verifyShell } from '../../domain/shell-check';
 import { PROVISION_PLACEMENT, type ProvisionPlacement } from '../provisioning.ports';
@@ -11,8 +11,6 @@ import type { ProvisionCommand } from './provision-workflow';
 /** How long one attempt of sync-placement watches the sync status before it counts as failed (the step retries). */
 const PLACEMENT_WAIT_MS = 30_000;
 const PLACEMENT_POLL_MS = 500;
-
-type HostCommandType = 'inventory.StartHostProvisioning' | 'inventory.CompleteHostProvisioning' | 'inventory.FailHostProvisioning';
 
 /**
  * The commands of the provision workflow, by type: each one idempotent,
@@ -27,14 +25,15 @@ export class ProvisionWorkflowCommands {
   ) {}
 
   handlers(): WorkflowCommandHandlers {
+    // Each handler's data type comes from the union, through the handler it returns.
     const host =
-      <Type extends HostCommandType>(make: (data: CommandData<ProvisionCommand, Type>, at: string) => HostCommand) =>
-      (data: CommandData<ProvisionCommand, Type>, context: CommandContext) =>
+      <Data>(make: (data: Data, at: string) => HostCommand) =>
+      (data: Data, context: CommandContext) =>
         this.commands.execute(new RunHostProvisioningCommand(make(data, new Date().toISOString()), context)).then(nothing);
     return typedCommandHandlers<ProvisionCommand>({
       'inventory.StartHostProvisioning': host((data, at) => ({ type: 'StartHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, at })),
       'inventory.CompleteHostProvisioning': host((data, at) => ({ type: 'CompleteHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, at })),
-      'inventory.FailHostProvisioning': host<'inventory.FailHostProvisioning'>((data, at) => ({ type: 'FailHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, code: data.code, reason: data.reason, at })),
+      'inventory.FailHostProvisioning': host((data, at) => ({ type: 'FailHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, code: data.code, reason: data.reason, at })),
       'provisioning.AwaitPlacementSync': (data) => this.awaitPlacement(data.hostname),
       'provisioning.VerifyShell': async (data) => verifyShell(data.expected, data.evidence),
     });

@@ -94,7 +94,11 @@ class Decision<Data, Command extends WorkflowCommand, Evidence extends StepEvide
  * command is settled by the port's answer, recorded in the advance that
  * sends it; after a crash in between, the resumed advance sends it again.
  */
-function awaitsMore<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(step: StepDefinition<Data, Command, Evidence>, phase: 'do' | 'compensate', action: { readonly kind: string }): boolean {
+function awaitsMore<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(
+  step: StepDefinition<Data, Command, Evidence>,
+  phase: 'do' | 'compensate',
+  action: { readonly kind: string },
+): boolean {
   return action.kind === 'job' || (phase === 'do' ? step.doneWhen : step.compensatedWhen) !== undefined;
 }
 
@@ -148,7 +152,9 @@ function verdictOn<Data, Command extends WorkflowCommand, Evidence extends StepE
 
 export function decideStep<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(
   definition: StepWorkflowDefinition<Data, Command, Evidence>,
-  input: WorkflowInput, state: StepWorkflowState<Data>): WorkflowOutput[] {
+  input: WorkflowInput,
+  state: StepWorkflowState<Data>,
+): WorkflowOutput[] {
   const received = receiveInput(definition, state, input);
   const decision = new Decision(definition, received, input.at);
   if (state.phase === 'new') {

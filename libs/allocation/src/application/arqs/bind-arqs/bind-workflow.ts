@@ -57,7 +57,7 @@ export type BindCommand =
 const command = commandsOf<BindCommand>();
 
 /** Why the bind stopped, as its BindFailed records it: the failure's code, or ARQ.BIND_FAILED for a timeout or a cancel. */
-export const failureOf = (context: Pick<StepContext<BindStart>, 'failure'>): Failure => reportedFailure(context, { code: ArqErrorCodes.BIND_FAILED, reason: 'the bind stopped' });
+const failureOf = (context: Pick<StepContext<BindStart>, 'failure'>): Failure => reportedFailure(context, { code: ArqErrorCodes.BIND_FAILED, reason: 'the bind stopped' });
 
 /**
  * Steps 6–10 of the ten-step workflow (docs/workflows.md), for one
