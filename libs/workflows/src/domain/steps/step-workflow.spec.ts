@@ -4,6 +4,7 @@ import type { WorkflowInput } from '../workflow-input';
 import type { WorkflowOutput } from '../workflow-output';
 import { failedUndoText } from '../failure';
 import { defineStepWorkflow } from './step-workflow';
+import { stepWhen } from './step-when';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (ms: number): string => new Date(Date.parse(T0) + ms).toISOString();
@@ -166,6 +167,32 @@ describe('the step machine (demo workflow)', () => {
     expect(sent(undone.outputs)).toEqual(['claim/compensate/1']);
     expect(sent(skip.given([]).when({ ...start, data: { program: true } }).outputs)).toEqual(['claim/do/1']);
     expect(sent(skip.given([{ ...start, data: { program: true } }]).when(accepted('claim/do/1')).outputs)).toEqual(['program/do/1']);
+  });
+
+  it('runs a step declared for some instances (stepWhen) with their data narrowed, and skips it for the others', () => {
+    type Order = { readonly image: string | null };
+    const loading = defineStepWorkflow<Order>({
+      name: 'loading',
+      routes: [],
+      start: (input) => (input.kind === 'start' ? (input.data as Order) : undefined),
+      steps: [
+        stepWhen((data: Order): data is { image: string } => data.image !== null, {
+          name: 'load',
+          // `image` is a string here: no `!`.
+          do: ({ data }) => ({ kind: 'command', command: { type: 'demo.Load', data: { image: data.image.toUpperCase() } } }),
+          compensate: ({ data }) => ({ kind: 'command', command: { type: 'demo.Unload', data: { image: data.image } } }),
+          timeoutMs: 1000,
+          retry: { maxAttempts: 1 },
+        }),
+      ],
+    });
+    const load = workflowSpec(loading);
+    const start = (image: string | null): WorkflowInput => ({ kind: 'start', id: 'req-1', at: T0, data: { image } });
+    expect(load.given([]).when(start('abc')).outputs).toContainEqual({ kind: 'command', key: 'load/do/1', command: { type: 'demo.Load', data: { image: 'ABC' } } });
+    expect(load.given([]).when(start(null)).outputs).toEqual([
+      { kind: 'step', step: 'load', phase: 'do', outcome: 'skipped', attempt: 0 },
+      { kind: 'complete', outcome: 'completed' },
+    ]);
   });
 
   it('undoes a step whose failed attempt took effect, with those done, newest first (only a do-attempt counts)', () => {
