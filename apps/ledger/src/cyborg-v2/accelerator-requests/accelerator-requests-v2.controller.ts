@@ -2,20 +2,19 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Re
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  type ArqPatchCaller,
   ArqErrorCodes,
-  ArqInvalidError,
   ArqNotFoundError,
-  BindArqsCommand,
+  commandOfArqPatch,
   CreateArqsCommand,
   DeleteArqsCommand,
   DeleteInstanceArqsCommand,
   isResolved,
-  parseArqPatch,
-  UnbindArqsCommand,
+  NovaServiceRoleRequiredError,
 } from '@ledger/allocation';
 import { hasRole, isAdmin, type Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
-import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
+import { ForbiddenError, isUuid } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
@@ -98,7 +97,7 @@ export class AcceleratorRequestsV2Controller {
   @HttpCode(202)
   @PolicyRule('cyborg:arq:update')
   async patch(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
-    await this.applyPatch(body, principal, version, request);
+    await this.commands.execute(commandOfArqPatch(body, patchCaller(principal, version), commandContext(principal, request)));
   }
 
   @Patch(':uuid')
@@ -111,11 +110,7 @@ export class AcceleratorRequestsV2Controller {
     @RequestMicroversion() version: Microversion,
     @Req() request: FastifyRequest,
   ) {
-    const keys = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-    if (keys.length !== 1 || keys[0].toLowerCase() !== uuid.toLowerCase()) {
-      throw new ArqInvalidError('body', `The patch sent to /v2/accelerator_requests/${uuid} must name that request, and only it`);
-    }
-    await this.applyPatch(body, principal, version, request);
+    await this.commands.execute(commandOfArqPatch(body, patchCaller(principal, version), commandContext(principal, request), uuid));
   }
 
   @Delete()
@@ -125,7 +120,7 @@ export class AcceleratorRequestsV2Controller {
     const target = readDeleteQuery(query);
     const context = commandContext(principal, request);
     if ('instanceUuid' in target) {
-      if (!hasRole(principal, 'service')) throw serviceRoleRequired('Deleting by instance');
+      if (!hasRole(principal, 'service')) throw new NovaServiceRoleRequiredError('Deleting by instance');
       await this.commands.execute(new DeleteInstanceArqsCommand({ instanceUuid: target.instanceUuid, visibility: visibilityOf(principal) }, context));
       return;
     }
@@ -144,16 +139,12 @@ export class AcceleratorRequestsV2Controller {
     const input = { uuids, visibility: visibilityOf(principal), mayDeleteBound: hasRole(principal, 'service') };
     await this.commands.execute(new DeleteArqsCommand(input, commandContext(principal, request)));
   }
-
-  private async applyPatch(body: unknown, principal: Principal, version: Microversion, request: FastifyRequest): Promise<void> {
-    if (!hasRole(principal, 'service')) throw serviceRoleRequired('Binding and unbinding');
-    const patch = parseArqPatch(body, { microversion: version.minor, isAdmin: isAdmin(principal) });
-    const visibility = visibilityOf(principal);
-    const context = commandContext(principal, request);
-    if (patch.kind === 'bind') await this.commands.execute(new BindArqsCommand({ binds: patch.binds, visibility }, context));
-    else await this.commands.execute(new UnbindArqsCommand({ uuids: patch.uuids, visibility }, context));
-  }
 }
 
-const serviceRoleRequired = (what: string): LedgerError =>
-  new ForbiddenError('AUTH.ROLE_REQUIRED', `${what} needs the service role (Nova sends it in X-Service-Token)`, { roles: ['service'] });
+/** Bind and unbind: the use case (libs/allocation …/bind-arqs/arq-patch.http.ts) decides who may and what the patch asks. */
+const patchCaller = (principal: Principal, version: Microversion): ArqPatchCaller => ({
+  microversion: version.minor,
+  isAdmin: isAdmin(principal),
+  isService: hasRole(principal, 'service'),
+  visibility: visibilityOf(principal),
+});
