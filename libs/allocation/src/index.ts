@@ -22,6 +22,8 @@ export * from './application/arqs/bind-arqs/arq-patch';
 export * from './application/arqs/bind-arqs/arq-patch.http';
 export * from './application/arqs/unbind-arqs/unbind-arqs.command';
 export * from './application/arqs/delete-arqs/delete-arqs.command';
+export * from './application/arqs/delete-arqs/arq-delete-query';
+export * from './application/arqs/delete-arqs/arq-delete.http';
 export * from './application/arqs/bind-arqs/bind-workflow';
 export * from './application/arqs/bind-arqs/bind-workflow.port';
 export * from './domain/nova-notice';

@@ -2,15 +2,15 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Re
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  type ArqPatchCaller,
+  type ArqCaller,
   ArqErrorCodes,
   ArqNotFoundError,
+  type ArqPatchCaller,
+  commandOfArqDelete,
   commandOfArqPatch,
   CreateArqsCommand,
-  DeleteArqsCommand,
-  DeleteInstanceArqsCommand,
   isResolved,
-  NovaServiceRoleRequiredError,
+  readArqDeleteQuery,
 } from '@ledger/allocation';
 import { hasRole, isAdmin, type Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
@@ -26,7 +26,7 @@ import { CyborgV2Controller } from '../cyborg-v2.controller';
 import type { Microversion } from '../microversion';
 import { RequestMicroversion } from '../microversion.interceptor';
 import { arqViewOf, cyborgArq } from './arq.representation';
-import { readCreateArqsBody, readDeleteQuery, readListQuery } from './arq.requests';
+import { readCreateArqsBody, readListQuery } from './arq.requests';
 
 /**
  * Cyborg's accelerator requests (docs/cyborg-v2.md). Each route passes its
@@ -117,14 +117,7 @@ export class AcceleratorRequestsV2Controller {
   @HttpCode(204)
   @PolicyRule('cyborg:arq:delete')
   async delete(@Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    const target = readDeleteQuery(query);
-    const context = commandContext(principal, request);
-    if ('instanceUuid' in target) {
-      if (!hasRole(principal, 'service')) throw new NovaServiceRoleRequiredError('Deleting by instance');
-      await this.commands.execute(new DeleteInstanceArqsCommand({ instanceUuid: target.instanceUuid, visibility: visibilityOf(principal) }, context));
-      return;
-    }
-    await this.deleteArqs(target.arqs, principal, request);
+    await this.commands.execute(commandOfArqDelete(readArqDeleteQuery(query), callerOf(principal), commandContext(principal, request)));
   }
 
   @Delete(':uuid')
@@ -132,19 +125,11 @@ export class AcceleratorRequestsV2Controller {
   @PolicyRule('cyborg:arq:delete')
   async deleteOne(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     if (!isUuid(uuid)) throw new ArqNotFoundError(uuid);
-    await this.deleteArqs([uuid.toLowerCase()], principal, request);
-  }
-
-  private async deleteArqs(uuids: string[], principal: Principal, request: FastifyRequest): Promise<void> {
-    const input = { uuids, visibility: visibilityOf(principal), mayDeleteBound: hasRole(principal, 'service') };
-    await this.commands.execute(new DeleteArqsCommand(input, commandContext(principal, request)));
+    await this.commands.execute(commandOfArqDelete({ arqs: [uuid.toLowerCase()] }, callerOf(principal), commandContext(principal, request)));
   }
 }
 
-/** Bind and unbind: the use case (libs/allocation …/bind-arqs/arq-patch.http.ts) decides who may and what the patch asks. */
-const patchCaller = (principal: Principal, version: Microversion): ArqPatchCaller => ({
-  microversion: version.minor,
-  isAdmin: isAdmin(principal),
-  isService: hasRole(principal, 'service'),
-  visibility: visibilityOf(principal),
-});
+/** The writes' use cases (libs/allocation …/bind-arqs/arq-patch.http.ts, …/delete-arqs/arq-delete.http.ts) decide who may and which command. */
+const callerOf = (principal: Principal): ArqCaller => ({ visibility: visibilityOf(principal), isService: hasRole(principal, 'service') });
+
+const patchCaller = (principal: Principal, version: Microversion): ArqPatchCaller => ({ ...callerOf(principal), microversion: version.minor, isAdmin: isAdmin(principal) });

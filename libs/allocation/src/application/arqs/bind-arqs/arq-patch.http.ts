@@ -1,16 +1,12 @@
 import type { CommandContext } from '@ledger/eventstore';
 import { ArqInvalidError, NovaServiceRoleRequiredError } from '../../../domain/arq.errors';
-import type { ArqVisibility } from '../arq-visibility';
+import type { ArqCaller } from '../arq-visibility';
 import { UnbindArqsCommand } from '../unbind-arqs/unbind-arqs.command';
 import { parseArqPatch, type PatchCaller } from './arq-patch';
 import { BindArqsCommand } from './bind-arqs.command';
 
 /** Who sends a PATCH, as the route knows them. */
-export interface ArqPatchCaller extends PatchCaller {
-  /** Holds the service role (Nova sends it in X-Service-Token). */
-  readonly isService: boolean;
-  readonly visibility: ArqVisibility;
-}
+export interface ArqPatchCaller extends PatchCaller, ArqCaller {}
 
 /**
  * What `PATCH /v2/accelerator_requests` (and `…/{uuid}`, whose body must
