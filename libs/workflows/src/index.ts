@@ -16,6 +16,7 @@ export * from './runtime/workflow-job-id';
 export * from './runtime/workflow-command-context';
 export * from './runtime/registry-command-port';
 export * from './runtime/job-request-port';
+export type * from './runtime/use-case';
 export * from './runtime/workflow.errors';
 export type { WorkflowStepPoint } from './runtime/advance-workflow';
 export * from './runtime/workflow-runtime';
