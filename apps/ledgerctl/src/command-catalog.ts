@@ -14,7 +14,7 @@ export interface CommandFile {
   register(program: Command): Promise<void>;
 }
 
-const AUDIT = "auditors' tools: verify, export and replay the event log, who held a device, what-if quota, print the checkpoint key";
+const AUDIT = "auditors' tools: verify, export and replay the event log, who held a device, what-if quota, print the checkpoint key, accept a rollback";
 
 /** Every command file, in the order of `ledgerctl --help`. */
 export const COMMAND_FILES: readonly CommandFile[] = [
@@ -36,6 +36,7 @@ export const COMMAND_FILES: readonly CommandFile[] = [
       whoHeld.registerAuditWhoHeld(audit);
       whatIf.registerAuditWhatIf(audit);
       publicKey.registerAuditPublicKey(audit);
+      (await import('./commands/audit-accept-rollback.command')).registerAuditAcceptRollback(audit);
     },
   },
   {
