@@ -15,7 +15,7 @@ import {
 } from '@ledger/projections/device-history';
 import { ConsistencyService } from '../../http/consistency.service';
 import { LEDGER_CONFIG, READ_MODEL_DB } from '../../infrastructure/tokens';
-import { projectScopeOf, tenancyRangeOf } from '../device-history-scope';
+import { projectScopeOf } from '../device-history-scope';
 
 export interface UsageAsk {
   readonly from: string;
@@ -54,9 +54,14 @@ export class UsageReports {
   }
 
   async healthHolders(ask: HealthHoldersAsk, principal: Principal): Promise<HealthTenancy[]> {
-    const range = tenancyRangeOf(ask);
+    // A report is an instant: a time is compared with the report's own, no resolving to a position needed.
+    const question = {
+      from: ask.from == null ? undefined : parseLogPoint(ask.from, 'from'),
+      to: ask.to == null ? undefined : parseLogPoint(ask.to, 'to'),
+      cause: ask.cause ?? undefined,
+    };
     await this.consistency.awaitFresh();
-    return new UsageQueries(this.db).healthTenancies({ ...range, cause: ask.cause ?? undefined }, projectScopeOf(principal));
+    return new UsageQueries(this.db).healthTenancies(question, projectScopeOf(principal));
   }
 
   private key(): KeyObject {
