@@ -957,7 +957,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     }),
     // A tenant's usage report covers its own project only, and says so.
     'GET /api/v1/usage': () => ({
-      path: '/api/v1/usage?from=0&to=2999-01-01T00:00:00Z',
+      path: `/api/v1/usage?from=0&to=${encodeURIComponent(new Date().toISOString())}`,
       allowed: (r, caller) => {
         expect(r.body).toMatchObject({ kind: 'ledger.UsageReport', groupBy: 'project', signature: expect.any(String) });
         if (caller !== 'admin') expect([r.body.project, r.body.rows.filter((row: { group: string }) => row.group !== projectOf(caller))]).toEqual([projectOf(caller), []]);

@@ -123,6 +123,7 @@ describe('usage accounting and health beside tenancy (simulated agent, ledgerctl
     expect(await code(`/api/v1/usage?from=yesterday&to=${to}`)).toEqual([400, 'AUDIT.BAD_LOG_POINT']);
     expect(await code(`/api/v1/usage?from=${encodeURIComponent(to)}&to=${encodeURIComponent(from)}`)).toEqual([400, 'USAGE.BAD_WINDOW']);
     expect(await code('/api/v1/usage?from=0&to=999999999')).toEqual([400, 'AUDIT.AS_OF_BEYOND_HEAD']);
+    expect(await code('/api/v1/usage?from=0&to=2999-01-01T00:00:00Z')).toEqual([400, 'USAGE.PERIOD_NOT_OVER']);
     expect((await raw('/api/v1/usage?from=0'))).toMatchObject({ status: 400 });
   });
 
@@ -146,6 +147,9 @@ describe('usage accounting and health beside tenancy (simulated agent, ledgerctl
     writeFileSync(reportFile, JSON.stringify(tampered));
     const refused = await ledgerctl({ LEDGER_DATA_DIR: join(dir, 'auditor') }, 'audit', 'usage', '--file', exportFile, '--report', reportFile, '--public-key', publicKey, '--quiet');
     expect([refused.code, refused.stdout]).toEqual([1, expect.stringContaining('rows DIFFER from the export')]);
+
+    const unfinished = await ledgerctl(env, 'audit', 'usage', '--from', from, '--to', '2999-01-01T00:00:00Z', '--file', exportFile, '--quiet');
+    expect([unfinished.code, unfinished.stderr]).toEqual([2, expect.stringContaining('later than now')]);
 
     const csv = await ledgerctl(env, 'audit', 'usage', '--from', from, '--to', to, '--format', 'csv');
     expect(csv.stdout.split('\n').slice(0, 1)).toEqual(['project,tenancies,heldSeconds,gpuMemoryGiBSeconds,migSliceSeconds']);

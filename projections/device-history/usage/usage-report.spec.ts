@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { NotedPositionTimes, resolveLogPoint } from './resolve-log-point';
 import { signUsageReport, usageReportBody, usageReportSignatureValid, usageReportText } from './usage-report';
-import { usageWindowOf } from './usage-window';
+import { assertUsagePeriodOver, usageWindowOf } from './usage-window';
 
 const window = usageWindowOf({ position: 3, time: '2026-11-01T10:00:00.000Z' }, { position: 9, time: '2026-11-01T12:00:00.000Z' });
 const rows = [{ group: 'p1', tenancies: 1, heldSeconds: '60.000', gpuMemoryGiBSeconds: '4800.000', migSliceSeconds: null }];
@@ -27,8 +27,10 @@ describe('usage report', () => {
     expect(usageReportSignatureValid(signUsageReport(usageReportBody(window, 'project', 'p1', rows), undefined), keys.publicKey)).toBe(false);
   });
 
-  it('refuses a window whose start is after its end', () => {
+  it('refuses a window whose start is after its end, and a period not over at the clock it is given', () => {
     expect(() => usageWindowOf(window.to, window.from)).toThrow(expect.objectContaining({ code: 'USAGE.BAD_WINDOW' }));
+    expect(() => assertUsagePeriodOver(window, new Date('2026-11-01T11:59:59.999Z'))).toThrow(expect.objectContaining({ code: 'USAGE.PERIOD_NOT_OVER' }));
+    expect(() => assertUsagePeriodOver(window, new Date('2026-11-01T12:00:00.000Z'))).not.toThrow();
   });
 });
 

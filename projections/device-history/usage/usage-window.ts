@@ -27,6 +27,17 @@ export class ReversedUsageWindowError extends ValidationError {
   }
 }
 
+export class UsagePeriodNotOverError extends ValidationError {
+  constructor(to: string, now: string) {
+    super('USAGE.PERIOD_NOT_OVER', `to ${to} is later than now (${now}): usage of a period not over yet would count open tenancies into the future`, { to, now });
+  }
+}
+
+/** A report is of a period that has ended: its caller passes its clock (the computation itself reads none). */
+export function assertUsagePeriodOver(window: UsageWindow, now: Date): void {
+  if (window.to.time > now.toISOString()) throw new UsagePeriodNotOverError(window.to.time, now.toISOString());
+}
+
 export function parseUsageGroupBy(value: string | undefined | null): UsageGroupBy {
   if (value === undefined || value === null) return 'project';
   if (!(USAGE_GROUP_BYS as readonly string[]).includes(value)) throw new BadUsageGroupByError(value);

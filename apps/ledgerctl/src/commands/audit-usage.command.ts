@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { canonicalJson } from '@ledger/kernel';
+import { canonicalJson, ValidationError } from '@ledger/kernel';
 import {
+  assertUsagePeriodOver,
   computeUsageReport,
   parseUsageGroupBy,
+  type PositionTimes,
   resolveUsageWindow,
   type UsageReport,
   usageReportSignatureValid,
@@ -76,13 +78,22 @@ async function fromExport(file: string, options: UsageOptions, asked?: UsageRepo
   const groupBy = cliGroupBy(asked?.groupBy ?? options.groupBy);
   const history = await deviceHistoryOfExport(file, options.quiet);
   try {
-    const window: UsageWindow = asked
-      ? await askedWindow(asked, await history.positions.headPosition())
-      : await resolveUsageWindow(history.positions, cliLogPoint(options.from!, '--from'), cliLogPoint(options.to!, '--to'));
+    const window: UsageWindow = asked ? await askedWindow(asked, await history.positions.headPosition()) : await askedPeriod(history.positions, options);
     const project = asked ? asked.project : options.project ?? null;
     return await computeUsageReport(history.db, window, groupBy, project === null ? { all: true } : { project }, ledgerCheckpointKeys(cliConfig())?.privateKey);
   } finally {
     await history.db.close();
+  }
+}
+
+async function askedPeriod(positions: PositionTimes, options: UsageOptions): Promise<UsageWindow> {
+  try {
+    const window = await resolveUsageWindow(positions, cliLogPoint(options.from!, '--from'), cliLogPoint(options.to!, '--to'));
+    assertUsagePeriodOver(window, new Date());
+    return window;
+  } catch (error) {
+    if (error instanceof ValidationError) throw new CliError(error.message, 2);
+    throw error;
   }
 }
 

@@ -5,6 +5,7 @@ import { dataFiles, type LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore, loadOrCreateCheckpointKeys } from '@ledger/eventstore';
 import { parseLogPoint, type SqlDatabase } from '@ledger/processing';
 import {
+  assertUsagePeriodOver,
   computeUsageReport,
   type HealthTenancy,
   parseUsageGroupBy,
@@ -49,6 +50,7 @@ export class UsageReports {
   async report(ask: UsageAsk, principal: Principal): Promise<UsageReport> {
     const groupBy = parseUsageGroupBy(ask.groupBy);
     const window = await resolveUsageWindow(storePositionTimes(this.store), parseLogPoint(ask.from, 'from'), parseLogPoint(ask.to, 'to'));
+    assertUsagePeriodOver(window, new Date());
     await this.consistency.awaitPosition(window.to.position);
     return computeUsageReport(this.db, window, groupBy, projectScopeOf(principal), this.key());
   }
