@@ -1,13 +1,13 @@
 import type { KeyObject } from 'node:crypto';
-import type { LogPoint, SqlExecutor } from '@ledger/processing';
+import type { LogPoint, PlacedLog, SqlExecutor } from '@ledger/processing';
 import type { ProjectScope } from '../device-history.queries';
 import { foldUsage } from './fold-usage';
-import { type PositionTimes, resolveLogPoint } from './resolve-log-point';
+import { resolveLogPoint } from './resolve-log-point';
 import { signUsageReport, type UsageReport, usageReportBody } from './usage-report';
 import { type UsageGroupBy, type UsageWindow, usageWindowOf } from './usage-window';
 import { UsageQueries } from './usage.queries';
 
-export async function resolveUsageWindow(log: PositionTimes, from: LogPoint, to: LogPoint): Promise<UsageWindow> {
+export async function resolveUsageWindow(log: PlacedLog, from: LogPoint, to: LogPoint): Promise<UsageWindow> {
   return usageWindowOf(await resolveLogPoint(log, from), await resolveLogPoint(log, to));
 }
 

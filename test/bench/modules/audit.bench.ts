@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { AnchoredVerifier, type EventStore } from '@ledger/eventstore';
 import { deviceUuidOf } from '@ledger/inventory';
 import { openSqliteSqlDatabase, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
-import { computeUsageReport, DeviceHistoryQueries, deviceHistoryProjection, resolveUsageWindow, storePositionTimes } from '@ledger/projections/device-history';
+import { computeUsageReport, DeviceHistoryQueries, deviceHistoryProjection, resolveUsageWindow } from '@ledger/projections/device-history';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { appendTwoTenancies } from '../../../projections/device-history/testing/tenancy-history';
 import { hostname } from '../../support/fleet';
@@ -117,7 +117,7 @@ async function whoHeldLatency(context: BenchContext, { db, buildSeconds }: Devic
 /** Resolving the month's two ends on the store, the read model's rows, the fold and the Ed25519 signature: all of GET /api/v1/usage but HTTP. */
 async function usageReportLatency(context: BenchContext, { db }: DeviceHistory, store: EventStore): Promise<Measurement> {
   const { privateKey } = generateKeyPairSync('ed25519');
-  const log = storePositionTimes(store);
+  const log = store;
   const head = await store.headPosition();
   const { events } = await store.readAll({ after: head - 1, max: 1 });
   const to = new Date(Date.parse(events[0].recordedAt) + 1).toISOString();

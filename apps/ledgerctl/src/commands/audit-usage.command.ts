@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { canonicalJson, ValidationError } from '@ledger/kernel';
+import type { PlacedLog } from '@ledger/processing';
 import {
   assertUsagePeriodOver,
   computeUsageReport,
   parseUsageGroupBy,
-  type PositionTimes,
   resolveUsageWindow,
   type UsageReport,
   usageReportSignatureValid,
@@ -86,7 +86,7 @@ async function fromExport(file: string, options: UsageOptions, asked?: UsageRepo
   }
 }
 
-async function askedPeriod(positions: PositionTimes, options: UsageOptions): Promise<UsageWindow> {
+async function askedPeriod(positions: PlacedLog, options: UsageOptions): Promise<UsageWindow> {
   try {
     const window = await resolveUsageWindow(positions, cliLogPoint(options.from!, '--from'), cliLogPoint(options.to!, '--to'));
     assertUsagePeriodOver(window, new Date());

@@ -1,5 +1,5 @@
 import { ValidationError } from '@ledger/kernel';
-import type { EventStore, RecordedEvent } from '@ledger/eventstore';
+import type { RecordedEvent } from '@ledger/eventstore';
 import type { RebuildOptions } from './rebuild-processor';
 
 /** A point in the global log: a position, or the last event recorded at or before a time. */
@@ -29,6 +29,12 @@ export const rebuildBoundOf = (point: LogPoint): Pick<RebuildOptions, 'untilPosi
 
 type Placed = Pick<RecordedEvent, 'position' | 'recordedAt'>;
 
+/** What resolving a time needs of a log: its head and a read forward (the live store, or an export's noted positions). */
+export interface PlacedLog {
+  headPosition(): Promise<number>;
+  readAll(options: { after: number; max: number }): Promise<{ readonly events: readonly Placed[] }>;
+}
+
 /** Whether an event is at or after a point (ISO-8601 UTC strings with milliseconds compare in time order). */
 export const reachedPoint = (event: Placed, point: LogPoint): boolean =>
   'position' in point ? event.position >= point.position : event.recordedAt >= point.time;
@@ -44,7 +50,7 @@ export const beyondPoint = (event: Placed, point: LogPoint): boolean =>
  * holds on SQLite (on PostgreSQL concurrent commits can be out of order by
  * milliseconds). `?asOf=`, tenancy ranges and `audit` all resolve times here.
  */
-export async function positionAtTime(store: Pick<EventStore, 'readAll' | 'headPosition'>, time: string): Promise<number> {
+export async function positionAtTime(store: PlacedLog, time: string): Promise<number> {
   let low = 0;
   let high = await store.headPosition();
   while (low < high) {
@@ -57,7 +63,7 @@ export async function positionAtTime(store: Pick<EventStore, 'readAll' | 'headPo
 }
 
 /** A point as a position: a position as given, a time as the last event recorded at or before it. */
-export const positionOfPoint = async (store: Pick<EventStore, 'readAll' | 'headPosition'>, point: LogPoint): Promise<number> =>
+export const positionOfPoint = async (store: PlacedLog, point: LogPoint): Promise<number> =>
   'position' in point ? point.position : positionAtTime(store, point.time);
 
 /**

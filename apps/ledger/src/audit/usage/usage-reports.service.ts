@@ -10,7 +10,6 @@ import {
   type HealthTenancy,
   parseUsageGroupBy,
   resolveUsageWindow,
-  storePositionTimes,
   UsageQueries,
   type UsageReport,
 } from '@ledger/projections/device-history';
@@ -49,7 +48,7 @@ export class UsageReports {
 
   async report(ask: UsageAsk, principal: Principal): Promise<UsageReport> {
     const groupBy = parseUsageGroupBy(ask.groupBy);
-    const window = await resolveUsageWindow(storePositionTimes(this.store), parseLogPoint(ask.from, 'from'), parseLogPoint(ask.to, 'to'));
+    const window = await resolveUsageWindow(this.store, parseLogPoint(ask.from, 'from'), parseLogPoint(ask.to, 'to'));
     assertUsagePeriodOver(window, new Date());
     await this.consistency.awaitPosition(window.to.position);
     return computeUsageReport(this.db, window, groupBy, projectScopeOf(principal), this.key());
