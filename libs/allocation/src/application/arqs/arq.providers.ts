@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { ArqHolds } from './arq-holds';
-import { ArqStore } from './arq-store';
+import { arqStoreProvider } from './arq-store';
 import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
 import { BindAtOnceDecision } from './bind-arqs/bind-at-once';
 import { BindWorkflowCommands } from './bind-arqs/bind-workflow.commands';
@@ -10,7 +10,7 @@ import { UnbindArqsHandler } from './unbind-arqs/unbind-arqs.handler';
 
 /** The accelerator-request command handlers, registered by AllocationModule (which also needs ALLOCATION_DIRECTORY from the app). */
 export const ARQ_PROVIDERS: Provider[] = [
-  ArqStore,
+  arqStoreProvider,
   ArqHolds,
   CreateArqsHandler,
   BindArqsHandler,
