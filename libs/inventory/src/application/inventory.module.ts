@@ -4,6 +4,7 @@ import type { DeviceState } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
 import { ClaimAttachHandleHandler, ReleaseAttachHandleHandler } from './attach-handle-claims/attach-handle-claims.handlers';
 import { deviceCommandsProvider } from './device-commands';
+import { deviceMaintenanceProvider } from './device-maintenance';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
 import { DEVICE_CACHE, HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from './inventory.tokens';
@@ -29,6 +30,7 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
     ReportHostHandler,
     ConfirmUnchangedReportHandler,
     deviceCommandsProvider,
+    deviceMaintenanceProvider,
     DisableDeviceHandler,
     EnableDeviceHandler,
     ClaimAttachHandleHandler,

@@ -12,3 +12,6 @@ export const DEVICE_COMMANDS = Symbol('DEVICE_COMMANDS');
 
 /** Nest token of the host liveness commands' runner (HostLivenessCommands). */
 export const HOST_LIVENESS_COMMANDS = Symbol('HOST_LIVENESS_COMMANDS');
+
+/** Nest token of the devices' maintenance (DeviceMaintenance: the host check, then the device command). */
+export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');
