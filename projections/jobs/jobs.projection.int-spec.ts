@@ -29,6 +29,5 @@ describeWithService('PostgreSQL', postgresUnavailable())('jobsProjection (Postgr
     expect(await queries.nextDeadline()).toBe(at(143));
     expect(await queries.lastRequestedPosition()).toBe(events.find((event) => event.stream === `job-${id(9)}`)!.position);
     expect((await queries.listHostDrivers('compute-1')).map((driver) => [driver.driver, driver.status, driver.version])).toEqual([['nvidia-gpu', 'installed', '550.54.15']]);
-    expect(await queries.driverJobsWithoutFact(at(1000), 10)).toEqual([]);
   });
 });

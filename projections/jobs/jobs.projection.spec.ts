@@ -105,7 +105,7 @@ describe('jobsProjection (SQLite :memory:)', () => {
     ]);
   });
 
-  it("keeps each host's drivers from the driver facts, and knows which driver job lacks its fact", async () => {
+  it("keeps each host's drivers from the driver facts", async () => {
     await applyBatches(db, oneBatch(events));
     expect(await queries.listHostDrivers('compute-1')).toEqual([
       {
@@ -122,13 +122,6 @@ describe('jobsProjection (SQLite :memory:)', () => {
     expect(await queries.listHostDrivers('compute-2')).toEqual([
       expect.objectContaining({ driver: 'intel-qat', status: 'failed', version: null, recap: null, lastJobId: id(6) }),
     ]);
-    expect(await queries.driverJobsWithoutFact(at(1000), 10)).toEqual([]);
-
-    const withoutFacts = await openSqliteSqlDatabase({ file: ':memory:' });
-    await applyBatches(withoutFacts, oneBatch(events.filter((event) => event.stream.startsWith('job-'))));
-    expect(await new JobQueries(withoutFacts).driverJobsWithoutFact(at(1000), 10)).toEqual([id(2), id(3), id(6), id(7), id(8)]);
-    expect(await new JobQueries(withoutFacts).driverJobsWithoutFact(at(0), 10)).toEqual([]);
-    await withoutFacts.close();
   });
 
   it('builds the same tables one event per batch, in one batch, every batch twice, and split anywhere', async () => {

@@ -113,16 +113,6 @@ export class JobQueries {
     return Number(row?.last ?? 0);
   }
 
-  /** Finished driver jobs whose host-stream fact is missing (the ledger stopped between the two appends). */
-  async driverJobsWithoutFact(finishedBefore: string, limit: number): Promise<string[]> {
-    const rows = await this.db.all<{ job_id: string }>(
-      `SELECT job_id FROM jobs WHERE kind IN ('install-driver', 'uninstall-driver', 'update-driver')
-       AND state IN ('completed', 'failed') AND driver_fact = 0 AND finished_at < $1 ORDER BY finished_at LIMIT $2`,
-      [finishedBefore, limit],
-    );
-    return rows.map((row) => row.job_id);
-  }
-
   /** What the host's driver jobs installed, and installs that failed; uninstalled drivers are gone. By name. */
   async listHostDrivers(hostname: string): Promise<HostDriverView[]> {
     const rows = await this.db.all<Record<string, unknown>>(

@@ -127,7 +127,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
   const fresh = (position: number) => ({ token: ledger.adminToken, headers: { 'x-ledger-min-position': String(position) } });
   const deployable = async (hostname: string, position = 0) => (await ledger.request('GET', `/api/v1/deployables/${regions[hostname].deployableUuid}`, fresh(position))).body;
   const placementOf = async (hostname: string, position = 0) => (await ledger.request('GET', `/api/v1/hosts/${hostname}/placement`, fresh(position))).body.providers;
-  /** The device fact (inventory.RegionProgrammed or RegionProgramFailed) the device-facts reactor records for a bind's program job. */
+  /** The device fact (inventory.RegionProgrammed or RegionProgramFailed) the inventory's job-facts reactor records for a bind's program job. */
   async function programFactOf(hostname: string, arqUuid: string, key: string) {
     const jobId = workflowJobId(`workflow-bind-${await bindIdOf(arqUuid)}/${key}`);
     let fact: { type: string; position: number } | undefined;

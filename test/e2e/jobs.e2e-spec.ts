@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { HostLivenessRunner } from '@ledger/inventory/nest';
+import { HOST_LIVENESS_COMMANDS } from '@ledger/inventory';
+import type { HostLivenessCommands } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { eventually } from '@ledger/processing/testing';
 import { JobArrivals } from '../../apps/ledger/src/jobs/job-arrivals';
-import { JobTimeoutSweeper } from '../../apps/ledger/src/jobs/job-timeout.sweeper';
 import { hostname, hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 
@@ -51,7 +51,12 @@ describe('jobs over HTTP (embedded SQLite)', () => {
   const sendResult = (jobId: string, body: unknown, token: string) => ledger.request('POST', `/api/v1/jobs/${jobId}/result`, { token, body });
   const getJob = (jobId: string, position?: number | null) =>
     ledger.request('GET', `/api/v1/jobs/${jobId}`, { token: ledger.adminToken, headers: position ? { 'x-ledger-min-position': String(position) } : {} });
-  const typesOf = async (stream: string) => (await store.readStream(stream)).map((event) => event.type);
+  /** The host-stream fact of a finished driver job, once the inventory's job-facts reactor has recorded it. */
+  const driverFactOf = async (host: string, jobId: string) => {
+    const factOf = async () => (await store.readStream(`host-${host}`)).find((event) => (event.data as { jobId?: string }).jobId === jobId);
+    await eventually(async () => (await factOf()) !== undefined);
+    return (await factOf())!;
+  };
 
   /** A 4xx with its stable code, in the header and the problem document, and nothing appended. */
   async function expectRefused(send: () => Promise<TestResponse>, status: number, code: string, facts: Record<string, unknown> = {}): Promise<void> {
@@ -227,12 +232,15 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     const install = (await requestJob(host, { kind: 'install-driver', params: { driver: 'nvidia-gpu' } })).body.jobId;
     expect((await poll(host, agent, { boot, waitSeconds: 5 })).body.jobs[0]).toMatchObject({ jobId: install, timeoutSeconds: 1800, params: { driver: 'nvidia-gpu' } });
     const installed = await sendResult(install, { outcome: 'completed', evidence: { recap, playbook: 'nvidia-gpu/install.yml', version: '550.54.15' } }, agent);
-    expect((await typesOf(`host-${host}`)).slice(-1)).toEqual(['inventory.DriverInstalled']);
-    const [fact] = (await store.readStream(`host-${host}`)).slice(-1);
-    expect(fact.data).toEqual({ hostname: host, driver: 'nvidia-gpu', version: '550.54.15', recap, jobId: install });
-    expect(fact.position).toBe(installed.body.position);
+    const fact = await driverFactOf(host, install);
+    expect(fact).toMatchObject({ type: 'inventory.DriverInstalled', data: { hostname: host, driver: 'nvidia-gpu', version: '550.54.15', recap, jobId: install } });
+    // Recorded by the inventory after the job's result, correlated with the job's request and caused by its result.
+    const [completed] = (await store.readStream(`job-${install}`)).slice(-1);
+    expect(completed.position).toBe(installed.body.position);
+    expect(fact.position).toBeGreaterThan(installed.body.position);
+    expect(fact.metadata).toMatchObject({ causationId: completed.id, correlationId: completed.metadata.correlationId });
 
-    const drivers = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(installed.body.position) } });
+    const drivers = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(fact.position) } });
     expect(drivers.body).toEqual({
       hostname: host,
       pending: [],
@@ -252,20 +260,22 @@ describe('jobs over HTTP (embedded SQLite)', () => {
 
     const update = (await requestJob(host, { kind: 'update-driver', params: { driver: 'nvidia-gpu', version: '560.35.03' } })).body.jobId;
     await poll(host, agent, { boot, waitSeconds: 5 });
-    const failed = await sendResult(update, { outcome: 'failed', code: 'DRIVER.PLAYBOOK_FAILED', reason: 'dkms build failed', evidence: { recap: { ...recap, failed: 1 } } }, agent);
-    expect((await store.readStream(`host-${host}`)).slice(-1)[0]).toMatchObject({
+    await sendResult(update, { outcome: 'failed', code: 'DRIVER.PLAYBOOK_FAILED', reason: 'dkms build failed', evidence: { recap: { ...recap, failed: 1 } } }, agent);
+    const failed = await driverFactOf(host, update);
+    expect(failed).toMatchObject({
       type: 'inventory.DriverFailed',
       data: { driver: 'nvidia-gpu', operation: 'update', reason: 'DRIVER.PLAYBOOK_FAILED: dkms build failed', recap: { ...recap, failed: 1 }, jobId: update },
     });
-    const afterFailure = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(failed.body.position) } });
+    const afterFailure = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(failed.position) } });
     expect(afterFailure.body.drivers).toEqual([
       expect.objectContaining({ status: 'installed', version: '550.54.15', lastFailure: { operation: 'update', reason: 'DRIVER.PLAYBOOK_FAILED: dkms build failed', failedAt: expect.any(String) } }),
     ]);
 
     const uninstall = (await requestJob(host, { kind: 'uninstall-driver', params: { driver: 'nvidia-gpu' } })).body.jobId;
-    const removed = await sendResult(uninstall, { outcome: 'completed', evidence: { recap } }, ledger.adminToken);
-    expect((await typesOf(`host-${host}`)).slice(-1)).toEqual(['inventory.DriverUninstalled']);
-    expect((await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(removed.body.position) } })).body.drivers).toEqual([]);
+    expect((await sendResult(uninstall, { outcome: 'completed', evidence: { recap } }, ledger.adminToken)).status).toBe(200);
+    const removed = await driverFactOf(host, uninstall);
+    expect(removed.type).toBe('inventory.DriverUninstalled');
+    expect((await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(removed.position) } })).body.drivers).toEqual([]);
     await expectRefused(() => ledger.request('GET', '/api/v1/hosts/never-reported/drivers', { token: manager }), 404, 'INVENTORY.HOST_NOT_FOUND');
   });
 
@@ -282,7 +292,7 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     expect((await heartbeat(host, agent)).status).toBe(200);
     expect((await requestJob(host, { kind: 'discover', params: {}, timeoutSeconds: 3600 })).status).toBe(202);
 
-    const lost = await ledger.app.get(HostLivenessRunner).run(
+    const lost = await ledger.app.get<symbol, HostLivenessCommands>(HOST_LIVENESS_COMMANDS).run(
       { type: 'MarkAgentLost', hostname: host, lastSeenAt: new Date().toISOString(), detectedAt: new Date().toISOString() },
       { actor: SYSTEM_ACTOR, correlationId: randomUUID() },
     );
@@ -310,14 +320,13 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     });
     await poll(host, agent, { boot: randomUUID(), waitSeconds: 5 });
     await eventually(async () => (await driversAt(requested.body.position)).pending[0]?.state === 'dispatched');
-    const done = await sendResult(install, { outcome: 'completed', evidence: { recap, version: '1.2' } }, agent);
-    expect(await driversAt(done.body.position)).toMatchObject({ drivers: [{ driver: 'intel-qat', status: 'installed', version: '1.2' }], pending: [] });
+    await sendResult(install, { outcome: 'completed', evidence: { recap, version: '1.2' } }, agent);
+    expect(await driversAt((await driverFactOf(host, install)).position)).toMatchObject({ drivers: [{ driver: 'intel-qat', status: 'installed', version: '1.2' }], pending: [] });
   });
 
-  it('records a driver fact a crash left out: on the agent retrying its result, or by the sweeper', async () => {
+  it('records the driver fact of a result the ledger appended just before a crash, once, from the job alone', async () => {
     const { host, agent } = await newHost();
-    const sweeper = ledger.app.get(JobTimeoutSweeper);
-    // The ledger stopped right after appending the job's outcome, before the host fact.
+    // The ledger stopped right after appending the job's outcome: nothing but the job's stream says it finished.
     const crashAfterOutcome = async (driver: string) => {
       const { jobId } = (await requestJob(host, { kind: 'install-driver', params: { driver, version: '1.2' } })).body;
       const version = (await store.readStream(`job-${jobId}`)).length;
@@ -328,20 +337,18 @@ describe('jobs over HTTP (embedded SQLite)', () => {
       );
       return jobId;
     };
-    const retried = await crashAfterOutcome('intel-qat');
-    const swept = await crashAfterOutcome('sriov-nic');
+    const first = await crashAfterOutcome('intel-qat');
+    const second = await crashAfterOutcome('sriov-nic');
 
-    expect((await sendResult(retried, { outcome: 'completed', evidence: { recap } }, agent)).status).toBe(409);
-    expect((await store.readStream(`host-${host}`)).slice(-1)[0]).toMatchObject({ type: 'inventory.DriverInstalled', data: { driver: 'intel-qat', version: '1.2', jobId: retried } });
-
-    const head = await store.headPosition();
-    await eventually(async () => (await getJob(swept)).body.state === 'completed');
-    expect(await sweeper.sweepOnce(new Date(Date.now() + 60_000))).toEqual({ timedOut: 0, driverFacts: 1 });
-    expect((await store.readStream(`host-${host}`)).slice(-1)[0]).toMatchObject({ type: 'inventory.DriverInstalled', data: { driver: 'sriov-nic', jobId: swept } });
-    expect(await store.headPosition()).toBe(head + 1);
-    const drivers = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(head + 1) } });
+    expect(await driverFactOf(host, first)).toMatchObject({ type: 'inventory.DriverInstalled', data: { driver: 'intel-qat', version: '1.2', jobId: first } });
+    const last = await driverFactOf(host, second);
+    expect(last).toMatchObject({ type: 'inventory.DriverInstalled', data: { driver: 'sriov-nic', jobId: second } });
+    // The agent retries its result until acknowledged: refused, and no second fact.
+    expect((await sendResult(first, { outcome: 'completed', evidence: { recap } }, agent)).status).toBe(409);
+    const drivers = await ledger.request('GET', `/api/v1/hosts/${host}/drivers`, { token: manager, headers: { 'x-ledger-min-position': String(await store.headPosition()) } });
     expect(drivers.body.drivers.map((driver: { driver: string }) => driver.driver)).toEqual(['intel-qat', 'sriov-nic']);
-    expect(await sweeper.sweepOnce(new Date(Date.now() + 60_000))).toEqual({ timedOut: 0, driverFacts: 0 });
+    const facts = (await store.readStream(`host-${host}`)).filter((event) => event.type.startsWith('inventory.Driver'));
+    expect(facts.map((event) => (event.data as { jobId: string }).jobId)).toEqual([first, second]);
   });
 
   it('refuses bad input with 400 and a stable code, appending nothing', async () => {

@@ -249,8 +249,16 @@ const cells = POLICY.flatMap(([endpoint, scope, outcomes]) =>
   })),
 );
 
-/** Facts the device-facts reactor records from finished jobs, behind the call that requested them. */
-const DEVICE_JOB_FACTS = new Set(['inventory.RegionProgrammed', 'inventory.RegionProgramFailed', 'inventory.ShellProgrammed', 'inventory.VfsConfigured']);
+/** Facts the inventory's job-facts reactor records from finished jobs, behind the call that finished them. */
+const JOB_FACTS = new Set([
+  'inventory.RegionProgrammed',
+  'inventory.RegionProgramFailed',
+  'inventory.ShellProgrammed',
+  'inventory.VfsConfigured',
+  'inventory.DriverInstalled',
+  'inventory.DriverUninstalled',
+  'inventory.DriverFailed',
+]);
 
 describe('policy matrix: every endpoint × caller × own/other project', () => {
   let ledger: TestLedger;
@@ -1074,9 +1082,9 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     }
     if (response.status >= 400) expect(Object.keys(response.body ?? {}).filter((key) => DATA_KEYS.has(key))).toEqual([]);
     // A refusal, or another project's target, changes nothing.
-    // The device-facts reactor may still be recording an earlier cell's program job (its own write, not this call's).
+    // The job-facts reactor may still be recording an earlier cell's job (its own write, not this call's).
     const { events: appended } = await store.readAll({ after: before, max: 10 });
-    expect(appended.filter((event) => !DEVICE_JOB_FACTS.has(event.type)).map((event) => `${event.type} on ${event.stream}`)).toEqual([]);
+    expect(appended.filter((event) => !JOB_FACTS.has(event.type)).map((event) => `${event.type} on ${event.stream}`)).toEqual([]);
     reusable!.spent = false;
   });
 });

@@ -17,6 +17,7 @@ export * from './command-handling/command-context';
 export * from './command-handling/handle-command';
 export * from './command-handling/handle-multi-stream-command';
 export * from './command-handling/stream-locks';
+export * from './command-handling/decider-command-handler';
 export * from './nest/event-store.token';
 export * from './open-event-store';
 export type { SqliteEventStore, SqliteEventStoreStats } from './adapters/sqlite/sqlite-event-store';

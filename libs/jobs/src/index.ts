@@ -10,7 +10,6 @@ export * from './domain/job.decider';
 export * from './application/agent-presence.port';
 export * from './application/requested-job';
 export * from './application/job-requested.notice';
-export * from './application/driver-facts/driver-outcome';
 export * from './application/request-job/request-job.command';
 export * from './application/request-program-job/request-program-job.command';
 export * from './application/dispatch-job/job-offer';

@@ -1,5 +1,4 @@
 // The jobs context's Nest entry (@ledger/jobs/nest): its module and what the ledger wires with Nest. The
 // Nest-free face is ./index (@ledger/jobs).
 export * from './application/job.reader';
-export * from './application/driver-facts/driver-facts.recorder';
 export * from './application/jobs.module';

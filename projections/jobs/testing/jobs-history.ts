@@ -1,6 +1,7 @@
 import { type CommandContext, handleCommand, type RecordedEvent } from '@ledger/eventstore';
 import { hostDriversDecider, hostStream } from '@ledger/inventory';
-import { driverOutcomeOf, isDriverJobKind, isJobFinishedEvent, type JobCommand, jobDecider, jobStream } from '@ledger/jobs';
+import { driverOutcomeOfJob } from '@ledger/inventory/job-facts';
+import { isJobFinishedEvent, type JobCommand, type JobCompleted, type JobFailed, jobDecider, type JobRequested, jobStream } from '@ledger/jobs';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 
@@ -11,8 +12,9 @@ export const HISTORY_START = Date.UTC(2026, 2, 1);
 export const at = (seconds: number): string => new Date(HISTORY_START + seconds * 1000).toISOString();
 
 /**
- * Runs job commands through the real decider, as the ledger does, including
- * the host-stream fact a finished driver job makes. Refused commands record
+ * Runs job commands through the real decider, as the ledger does, and
+ * records the host-stream fact a finished driver job makes right after it,
+ * as the inventory's job-facts reactor does. Refused commands record
  * nothing. Answers the log.
  */
 export async function recordJobsHistory(commands: readonly JobCommand[]): Promise<RecordedEvent[]> {
@@ -20,11 +22,10 @@ export async function recordJobsHistory(commands: readonly JobCommand[]): Promis
   const store = new InMemoryEventStore(() => new Date(HISTORY_START + 1000 * tick++));
   for (const command of commands) {
     const result = await handleCommand(store, jobStream(command.jobId), jobDecider, command, context).catch(() => undefined);
-    const finished = result?.events.find(isJobFinishedEvent);
-    if (result && finished && result.state.status !== 'none' && isDriverJobKind(result.state.kind)) {
-      const job = result.state;
-      await handleCommand(store, hostStream(job.hostname), hostDriversDecider, driverOutcomeOf(job, finished), context);
-    }
+    if (!result?.events.some(isJobFinishedEvent)) continue;
+    const events = await store.readStream(jobStream(command.jobId));
+    const outcome = driverOutcomeOfJob(events[0] as RecordedEvent & JobRequested, events[events.length - 1] as RecordedEvent & (JobCompleted | JobFailed));
+    if (outcome) await handleCommand(store, hostStream(outcome.hostname), hostDriversDecider, outcome, context);
   }
   return (await store.readAll({ max: 100_000 })).events;
 }

@@ -1,7 +1,7 @@
 import { loadLedgerConfig } from '@ledger/config';
 import { handleCommand } from '@ledger/eventstore';
 import { hostInventoryDecider, hostStream } from '@ledger/inventory';
-import { HostLivenessRunner } from '@ledger/inventory/nest';
+import { hostLivenessCommands } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { ensureProcessingTables, openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { InMemoryEventStore } from '@ledger/processing/testing';
@@ -15,7 +15,7 @@ describe('AgentLivenessMonitor', () => {
   let db: SqlDatabase;
   let store: InMemoryEventStore;
   const monitor = (instanceId: string) =>
-    new AgentLivenessMonitor(db, loadLedgerConfig({ LEDGER_INSTANCE_ID: instanceId }), new HostLivenessRunner(store));
+    new AgentLivenessMonitor(db, loadLedgerConfig({ LEDGER_INSTANCE_ID: instanceId }), hostLivenessCommands(store));
   const lostEvents = async (hostname: string) => (await store.readStream(hostStream(hostname))).filter((event) => event.type === 'inventory.AgentLost');
 
   beforeEach(async () => {

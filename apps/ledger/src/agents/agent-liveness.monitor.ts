@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
-import { HostLivenessRunner } from '@ledger/inventory/nest';
+import { HOST_LIVENESS_COMMANDS } from '@ledger/inventory';
+import type { HostLivenessCommands } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { acquireLease, ensureProcessingTables, releaseLease, type SqlDatabase } from '@ledger/processing';
 import { ensureLiveViewTables, LiveViewQueries } from '@ledger/projections/inventory';
@@ -32,7 +33,7 @@ export class AgentLivenessMonitor implements OnApplicationBootstrap, BeforeAppli
   constructor(
     @Inject(READ_MODEL_DB) private readonly db: SqlDatabase,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
-    @Inject(HostLivenessRunner) private readonly liveness: HostLivenessRunner,
+    @Inject(HOST_LIVENESS_COMMANDS) private readonly liveness: HostLivenessCommands,
   ) {
     this.queries = new LiveViewQueries(db);
   }

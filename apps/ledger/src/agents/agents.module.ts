@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
-import { HostLivenessRunner } from '@ledger/inventory/nest';
+import { hostLivenessCommandsProvider } from '@ledger/inventory/nest';
 import { AGENT_PRESENCE } from '@ledger/jobs';
 import type { SqlDatabase } from '@ledger/processing';
 import { LiveViewQueries } from '@ledger/projections/inventory';
@@ -40,7 +40,7 @@ export class AgentsModule {
       // The live view for the report route's ReportSightingInterceptor, which Nest builds in InventoryHttpModule.
       exports.push(AGENT_PRESENCE, TelemetryLiveView);
     }
-    if (config.roles.includes('processors')) providers.push(HostLivenessRunner, AgentLivenessMonitor);
+    if (config.roles.includes('processors')) providers.push(hostLivenessCommandsProvider, AgentLivenessMonitor);
     // Global so that the jobs context's request handler finds AGENT_PRESENCE, and the report route the
     // live view, without importing the app's modules.
     return { module: AgentsModule, global: exports.length > 0, controllers, providers, exports };

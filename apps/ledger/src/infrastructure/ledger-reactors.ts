@@ -4,20 +4,22 @@ import { HttpNovaEvents, type NovaEvents } from '@ledger/allocation';
 import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
-import { runDeviceCommand } from '@ledger/inventory/nest';
-import type { EventStore } from '@ledger/eventstore';
+import type { EventStore, StreamLocks } from '@ledger/eventstore';
+import { jobFactsReactor } from '@ledger/inventory/job-facts';
+import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { PlacementQueries } from '@ledger/projections/placement';
-import { deviceFactsReactor } from '../inventory/device-facts/device-facts.reactor';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 import { LEDGER_USE_CASES, type LedgerOutside } from '../ledger-use-cases';
 
 export interface ReactorDependencies {
   readonly store: EventStore;
+  /** The process's one StreamLocks: the facts of jobs queue on a device's stream with its other commands. */
+  readonly streamLocks: StreamLocks;
   readonly readModels: SqlDatabase;
   readonly projections: ProcessorRuntime;
   readonly logger: Logger;
@@ -31,7 +33,7 @@ export interface ReactorDependencies {
   readonly keystoneSession: KeystoneSession | null;
 }
 
-/** Every reactor the ledger runs, in one list: the use cases' first, then the device-facts reactor always, the others when their outside is configured. */
+/** Every reactor the ledger runs, in one list: the use cases' first, then those whose outside is configured (Placement, Kafka), then the job-facts reactor and the holds a request gives back. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const arqs = new ArqQueries(deps.readModels);
   const outside: LedgerOutside = {
@@ -53,7 +55,15 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   }
   if (deps.publisher) reactors.push(kafkaRelayReactor({ publisher: deps.publisher, topicPrefix: config.kafka.topicPrefix }));
-  reactors.push(deviceFactsReactor({ store: deps.store, recordDeviceFact: (command, context) => runDeviceCommand(deps.store, command, context) }));
+  const devices = deviceCommands(deps.store, { locks: deps.streamLocks });
+  const hostDrivers = hostDriversCommands(deps.store);
+  reactors.push(
+    jobFactsReactor({
+      store: deps.store,
+      recordDeviceFact: (command, context) => devices.run(command, context),
+      recordDriverOutcome: (command, context) => hostDrivers.run(command, context),
+    }),
+  );
   // After the configured ones (status lists keep Nova's first).
   const holds = conductorProvider(deps.moduleRef, ArqHolds);
   if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));

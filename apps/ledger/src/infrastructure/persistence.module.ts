@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { eventStoreOptions, type LedgerConfig, readModelOptions } from '@ledger/config';
-import { EVENT_STORE, type EventStore, openEventStore } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, openEventStore, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
@@ -33,7 +33,7 @@ async function openStore(config: LedgerConfig, metrics: LedgerMetrics | undefine
   return config.tracing ? tracedEventStore(store) : store;
 }
 
-/** The event store, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer; whether the read models are prepared yet. */
+/** The event store and its stream locks, the read-model database and the Kafka publisher, opened from configuration, closed last; the head checkpoints' signer; whether the read models are prepared yet. */
 @Global()
 @Module({})
 export class PersistenceModule {
@@ -43,6 +43,8 @@ export class PersistenceModule {
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, inject: [OPTIONAL_METRICS], useFactory: (metrics?: LedgerMetrics) => openStore(config, metrics) },
+        // One per process: every writer of a stream (a command, a bind over several streams, a reactor) queues on it.
+        { provide: STREAM_LOCKS, useFactory: () => new StreamLocks() },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
         messagePublisherProvider(config),
         PersistenceShutdown,
@@ -55,7 +57,7 @@ export class PersistenceModule {
           useFactory: (db: SqlDatabase) => (config.roles.includes('processors') ? null : new ReadModelsPreparation(db)),
         },
       ],
-      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION, ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : [])],
+      exports: [LEDGER_CONFIG, EVENT_STORE, STREAM_LOCKS, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION, ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : [])],
     };
   }
 }

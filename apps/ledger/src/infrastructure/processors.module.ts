@@ -13,7 +13,7 @@ import { KEYSTONE_SESSION, type KeystoneSession } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import type { PlacementReconciler } from '@ledger/placement';
 import { PLACEMENT_RECONCILER, placementReconcilerProviders } from '@ledger/placement/nest';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
@@ -82,9 +82,10 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }, OPTIONAL_METRICS],
+          inject: [EVENT_STORE, STREAM_LOCKS, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }, OPTIONAL_METRICS],
           useFactory: (
             store: EventStore,
+            streamLocks: StreamLocks,
             db: SqlDatabase,
             projections: ProcessorRuntime,
             placementReconciler: PlacementReconciler | null,
@@ -95,6 +96,7 @@ export class ProcessorsModule {
           ) => {
             const reactors = ledgerReactors(config, {
               store,
+              streamLocks,
               readModels: db,
               projections,
               placementReconciler,

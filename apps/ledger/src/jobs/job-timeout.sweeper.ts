@@ -3,7 +3,6 @@ import { CommandBus, EventBus, ofType } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
 import type { CommandContext } from '@ledger/eventstore';
 import { JobRequestedNotice, TimeOutJobCommand } from '@ledger/jobs';
-import { DriverFactsRecorder } from '@ledger/jobs/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { JobQueries } from '@ledger/projections/jobs';
 import { READ_MODELS_PREPARATION, type ReadModelsPreparation } from '../infrastructure/read-models-preparation';
@@ -13,12 +12,9 @@ const MAX_SLEEP_MS = 5_000;
 const FIRST_SWEEP_MS = 1_000;
 const MIN_SLEEP_MS = 100;
 const BATCH = 100;
-/** A driver job finished this long ago without its host fact lost it to a crash between the two appends. */
-const DRIVER_FACT_GRACE_MS = 30_000;
 
 export interface SweepReport {
   readonly timedOut: number;
-  readonly driverFacts: number;
 }
 
 /**
@@ -27,8 +23,7 @@ export interface SweepReport {
  * projection shows (at most 5 s) and is woken sooner by a job requested in
  * this process with an earlier deadline. Every conductor replica may run it:
  * a timeout is decided on the job's stream, so a second sweeper, or a result
- * that won the race, makes it a no-op. It also records the host fact of a
- * finished driver job that a crash left without one.
+ * that won the race, makes it a no-op.
  */
 @Injectable()
 export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -47,7 +42,6 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
     @Inject(JobQueries) private readonly queries: JobQueries,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(EventBus) private readonly eventBus: EventBus,
-    @Inject(DriverFactsRecorder) private readonly driverFacts: DriverFactsRecorder,
     // Null in a process that runs the processors (they prepare the read models before it serves).
     @Optional() @Inject(READ_MODELS_PREPARATION) private readonly preparation?: ReadModelsPreparation | null,
   ) {}
@@ -72,13 +66,8 @@ export class JobTimeoutSweeper implements OnApplicationBootstrap, BeforeApplicat
       const result = await this.commands.execute(new TimeOutJobCommand({ jobId, now: now.toISOString() }, context));
       timedOut += result.appended;
     }
-    let driverFacts = 0;
-    for (const jobId of await this.queries.driverJobsWithoutFact(new Date(now.getTime() - DRIVER_FACT_GRACE_MS).toISOString(), BATCH)) {
-      if ((await this.driverFacts.ensure(jobId, context)) !== undefined) driverFacts++;
-    }
     if (timedOut > 0) this.logger.warn(`${timedOut} job(s) failed with JOB.TIMED_OUT: no result within their timeout`);
-    if (driverFacts > 0) this.logger.warn(`recorded ${driverFacts} driver fact(s) a restart had left out`);
-    return { timedOut, driverFacts };
+    return { timedOut };
   }
 
   /** An API replica started before any processors replica: the jobs table comes when one prepares the read models; sweep then. */

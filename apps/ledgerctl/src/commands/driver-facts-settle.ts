@@ -12,10 +12,11 @@ export interface SettleOptions {
 
 /**
  * Waits until the host's drivers list shows the finished driver job. The
- * ledger appends the host-stream fact (DriverInstalled…) right after the
- * job's outcome, and the read model may show the one a moment before the
- * other; so that `driver-list` right after `install-driver --wait` shows
- * the install, the command returns only once the list does. After
+ * inventory's job-facts reactor records the host-stream fact
+ * (DriverInstalled…) after the job's outcome, and the read model may show
+ * the one a moment before the other; so that `driver-list` right after
+ * `install-driver --wait` shows the install, the command returns only once
+ * the list does. After
  * SETTLE_MS it warns and returns: the job's outcome stands either way.
  */
 export async function awaitDriverFacts(client: Pick<LedgerApiClient, 'request'>, job: JobView, options: SettleOptions = {}): Promise<void> {

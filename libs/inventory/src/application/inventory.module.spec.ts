@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, type CommandContext } from '@ledger/eventstore';
+import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 import { a100, hostReport, x710 } from '../domain/testing/host-report.fixtures';
@@ -22,7 +22,7 @@ describe('InventoryModule (command side, in a small Nest app)', () => {
   beforeEach(async () => {
     store = new InMemoryEventStore();
     @Global()
-    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }], exports: [EVENT_STORE] })
+    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }, { provide: STREAM_LOCKS, useValue: new StreamLocks() }], exports: [EVENT_STORE, STREAM_LOCKS] })
     class StoreModule {}
     @Module({ imports: [CqrsModule.forRoot(), StoreModule, InventoryModule] })
     class FixtureModule {}

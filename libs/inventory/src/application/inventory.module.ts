@@ -3,7 +3,8 @@ import { AggregateCache } from '@ledger/eventstore';
 import type { DeviceState } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
 import { ClaimAttachHandleHandler, ReleaseAttachHandleHandler } from './attach-handle-claims/attach-handle-claims.handlers';
-import { DeviceCommandRunner } from './device-command.runner';
+import { deviceCommandsProvider } from './device-commands';
+import { deviceMaintenanceProvider } from './device-maintenance';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
 import { EnableDeviceHandler } from './enable-device/enable-device.handler';
 import { DEVICE_CACHE, HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from './inventory.tokens';
@@ -11,14 +12,14 @@ import { ConfirmUnchangedReportHandler } from './report-host/confirm-unchanged-r
 import { ReportHostHandler } from './report-host/report-host.handler';
 import { UnchangedReportMemo } from './report-host/unchanged-report.memo';
 import { CreateAttributeHandler, DeleteAttributeHandler } from './attributes/attribute.handlers';
-import { HostLivenessRunner } from './agent-liveness/host-liveness.runner';
+import { hostLivenessCommandsProvider } from './agent-liveness/host-liveness-commands';
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
 
 /**
  * The inventory command side. Expects the app to import
- * `CqrsModule.forRoot()` and to provide `EVENT_STORE` globally.
+ * `CqrsModule.forRoot()` and to provide `EVENT_STORE` and `STREAM_LOCKS` globally.
  */
 @Module({
   providers: [
@@ -28,14 +29,15 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
     { provide: UNCHANGED_REPORT_MEMO, useFactory: () => new UnchangedReportMemo(20_000) },
     ReportHostHandler,
     ConfirmUnchangedReportHandler,
-    DeviceCommandRunner,
+    deviceCommandsProvider,
+    deviceMaintenanceProvider,
     DisableDeviceHandler,
     EnableDeviceHandler,
     ClaimAttachHandleHandler,
     ReleaseAttachHandleHandler,
     CreateAttributeHandler,
     DeleteAttributeHandler,
-    HostLivenessRunner,
+    hostLivenessCommandsProvider,
     RecordHeartbeatHandler,
     RecordAgentSeenHandler,
     HostProvisioningHandler,

@@ -6,3 +6,12 @@ export const DEVICE_CACHE = Symbol('DEVICE_CACHE');
 
 /** Nest token of the UnchangedReportMemo (the report handler writes it, the unchanged report's short cut reads it). */
 export const UNCHANGED_REPORT_MEMO = Symbol('UNCHANGED_REPORT_MEMO');
+
+/** Nest token of the device commands' runner (DeviceCommands). */
+export const DEVICE_COMMANDS = Symbol('DEVICE_COMMANDS');
+
+/** Nest token of the host liveness commands' runner (HostLivenessCommands). */
+export const HOST_LIVENESS_COMMANDS = Symbol('HOST_LIVENESS_COMMANDS');
+
+/** Nest token of the devices' maintenance (DeviceMaintenance: the host check, then the device command). */
+export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');

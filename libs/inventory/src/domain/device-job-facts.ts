@@ -5,7 +5,7 @@ import type { DeviceJobEvent, DeviceJobRequester, RegionProgrammed, RegionProgra
 
 /**
  * What a finished program or configure-vfs job did to the device, sent by
- * the device-facts reactor (apps/ledger) as a command: each is the fact's
+ * the job-facts reactor (libs/inventory/src/job-facts) as a command: each is the fact's
  * data under a command type. Idempotent by job id.
  */
 export type RecordRegionProgrammed = { readonly type: 'RecordRegionProgrammed' } & RegionProgrammed['data'];

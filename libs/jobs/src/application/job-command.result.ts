@@ -8,3 +8,7 @@ export interface JobCommandResult {
   readonly position: number | null;
   readonly state: JobState;
 }
+
+export function toJobCommandResult(jobId: string, result: { readonly appended: number; readonly position: number | undefined; readonly state: JobState }): JobCommandResult {
+  return { jobId: jobId.toLowerCase(), appended: result.appended, position: result.position ?? null, state: result.state };
+}

@@ -1,12 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { StreamLocks } from '@ledger/eventstore';
 import { FileBitstreamContentStore } from '../infrastructure/file-bitstream-content.store';
 import { HttpBitstreamOriginReader } from '../infrastructure/http-bitstream-origin.reader';
 import { BITSTREAM_CONTENT_STORE } from './bitstream-content.port';
 import { BITSTREAM_ORIGIN_READER } from './bitstream-origin.port';
-import { ProgrammingCommandRunner } from './programming-command.runner';
+import { programmingCommandsProvider } from './programming-commands';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from './programming.settings';
-import { PROGRAMMING_STREAM_LOCKS } from './programming.tokens';
 import { RegisterBitstreamFromOriginHandler } from './register-bitstream-from-origin/register-bitstream-from-origin.handler';
 import { RegisterBitstreamHandler } from './register-bitstream/register-bitstream.handler';
 import { RetireBitstreamHandler } from './retire-bitstream/retire-bitstream.handler';
@@ -17,7 +15,7 @@ import { TrustSigningKeyHandler } from './trust-signing-key/trust-signing-key.ha
  * The programming command side (bitstreams and signing keys) and the
  * content store the API serves images from. Global, so the HTTP module
  * reaches the store without a second instance. Expects
- * `CqrsModule.forRoot()` and a global `EVENT_STORE`.
+ * `CqrsModule.forRoot()` and a global `EVENT_STORE` and `STREAM_LOCKS`.
  */
 @Module({})
 export class ProgrammingModule {
@@ -27,10 +25,9 @@ export class ProgrammingModule {
       global: true,
       providers: [
         { provide: PROGRAMMING_SETTINGS, useValue: settings },
-        { provide: PROGRAMMING_STREAM_LOCKS, useFactory: () => new StreamLocks() },
         { provide: BITSTREAM_CONTENT_STORE, useFactory: () => new FileBitstreamContentStore(settings.contentDir) },
         { provide: BITSTREAM_ORIGIN_READER, useFactory: () => new HttpBitstreamOriginReader() },
-        ProgrammingCommandRunner,
+        programmingCommandsProvider,
         RegisterBitstreamHandler,
         RegisterBitstreamFromOriginHandler,
         RetireBitstreamHandler,

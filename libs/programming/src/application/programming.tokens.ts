@@ -1,2 +1,2 @@
-/** Nest token of the StreamLocks every programming handler queues on. */
-export const PROGRAMMING_STREAM_LOCKS = Symbol('PROGRAMMING_STREAM_LOCKS');
+/** Nest token of the programming context's command runners (ProgrammingCommands). */
+export const PROGRAMMING_COMMANDS = Symbol('PROGRAMMING_COMMANDS');

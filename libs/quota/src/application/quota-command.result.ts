@@ -4,3 +4,7 @@ export interface QuotaCommandResult {
   /** Global position of the last appended event; null when nothing was appended. */
   readonly position: number | null;
 }
+
+export function toQuotaCommandResult(result: { readonly appended: number; readonly position: number | undefined }): QuotaCommandResult {
+  return { appended: result.appended, position: result.position ?? null };
+}

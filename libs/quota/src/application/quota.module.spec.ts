@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, type CommandContext, WrongExpectedVersionError } from '@ledger/eventstore';
+import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks, WrongExpectedVersionError } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 import { QuotaModule } from './quota.module';
@@ -16,7 +16,7 @@ const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: '0196b3c2-
 /** A Nest app with the quota module on `store`: two of them on one store behave like two ledger replicas. */
 async function quotaApp(store: InMemoryEventStore): Promise<INestApplicationContext> {
   @Global()
-  @Module({ providers: [{ provide: EVENT_STORE, useValue: store }], exports: [EVENT_STORE] })
+  @Module({ providers: [{ provide: EVENT_STORE, useValue: store }, { provide: STREAM_LOCKS, useValue: new StreamLocks() }], exports: [EVENT_STORE, STREAM_LOCKS] })
   class StoreModule {}
   @Module({ imports: [CqrsModule.forRoot(), StoreModule, QuotaModule] })
   class FixtureModule {}

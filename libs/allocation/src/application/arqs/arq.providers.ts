@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { ArqHolds } from './arq-holds';
-import { ArqStore } from './arq-store';
+import { arqStoreProvider } from './arq-store';
 import { BIND_ARQS_PROVIDERS } from './bind-arqs/bind-arqs.providers';
 import { CreateArqsHandler } from './create-arqs/create-arqs.handler';
 import { DeleteArqsHandler, DeleteInstanceArqsHandler } from './delete-arqs/delete-arqs.handlers';
@@ -8,7 +8,7 @@ import { UnbindArqsHandler } from './unbind-arqs/unbind-arqs.handler';
 
 /** The accelerator-request command handlers, registered by AllocationModule (which also needs ALLOCATION_DIRECTORY from the app). */
 export const ARQ_PROVIDERS: Provider[] = [
-  ArqStore,
+  arqStoreProvider,
   ArqHolds,
   CreateArqsHandler,
   ...BIND_ARQS_PROVIDERS,

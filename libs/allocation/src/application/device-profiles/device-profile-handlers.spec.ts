@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { type CommandContext, EVENT_STORE } from '@ledger/eventstore';
+import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 import { CreateDeviceProfileCommand } from './create-device-profile.command';
@@ -21,7 +21,7 @@ describe('device-profile command handlers (in a small Nest app)', () => {
   beforeEach(async () => {
     store = new InMemoryEventStore();
     @Global()
-    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }], exports: [EVENT_STORE] })
+    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }, { provide: STREAM_LOCKS, useValue: new StreamLocks() }], exports: [EVENT_STORE, STREAM_LOCKS] })
     class StoreModule {}
     @Module({ imports: [CqrsModule.forRoot(), StoreModule], providers: DEVICE_PROFILE_PROVIDERS })
     class FixtureModule {}

@@ -1,14 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DeviceCommandRunner } from '../device-command.runner';
+import type { DeviceMaintenance } from '../device-maintenance';
 import type { InventoryCommandResult } from '../inventory-command.result';
+import { DEVICE_MAINTENANCE } from '../inventory.tokens';
 import { DisableDeviceCommand } from './disable-device.command';
 
 @CommandHandler(DisableDeviceCommand)
 export class DisableDeviceHandler implements ICommandHandler<DisableDeviceCommand> {
-  constructor(@Inject(DeviceCommandRunner) private readonly devices: DeviceCommandRunner) {}
+  constructor(@Inject(DEVICE_MAINTENANCE) private readonly maintenance: DeviceMaintenance) {}
 
   execute({ target, context }: DisableDeviceCommand): Promise<InventoryCommandResult> {
-    return this.devices.runMaintenance(target, (deviceUuid) => ({ type: 'DisableDevice', deviceUuid, reason: target.reason ?? null }), context);
+    return this.maintenance.run(target, (deviceUuid) => ({ type: 'DisableDevice', deviceUuid, reason: target.reason ?? null }), context);
   }
 }

@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, type CommandContext } from '@ledger/eventstore';
+import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 import type { HeartbeatDevice } from '../../domain/host-heartbeat';
 import { deviceUuidOf } from '../../domain/identity';
 import { a100, hostReport, x710 } from '../../domain/testing/host-report.fixtures';
-import { HostLivenessRunner } from '../agent-liveness/host-liveness.runner';
+import type { HostLivenessCommands } from '../agent-liveness/host-liveness-commands';
+import { HOST_LIVENESS_COMMANDS } from '../inventory.tokens';
 import { RecordAgentSeenCommand } from '../agent-liveness/record-agent-seen.command';
 import { InventoryModule } from '../inventory.module';
 import { ReportHostCommand } from '../report-host/report-host.command';
@@ -30,7 +31,7 @@ describe('RecordHeartbeatCommand (in a small Nest app)', () => {
   beforeEach(async () => {
     store = new InMemoryEventStore();
     @Global()
-    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }], exports: [EVENT_STORE] })
+    @Module({ providers: [{ provide: EVENT_STORE, useValue: store }, { provide: STREAM_LOCKS, useValue: new StreamLocks() }], exports: [EVENT_STORE, STREAM_LOCKS] })
     class StoreModule {}
     @Module({ imports: [CqrsModule.forRoot(), StoreModule, InventoryModule] })
     class FixtureModule {}
@@ -74,7 +75,7 @@ describe('RecordHeartbeatCommand (in a small Nest app)', () => {
   });
 
   it('records the agent back once after it was marked lost, by a heartbeat or a report', async () => {
-    const liveness = app.get(HostLivenessRunner);
+    const liveness = app.get<symbol, HostLivenessCommands>(HOST_LIVENESS_COMMANDS);
     // Heartbeats are stamped with the handler's clock, so the monitor's readings are taken from it too.
     const markLost = async () => {
       const lastSeenAt = new Date().toISOString();
@@ -91,7 +92,7 @@ describe('RecordHeartbeatCommand (in a small Nest app)', () => {
   });
 
   it('refuses a contradictory heartbeat before recording anything', async () => {
-    const liveness = app.get(HostLivenessRunner);
+    const liveness = app.get<symbol, HostLivenessCommands>(HOST_LIVENESS_COMMANDS);
     await liveness.run({ type: 'MarkAgentLost', hostname: HOST, lastSeenAt: '2026-03-01T10:00:00.000Z', detectedAt: '2026-03-01T10:00:45.000Z' }, context);
     const head = await store.headPosition();
     await expect(heartbeat([ok(GPU), { ...ok(GPU), health: 'failed' }])).rejects.toMatchObject({ code: 'INVENTORY.HEARTBEAT_INVALID', status: 400 });

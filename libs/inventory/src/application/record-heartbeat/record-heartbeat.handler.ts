@@ -4,8 +4,9 @@ import type { CommandContext } from '@ledger/eventstore';
 import { HeartbeatInvalidError } from '../../domain/heartbeat.errors';
 import { type HeartbeatDevice, normalizeHeartbeat } from '../../domain/host-heartbeat';
 import { hostnameProblem } from '../../domain/hostname';
-import { HostLivenessRunner } from '../agent-liveness/host-liveness.runner';
-import { DeviceCommandRunner } from '../device-command.runner';
+import type { HostLivenessCommands } from '../agent-liveness/host-liveness-commands';
+import type { DeviceCommands } from '../device-commands';
+import { DEVICE_COMMANDS, HOST_LIVENESS_COMMANDS } from '../inventory.tokens';
 import { DeviceHealthMemo } from './device-health.memo';
 import { type HeartbeatResult, RecordHeartbeatCommand } from './record-heartbeat.command';
 
@@ -20,8 +21,8 @@ export class RecordHeartbeatHandler implements ICommandHandler<RecordHeartbeatCo
   private readonly recorded = new DeviceHealthMemo();
 
   constructor(
-    @Inject(HostLivenessRunner) private readonly liveness: HostLivenessRunner,
-    @Inject(DeviceCommandRunner) private readonly devices: DeviceCommandRunner,
+    @Inject(HOST_LIVENESS_COMMANDS) private readonly liveness: HostLivenessCommands,
+    @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
   ) {}
 
   async execute({ heartbeat, context, receivedAt }: RecordHeartbeatCommand): Promise<HeartbeatResult> {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, type CommandContext } from '@ledger/eventstore';
+import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import { InMemoryEventStore } from '@ledger/processing/testing';
 import { a100, arria10, hostReport, x710 } from '../../domain/testing/host-report.fixtures';
@@ -18,7 +18,7 @@ const UNCHANGED = { appended: 0, position: undefined, version: 3, eventTypes: []
 /** One ledger process: its own caches and memo, on a store it may share with another ("a replica"). */
 async function replicaOn(store: InMemoryEventStore): Promise<{ app: INestApplicationContext; bus: CommandBus }> {
   @Global()
-  @Module({ providers: [{ provide: EVENT_STORE, useValue: store }], exports: [EVENT_STORE] })
+  @Module({ providers: [{ provide: EVENT_STORE, useValue: store }, { provide: STREAM_LOCKS, useValue: new StreamLocks() }], exports: [EVENT_STORE, STREAM_LOCKS] })
   class StoreModule {}
   @Module({ imports: [CqrsModule.forRoot(), StoreModule, InventoryModule] })
   class FixtureModule {}

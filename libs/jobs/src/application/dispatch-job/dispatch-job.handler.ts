@@ -2,17 +2,18 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { isLedgerError } from '@ledger/kernel';
 import { JobErrorCodes } from '../../domain/job.errors';
-import { JobCommandRunner } from '../job-command.runner';
+import type { JobCommands } from '../job-commands';
+import { JOB_COMMANDS } from '../jobs.tokens';
 import { DispatchJobCommand } from './dispatch-job.command';
 import type { JobOffer } from './job-offer';
 
 @CommandHandler(DispatchJobCommand)
 export class DispatchJobHandler implements ICommandHandler<DispatchJobCommand> {
-  constructor(@Inject(JobCommandRunner) private readonly runner: JobCommandRunner) {}
+  constructor(@Inject(JOB_COMMANDS) private readonly jobs: JobCommands) {}
 
   async execute({ input, context }: DispatchJobCommand): Promise<JobOffer | null> {
     try {
-      const { appended, state } = await this.runner.run({ type: 'DispatchJob', ...input, dispatchedAt: new Date().toISOString() }, context);
+      const { appended, state } = await this.jobs.run({ type: 'DispatchJob', ...input, dispatchedAt: new Date().toISOString() }, context);
       if (appended === 0 || state.status === 'none') return null;
       const { jobId, kind, params, timeoutSeconds, requestedAt, attempt } = state;
       return { jobId, kind, params, timeoutSeconds, requestedAt, attempt };

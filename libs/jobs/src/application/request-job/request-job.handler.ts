@@ -4,7 +4,8 @@ import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
 import { AGENT_PRESENCE, type AgentPresenceLookup } from '../agent-presence.port';
 import { assertHostKnown } from '../host-known';
-import { JobCommandRunner } from '../job-command.runner';
+import type { JobCommands } from '../job-commands';
+import { JOB_COMMANDS } from '../jobs.tokens';
 import type { RequestedJob } from '../requested-job';
 import { RequestJobCommand } from './request-job.command';
 
@@ -12,7 +13,7 @@ import { RequestJobCommand } from './request-job.command';
 export class RequestJobHandler implements ICommandHandler<RequestJobCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(JobCommandRunner) private readonly runner: JobCommandRunner,
+    @Inject(JOB_COMMANDS) private readonly jobs: JobCommands,
     @Optional() @Inject(AGENT_PRESENCE) private readonly agentPresence?: AgentPresenceLookup,
   ) {}
 
@@ -21,7 +22,7 @@ export class RequestJobHandler implements ICommandHandler<RequestJobCommand> {
     const { kind, params, timeoutSeconds, hostname, origin } = input;
     const agent = await this.agentPresence?.(hostname);
     const jobId = input.jobId ?? uuidV7();
-    const result = await this.runner.run({ type: 'RequestJob', jobId, hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString(), agent, origin }, context);
-    return { jobId: result.jobId, position: result.position };
+    const result = await this.jobs.run({ type: 'RequestJob', jobId, hostname, kind, params, timeoutSeconds, requestedAt: new Date().toISOString(), agent, origin }, context);
+    return { jobId: jobId.toLowerCase(), position: result.position ?? null };
   }
 }

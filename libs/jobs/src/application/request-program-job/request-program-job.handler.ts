@@ -5,7 +5,8 @@ import { findDeployableOnHost, HOST_INVENTORY_CACHE, type HostInventoryState, In
 import { ConflictError, NotFoundError, uuidV7 } from '@ledger/kernel';
 import { JobErrorCodes } from '../../domain/job.errors';
 import type { ProgramParams } from '../../domain/job-params';
-import { JobCommandRunner } from '../job-command.runner';
+import type { JobCommands } from '../job-commands';
+import { JOB_COMMANDS } from '../jobs.tokens';
 import type { RequestedJob } from '../requested-job';
 import { RequestProgramJobCommand } from './request-program-job.command';
 
@@ -14,7 +15,7 @@ export class RequestProgramJobHandler implements ICommandHandler<RequestProgramJ
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(HOST_INVENTORY_CACHE) private readonly hostCache: AggregateCache<HostInventoryState>,
-    @Inject(JobCommandRunner) private readonly runner: JobCommandRunner,
+    @Inject(JOB_COMMANDS) private readonly jobs: JobCommands,
   ) {}
 
   async execute({ input, context }: RequestProgramJobCommand): Promise<RequestedJob> {
@@ -40,10 +41,11 @@ export class RequestProgramJobHandler implements ICommandHandler<RequestProgramJ
       ...(device.deployables.length > 1 ? { region: deployable.name } : {}),
       image: { imageUuid: input.imageUuid },
     };
-    const result = await this.runner.run(
-      { type: 'RequestJob', jobId: uuidV7(), hostname: input.hostname, kind: 'program', params, requestedAt: new Date().toISOString() },
+    const jobId = uuidV7();
+    const result = await this.jobs.run(
+      { type: 'RequestJob', jobId, hostname: input.hostname, kind: 'program', params, requestedAt: new Date().toISOString() },
       context,
     );
-    return { jobId: result.jobId, position: result.position! };
+    return { jobId, position: result.position! };
   }
 }

@@ -4,7 +4,8 @@ import { checkOriginBytes, originUrlOf } from '../../domain/bitstream-origin';
 import { BitstreamInvalidError } from '../../domain/programming.errors';
 import { SHA256_HEX } from '../../domain/register-bitstream';
 import { BITSTREAM_ORIGIN_READER, type BitstreamOriginReader } from '../bitstream-origin.port';
-import { ProgrammingCommandRunner } from '../programming-command.runner';
+import type { ProgrammingCommands } from '../programming-commands';
+import { PROGRAMMING_COMMANDS } from '../programming.tokens';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '../programming.settings';
 import { appendRegistration } from '../register-bitstream/bitstream-registration';
 import type { RegisteredBitstream } from '../register-bitstream/register-bitstream.command';
@@ -13,7 +14,7 @@ import { RegisterBitstreamFromOriginCommand } from './register-bitstream-from-or
 @CommandHandler(RegisterBitstreamFromOriginCommand)
 export class RegisterBitstreamFromOriginHandler implements ICommandHandler<RegisterBitstreamFromOriginCommand> {
   constructor(
-    @Inject(ProgrammingCommandRunner) private readonly runner: ProgrammingCommandRunner,
+    @Inject(PROGRAMMING_COMMANDS) private readonly commands: ProgrammingCommands,
     @Inject(BITSTREAM_ORIGIN_READER) private readonly origins: BitstreamOriginReader,
     @Inject(PROGRAMMING_SETTINGS) private readonly settings: ProgrammingSettings,
   ) {}
@@ -29,6 +30,6 @@ export class RegisterBitstreamFromOriginHandler implements ICommandHandler<Regis
     }
     const read = await this.origins.read(url, { maxBytes: input.sizeBytes, timeoutMs: originTimeoutMs });
     checkOriginBytes(url, { sha256, sizeBytes: input.sizeBytes }, read);
-    return appendRegistration(this.runner, { bytes: read.bytes, sha256, originUrl: url }, input, this.settings.allowUnsigned, context);
+    return appendRegistration(this.commands, { bytes: read.bytes, sha256, originUrl: url }, input, this.settings.allowUnsigned, context);
   }
 }

@@ -1,6 +1,6 @@
 import type { CommandContext } from '@ledger/eventstore';
 import { bitstreamIdOf } from '../../domain/bitstream-id';
-import type { ProgrammingCommandRunner } from '../programming-command.runner';
+import { type ProgrammingCommands, trustedKeys } from '../programming-commands';
 import { verifyDetachedSignature } from '../signature/detached-signature.verifier';
 import type { BitstreamMetadata, RegisteredBitstream } from './register-bitstream.command';
 
@@ -10,17 +10,16 @@ import type { BitstreamMetadata, RegisteredBitstream } from './register-bitstrea
  * the keys the log trusts now, then decide and append.
  */
 export async function appendRegistration(
-  runner: ProgrammingCommandRunner,
+  commands: ProgrammingCommands,
   image: { readonly bytes: Buffer; readonly sha256: string; readonly originUrl: string | null },
   metadata: BitstreamMetadata,
   allowUnsigned: boolean,
   context: CommandContext,
 ): Promise<RegisteredBitstream> {
-  const signature = verifyDetachedSignature(image.bytes, metadata.signature, await runner.trustedKeys(), metadata.keyId);
+  const signature = verifyDetachedSignature(image.bytes, metadata.signature, await trustedKeys(commands), metadata.keyId);
   const bitstreamId = bitstreamIdOf(image.sha256);
   const sizeBytes = image.bytes.length;
-  const result = await runner.bitstream(
-    bitstreamId,
+  const result = await commands.bitstreams.run(
     {
       type: 'RegisterBitstream',
       sha256: image.sha256,

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { BITSTREAM_CONTENT_STORE, type BitstreamContentStore } from '../bitstream-content.port';
-import { ProgrammingCommandRunner } from '../programming-command.runner';
+import type { ProgrammingCommands } from '../programming-commands';
+import { PROGRAMMING_COMMANDS } from '../programming.tokens';
 import { PROGRAMMING_SETTINGS, type ProgrammingSettings } from '../programming.settings';
 import { appendRegistration } from './bitstream-registration';
 import { RegisterBitstreamCommand, type RegisteredBitstream } from './register-bitstream.command';
@@ -10,7 +11,7 @@ import { RegisterBitstreamCommand, type RegisteredBitstream } from './register-b
 @CommandHandler(RegisterBitstreamCommand)
 export class RegisterBitstreamHandler implements ICommandHandler<RegisterBitstreamCommand> {
   constructor(
-    @Inject(ProgrammingCommandRunner) private readonly runner: ProgrammingCommandRunner,
+    @Inject(PROGRAMMING_COMMANDS) private readonly commands: ProgrammingCommands,
     @Inject(BITSTREAM_CONTENT_STORE) private readonly content: BitstreamContentStore,
     @Inject(PROGRAMMING_SETTINGS) private readonly settings: ProgrammingSettings,
   ) {}
@@ -20,7 +21,7 @@ export class RegisterBitstreamHandler implements ICommandHandler<RegisterBitstre
     // Stored before the event, so a recorded bitstream always has its bytes; removed again if refused.
     const { created } = await this.content.put(sha256, input.content);
     try {
-      return await appendRegistration(this.runner, { bytes: input.content, sha256, originUrl: null }, input, this.settings.allowUnsigned, context);
+      return await appendRegistration(this.commands, { bytes: input.content, sha256, originUrl: null }, input, this.settings.allowUnsigned, context);
     } catch (error) {
       if (created) await this.content.remove(sha256);
       throw error;

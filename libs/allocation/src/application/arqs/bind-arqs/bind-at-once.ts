@@ -1,4 +1,4 @@
-import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, StreamLocks } from '@ledger/eventstore';
+import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import { claimOf, DEVICE_CACHE, deviceDecider, type DeviceEvent, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
 import { foldEvents, isLedgerError, type LedgerError } from '@ledger/kernel';
 import { QUOTA_CACHE, QUOTA_EVENT_SCHEMA_VERSIONS, quotaDecider, type QuotaState, quotaStream } from '@ledger/quota';
@@ -34,8 +34,6 @@ const SCHEMA_VERSIONS = { ...INVENTORY_EVENT_SCHEMA_VERSIONS, ...QUOTA_EVENT_SCH
  */
 @Injectable()
 export class BindAtOnceDecision {
-  private readonly locks = new StreamLocks();
-
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ArqStore) private readonly arqs: ArqStore,
@@ -43,6 +41,8 @@ export class BindAtOnceDecision {
     // The device and quota commands' own caches: one folded state per aggregate in the process, not a second copy that lags it.
     @Inject(DEVICE_CACHE) private readonly devices: AggregateCache<DeviceState>,
     @Inject(QUOTA_CACHE) private readonly quotas: AggregateCache<QuotaState>,
+    // The locks the device and quota commands queue on: a bind and a device command on one device wait for each other.
+    @Inject(STREAM_LOCKS) private readonly locks: StreamLocks,
   ) {}
 
   /** Whether this store can append one decision to several streams atomically (not on EventStoreDB: binds run as workflows there). */

@@ -1,28 +1,30 @@
-import type { PlaybookRecap, RecordDriverOutcome } from '@ledger/inventory';
-import type { JobCompleted, JobFailed } from '../../domain/job.events';
-import type { DriverJobParams } from '../../domain/job-params';
-import type { KnownJob } from '../../domain/job.state';
+import type { RecordedEvent } from '@ledger/eventstore';
+import { type DriverJobParams, isDriverJobKind, type JobCompleted, type JobFailed, type JobRequested } from '@ledger/jobs';
+import type { RecordDriverOutcome } from '../domain/host-drivers.decider';
+import type { PlaybookRecap } from '../domain/inventory.events';
 
 const OPERATION = { 'install-driver': 'install', 'uninstall-driver': 'uninstall', 'update-driver': 'update' } as const;
 const RECAP_MEMBERS = ['ok', 'changed', 'failed', 'unreachable', 'skipped'] as const;
 const VERSION = /^[\x21-\x7e][\x20-\x7e]{0,63}$/;
 
 /**
- * The host-stream fact a finished driver job makes. The agent's evidence is
- * read defensively: a recap that is not five counts is recorded as null, and
- * the installed version is what the agent read back (`evidence.version`),
- * else what the job asked for.
+ * The host-stream fact a finished driver job makes, or undefined for a job
+ * of another kind. The agent's evidence is read defensively: a recap that is
+ * not five counts is recorded as null, and the installed version is what the
+ * agent read back (`evidence.version`), else what the job asked for.
  */
-export function driverOutcomeOf(job: KnownJob, finished: JobCompleted | JobFailed): RecordDriverOutcome {
-  const params = job.params as DriverJobParams;
+export function driverOutcomeOfJob(requested: RecordedEvent & JobRequested, finished: RecordedEvent & (JobCompleted | JobFailed)): RecordDriverOutcome | undefined {
+  const { kind, hostname, jobId } = requested.data;
+  if (!isDriverJobKind(kind)) return undefined;
+  const params = requested.data.params as DriverJobParams;
   const evidence = finished.data.evidence;
   const readBack = typeof evidence.version === 'string' && VERSION.test(evidence.version) ? evidence.version : undefined;
   return {
     type: 'RecordDriverOutcome',
-    hostname: job.hostname,
-    jobId: job.jobId,
+    hostname,
+    jobId,
     driver: params.driver,
-    operation: OPERATION[job.kind as keyof typeof OPERATION],
+    operation: OPERATION[kind as keyof typeof OPERATION],
     outcome: finished.type === 'jobs.JobCompleted' ? 'completed' : 'failed',
     version: readBack ?? params.version ?? null,
     recap: recapOf(evidence.recap),

@@ -1,5 +1,4 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeviceJobCommand, DeviceJobRequester } from '@ledger/inventory';
 import {
   type ConfigureVfsParams,
   isShellProgram,
@@ -10,6 +9,8 @@ import {
   type ProgramParams,
   type ShellProgramParams,
 } from '@ledger/jobs';
+import type { DeviceJobCommand } from '../domain/device-job-facts';
+import type { DeviceJobRequester } from '../domain/inventory.events';
 
 const MAX_DEVICE_STATE = 1024;
 

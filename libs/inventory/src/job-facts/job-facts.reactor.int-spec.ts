@@ -1,10 +1,11 @@
 import { type CommandContext, handleCommand } from '@ledger/eventstore';
-import { deviceStream } from '@ledger/inventory';
-import { runDeviceCommand } from '@ledger/inventory/nest';
 import { type JobCommand, jobDecider, jobStream } from '@ledger/jobs';
 import { openSqliteSqlDatabase, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, InMemoryEventStore } from '@ledger/processing/testing';
-import { deviceFactsReactor } from './device-facts.reactor';
+import { deviceCommands } from '../application/device-commands';
+import { hostDriversCommands } from '../application/host-drivers-commands';
+import { deviceStream, hostStream } from '../domain/streams';
+import { jobFactsReactor } from './job-facts.reactor';
 
 const DEVICE = '17107e20-ed18-50ad-92a6-e82078f0e0f2';
 const DEPLOYABLE = 'b0a7f0c4-6a3e-5c55-9d0e-1e5a0c1f2a3b';
@@ -19,7 +20,7 @@ const ops: CommandContext = { actor: { user: 'ops', project: 'p-ops', roles: ['a
 const byWorkflow: CommandContext = { actor: { user: 'workflow:provision', project: null, roles: ['system'] }, correlationId: 'workflow-provision-compute-1' };
 const image = { url: 'https://images.example/nlb.gbs', sha256: SHA };
 
-describe('the device-facts reactor (SQLite checkpoints)', () => {
+describe('the job-facts reactor (SQLite checkpoints)', () => {
   let store: InMemoryEventStore;
   let db: SqlDatabase;
   let reactors: ReactorRuntime;
@@ -32,7 +33,13 @@ describe('the device-facts reactor (SQLite checkpoints)', () => {
       logger: capturingLogger(),
       maxAttempts: 2,
       rejectedBackoff: { initialMs: 1, maxMs: 5 },
-      reactors: [deviceFactsReactor({ store, recordDeviceFact: (command, context) => runDeviceCommand(store, command, context) })],
+      reactors: [
+        jobFactsReactor({
+          store,
+          recordDeviceFact: (command, context) => deviceCommands(store).run(command, context),
+          recordDriverOutcome: (command, context) => hostDriversCommands(store).run(command, context),
+        }),
+      ],
     });
     await reactors.start();
     await eventually(async () => (await reactors.status())[0].state === 'live');
@@ -45,11 +52,15 @@ describe('the device-facts reactor (SQLite checkpoints)', () => {
   const request = (n: number, kind: string, params: Record<string, unknown>): JobCommand => ({
     type: 'RequestJob', jobId: job(n), hostname: 'compute-1', kind, params: { deviceUuid: DEVICE, pciAddress: '0000:3b:00.0', ...params }, requestedAt: AT,
   });
+  const requestDriverJob = (n: number, kind: string, params: Record<string, unknown>): JobCommand => ({
+    type: 'RequestJob', jobId: job(n), hostname: 'compute-1', kind, params, requestedAt: AT,
+  });
   const complete = (n: number, evidence: Record<string, unknown>): JobCommand => ({ type: 'CompleteJob', jobId: job(n), evidence, completedAt: DONE });
   const fail = (n: number, code: string, evidence: Record<string, unknown>): JobCommand => ({
     type: 'FailJob', jobId: job(n), code, reason: 'it went wrong', evidence, failedAt: DONE,
   });
   const deviceFacts = async () => store.readStream(deviceStream(DEVICE));
+  const driverFacts = async () => store.readStream(hostStream('compute-1'));
   const caughtUp = async () => reactors.waitForPosition(await store.headPosition());
 
   beforeEach(async () => {
@@ -101,6 +112,36 @@ describe('the device-facts reactor (SQLite checkpoints)', () => {
     ]);
   });
 
+  it("records finished driver jobs on the host's stream: what the agent read back, a failure's code and reason, an uninstall", async () => {
+    const recap = { ok: 5, changed: 2, failed: 0, unreachable: 0, skipped: 1 };
+    await run(ops, requestDriverJob(1, 'install-driver', { driver: 'nvidia-gpu' }), complete(1, { recap, version: '550.54.15' }));
+    await run(ops, requestDriverJob(2, 'update-driver', { driver: 'nvidia-gpu', version: '560.1' }), fail(2, 'DRIVER.PLAYBOOK_FAILED', { recap: 'not counts' }));
+    await run(byWorkflow, requestDriverJob(3, 'uninstall-driver', { driver: 'nvidia-gpu' }), complete(3, {}));
+    await caughtUp();
+    const facts = await driverFacts();
+    const [completed] = (await store.readStream(jobStream(job(1)))).slice(-1);
+    expect(facts.map((event) => [event.type, event.data])).toEqual([
+      ['inventory.DriverInstalled', { hostname: 'compute-1', driver: 'nvidia-gpu', version: '550.54.15', recap, jobId: job(1) }],
+      ['inventory.DriverFailed', { hostname: 'compute-1', driver: 'nvidia-gpu', operation: 'update', recap: null, reason: 'DRIVER.PLAYBOOK_FAILED: it went wrong', jobId: job(2) }],
+      ['inventory.DriverUninstalled', { hostname: 'compute-1', driver: 'nvidia-gpu', recap: null, jobId: job(3) }],
+    ]);
+    expect(facts[0].metadata).toMatchObject({ actor: ops.actor, correlationId: 'req-ops-1', causationId: completed.id });
+    expect(facts[2].metadata).toMatchObject({ actor: byWorkflow.actor, correlationId: 'workflow-provision-compute-1' });
+    expect(await deviceFacts()).toEqual([]);
+  });
+
+  it('records, when it starts again from its checkpoint, the facts of jobs that finished while it was down (a kill between the result and the fact)', async () => {
+    await run(ops, requestDriverJob(1, 'install-driver', { driver: 'nvidia-gpu', version: '550.54.15' }), request(2, 'configure-vfs', { numVfs: 8 }));
+    await caughtUp();
+    await reactors.stop();
+    await run(ops, complete(1, {}), complete(2, { numVfs: 8, previousNumVfs: 4 }));
+    expect(await driverFacts()).toEqual([]);
+    await startReactor(db);
+    await caughtUp();
+    expect((await driverFacts()).map((event) => [event.type, (event.data as { jobId: string }).jobId])).toEqual([['inventory.DriverInstalled', job(1)]]);
+    expect((await deviceFacts()).map((event) => [event.type, (event.data as { jobId: string }).jobId])).toEqual([['inventory.VfsConfigured', job(2)]]);
+  });
+
   it('records a failure the agent could not read back (a ledger timeout) with regionHolds null', async () => {
     await run(ops, request(1, 'program', { deployableUuid: DEPLOYABLE, image }), { type: 'TimeOutJob', jobId: job(1), now: '2026-03-02T00:00:00.000Z' });
     await caughtUp();
@@ -112,16 +153,20 @@ describe('the device-facts reactor (SQLite checkpoints)', () => {
   it('appends nothing more when the whole log is sent again (a crash before the checkpoint moved)', async () => {
     await run(ops, request(1, 'program', { deployableUuid: DEPLOYABLE, image }), complete(1, { functionId: FUNCTION, sha256: SHA, previousFunctionId: null }));
     await run(ops, request(2, 'configure-vfs', { numVfs: 8 }), complete(2, { numVfs: 8, previousNumVfs: 4 }));
+    await run(ops, requestDriverJob(3, 'install-driver', { driver: 'nvidia-gpu' }), complete(3, {}));
     await caughtUp();
     const before = await deviceFacts();
+    const driversBefore = await driverFacts();
     expect(before).toHaveLength(2);
+    expect(driversBefore).toHaveLength(1);
     await reactors.stop();
     const freshCheckpoints = await openSqliteSqlDatabase({ file: ':memory:' });
     try {
       await startReactor(freshCheckpoints);
       await caughtUp();
       expect(await deviceFacts()).toEqual(before);
-      expect(await reactors.parked('device-facts')).toEqual([]);
+      expect(await driverFacts()).toEqual(driversBefore);
+      expect(await reactors.parked('job-facts')).toEqual([]);
     } finally {
       await reactors.stop();
       await freshCheckpoints.close();
@@ -133,7 +178,7 @@ describe('the device-facts reactor (SQLite checkpoints)', () => {
     await run(ops, request(1, 'program', { deployableUuid: DEPLOYABLE, image }), complete(1, { sha256: SHA }));
     await run(ops, request(2, 'configure-vfs', { numVfs: 8 }), complete(2, { numVfs: 8, previousNumVfs: 4 }));
     await caughtUp();
-    expect(await reactors.parked('device-facts')).toEqual([
+    expect(await reactors.parked('job-facts')).toEqual([
       expect.objectContaining({ type: 'jobs.JobCompleted', stream: jobStream(job(1)), error: expect.stringContaining('functionId must be 32 hex digits') }),
     ]);
     expect((await deviceFacts()).map((event) => event.type)).toEqual(['inventory.VfsConfigured']);
