@@ -9,8 +9,8 @@ import type { EventStore } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
-import { ArqQueries } from '@ledger/projections/arqs';
-import { PlacementQueries } from '@ledger/projections/placement';
+import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
+import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
 import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
 import { deviceFactsReactor } from '../inventory/device-facts/device-facts.reactor';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
@@ -44,7 +44,8 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
           onPartial: (refused) => deps.logger.warn(`Nova refused some accelerator-request-bound events: ${JSON.stringify(refused)}`),
         }),
         store: deps.store,
-        projectionsReached: (position) => deps.projections.waitForPosition(position),
+        // What a poll of `?instance=` reads: Nova is never told before that poll would show it.
+        projectionsReached: (position) => deps.projections.waitForPosition(position, { processors: [arqProjection.name] }),
         arqsOfInstance: async (instanceUuid) => (await arqs.list('all-projects', { instanceUuid })).map((arq) => arq.uuid),
       }),
     );
@@ -57,7 +58,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     reactors.push(
       placementReconcilerReactor({
         reconciler: deps.placementReconciler,
-        projectionsReached: (position) => deps.projections.waitForPosition(position),
+        projectionsReached: (position) => deps.projections.waitForPosition(position, { processors: [placementProjection.name] }),
         hostsOf: (keys) => placement.hostsOf(keys),
       }),
     );

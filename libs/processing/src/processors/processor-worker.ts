@@ -12,6 +12,7 @@ import type { ProcessorLogger } from './processor-logger';
 import type { ProcessorObserver } from './processor-observer';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
 import { ReadAhead } from './read-ahead';
+import type { SharedLogTail } from './shared-log-tail';
 
 /**
  * How long a processor may run ahead of its stored checkpoint over events
@@ -22,6 +23,8 @@ const LAZY_CHECKPOINT_MS = 200;
 
 export interface WorkerSettings {
   readonly store: Pick<EventStore, 'readAll' | 'waitForAppend' | 'headPosition'>;
+  /** The log's newest events, read once per append for every worker of the process. */
+  readonly tail: SharedLogTail;
   readonly db: SqlDatabase;
   readonly owner: string;
   readonly batchSize: number;
@@ -85,7 +88,7 @@ export abstract class ProcessorWorker {
     protected readonly settings: WorkerSettings,
   ) {
     this.renewEveryMs = Math.max(1, Math.floor(settings.leaseTtlMs / 3));
-    this.reads = new ReadAhead(settings.store, settings.batchSize, identity.filter);
+    this.reads = new ReadAhead(settings.tail, settings.batchSize, identity.filter);
   }
 
   /** Creates what the worker needs and reads (or starts) its checkpoint, in the caller's transaction. */
@@ -181,7 +184,7 @@ export abstract class ProcessorWorker {
 
   /** The chain hash of the log's event at `position`, to store with a checkpoint there. */
   protected chainHashAt(position: number, known: readonly RecordedEvent[] = this.batch): Promise<string | undefined> {
-    return chainHashAt(this.settings.store, position, known);
+    return chainHashAt(this.settings.tail.lookups, position, known);
   }
 
   protected leaseTerms(now: number): LeaseTerms {
