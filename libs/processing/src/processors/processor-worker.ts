@@ -82,6 +82,11 @@ export abstract class ProcessorWorker {
   private wakeUp = new AbortController();
   /** The signal of the running loop (aborts at stop); aborted before start. */
   protected runSignal: AbortSignal = AbortSignal.abort();
+  /**
+   * Stop-or-wake, made once per wake rather than at every wait: every loop
+   * waits after every append, and AbortSignal.any cost more than the wait.
+   */
+  private stopOrWake: { readonly stop: AbortSignal; readonly wake: AbortSignal; readonly either: AbortSignal } | undefined;
 
   protected constructor(
     readonly identity: WorkerIdentity,
@@ -162,7 +167,14 @@ export abstract class ProcessorWorker {
 
   /** Waits `ms`, or less if the loop is stopped or woken. */
   protected pause(ms: number, signal: AbortSignal): Promise<void> {
-    return abortableDelay(ms, AbortSignal.any([signal, this.wakeUp.signal]));
+    return abortableDelay(ms, this.stoppedOrWoken(signal));
+  }
+
+  /** Aborts when the loop stops or `wake()` is called. */
+  private stoppedOrWoken(stop: AbortSignal): AbortSignal {
+    const wake = this.wakeUp.signal;
+    if (this.stopOrWake?.stop !== stop || this.stopOrWake.wake !== wake) this.stopOrWake = { stop, wake, either: AbortSignal.any([stop, wake]) };
+    return this.stopOrWake.either;
   }
 
   /** Runs `work` (optional) and moves the checkpoint from `from` to `to` in one transaction under the lease fence. */
@@ -207,7 +219,7 @@ export abstract class ProcessorWorker {
       // An append that came since the read would not wake the wait either: read it now.
       if ((await this.settings.store.headPosition()) > after) return;
       const waitMs = after > from.position ? Math.min(this.renewEveryMs, LAZY_CHECKPOINT_MS - sinceStored) : this.renewEveryMs;
-      await this.settings.store.waitForAppend(waitMs, AbortSignal.any([signal, this.wakeUp.signal]));
+      await this.settings.store.waitForAppend(waitMs, this.stoppedOrWoken(signal));
       return;
     }
     if (events.length === 0 && this.settings.clock() - this.storedAt < LAZY_CHECKPOINT_MS) {
