@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import type { SqlDatabase } from '@ledger/processing';
-import { createArqSchema } from '@ledger/projections/arqs';
-import { READ_MODEL_DB } from '../../apps/ledger/src/infrastructure/tokens';
 import { startTestLedger, type TestLedger, type TestResponse } from '../support/ledger-app';
 import { expectCyborgRefusal } from '../support/cyborg-v2-assertions';
 
@@ -19,16 +16,12 @@ const fpgaGroups = [{ 'resources:FPGA': '1', 'trait:CUSTOM_FPGA_INTEL': 'require
 describe('Cyborg v2: device profiles over HTTP (embedded SQLite)', () => {
   let ledger: TestLedger;
   let store: EventStore;
-  let readModels: SqlDatabase;
   let member: string;
   let reader: string;
 
   beforeAll(async () => {
     ledger = await startTestLedger();
     store = ledger.app.get<EventStore>(EVENT_STORE);
-    readModels = ledger.app.get<SqlDatabase>(READ_MODEL_DB);
-    // The ARQ projection owns this table; until it runs in the app, the in-use check needs it to exist.
-    await readModels.transaction((tx) => createArqSchema(tx));
     member = ledger.token({ user: 'alice', project: 'tenant-a', roles: ['member'] });
     reader = ledger.token({ user: 'bob', project: 'tenant-b', roles: ['reader'] });
   });
@@ -235,17 +228,16 @@ describe('Cyborg v2: device profiles over HTTP (embedded SQLite)', () => {
 
     it('refuses to delete a profile that accelerator requests still use (409), and deletes it once they are gone', async () => {
       const { uuid } = (await createProfile('used-dp')).body;
-      await readModels.run(
-        `INSERT INTO arq_requests (uuid, project_id, state, device_profile_uuid, device_profile_name, device_profile_group_id, resource_class, stream_version, created_at)
-         VALUES ('0196b3c2-0000-7000-8000-00000000a001', 'tenant-a', 'Initial', $1, 'used-dp', 0, 'FPGA', 1, '2026-03-01T10:00:00.000Z')`,
-        [uuid],
-      );
+      // Counted by the command from the log (DeviceProfileIndex), not from a read model.
+      const created = await ledger.request('POST', '/v2/accelerator_requests', { token: member, body: { device_profile_name: 'used-dp' } });
+      expect(created.status).toBe(201);
       const message = await expectRefused(() => admin('DELETE', `/v2/device_profiles/${uuid}`), 409, 'DEVICE_PROFILE.IN_USE');
       expect(message).toMatch(/used-dp is still used by 1 accelerator request/);
       await expectRefused(() => admin('DELETE', '/v2/device_profiles?value=fpga-dp,used-dp'), 409, 'DEVICE_PROFILE.IN_USE');
       expect((await ledger.request('GET', '/v2/device_profiles?name=fpga-dp', { token: reader })).body.device_profiles).toHaveLength(1);
 
-      await readModels.run('DELETE FROM arq_requests WHERE device_profile_uuid = $1', [uuid]);
+      const arqs = created.body.arqs.map((arq: { uuid: string }) => arq.uuid).join(',');
+      expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${arqs}`, { token: member })).status).toBe(204);
       expect((await admin('DELETE', `/v2/device_profiles/${uuid}`)).status).toBe(204);
     });
 

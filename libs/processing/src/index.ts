@@ -28,4 +28,5 @@ export * from './reactors/backoff';
 export * from './reactors/parked-events';
 export * from './processors/processor-worker';
 export * from './processors/worker-pool';
+export * from './processors/shared-log-tail';
 export type { PreparedProcessor } from './processors/prepare-processor';

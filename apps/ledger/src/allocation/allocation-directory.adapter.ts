@@ -2,18 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AllocationDirectory, BindableBitstream, InventoryAttachHandle, ProviderDescription } from '@ledger/allocation';
 import type { SqlDatabase } from '@ledger/processing';
 import { mayBeLoaded, PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@ledger/programming';
-import { ArqQueries } from '@ledger/projections/arqs';
-import { BitstreamQueries, type BitstreamView } from '@ledger/projections/bitstreams';
-import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
-import { InventoryQueries } from '@ledger/projections/inventory';
+import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
+import { BitstreamQueries, type BitstreamView, bitstreamsProjection } from '@ledger/projections/bitstreams';
+import { InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 
-/** The allocation commands' view of the read models: profiles, providers and their handles, an instance's requests, bitstreams. */
+const DIRECTORY_PROJECTIONS = [inventoryProjection.name, arqProjection.name, bitstreamsProjection.name];
+
+/** The allocation commands' view of the read models: providers and their handles, an instance's requests, bitstreams. */
 @Injectable()
 export class ReadModelAllocationDirectory implements AllocationDirectory {
   private readonly inventory: InventoryQueries;
-  private readonly profiles: DeviceProfileQueries;
   private readonly arqs: ArqQueries;
   private readonly bitstreams: BitstreamQueries;
 
@@ -23,13 +23,13 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     @Inject(PROGRAMMING_SETTINGS) private readonly programming: ProgrammingSettings,
   ) {
     this.inventory = new InventoryQueries(db);
-    this.profiles = new DeviceProfileQueries(db);
     this.arqs = new ArqQueries(db);
     this.bitstreams = new BitstreamQueries(db);
   }
 
+  /** Waits only for the read models this directory reads. */
   catchUp(): Promise<void> {
-    return this.consistency.awaitFresh();
+    return this.consistency.awaitFresh(DIRECTORY_PROJECTIONS);
   }
 
   async providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined> {

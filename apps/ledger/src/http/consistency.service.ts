@@ -37,29 +37,32 @@ export class ConsistencyService {
    * Serves a read only from projections that include everything recorded
    * before the request arrived. Nova and the `openstack` client read right
    * after they write (create then show, bind then poll `?instance=`) and
-   * send no position, so the Cyborg API reads this way. Costs one head
-   * lookup when the projections are caught up.
+   * send no position, so the Cyborg API reads this way. `projections` names
+   * the read models the read uses (all when absent): a GET of requests does
+   * not wait for the device history. Costs one head lookup when they are
+   * caught up.
    */
-  async awaitFresh(): Promise<void> {
-    await this.awaitPosition(await this.store.headPosition());
+  async awaitFresh(projections?: readonly string[]): Promise<void> {
+    await this.awaitPosition(await this.store.headPosition(), projections);
   }
 
-  async awaitPosition(position: number): Promise<void> {
+  async awaitPosition(position: number, projections?: readonly string[]): Promise<void> {
     if (this.runtime) {
-      await this.runtime.waitForPosition(position, { timeoutMs: WAIT_MS }).catch(() => {
+      await this.runtime.waitForPosition(position, { timeoutMs: WAIT_MS, processors: projections }).catch(() => {
         throw notCaughtUp(position);
       });
       return;
     }
     const deadline = Date.now() + WAIT_MS;
-    while (!(await this.checkpointsReach(position))) {
+    while (!(await this.checkpointsReach(position, projections))) {
       if (Date.now() >= deadline) throw notCaughtUp(position);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
-  private async checkpointsReach(position: number): Promise<boolean> {
+  private async checkpointsReach(position: number, projections: readonly string[] | undefined): Promise<boolean> {
     for (const processor of LEDGER_PROCESSORS) {
+      if (projections && !projections.includes(processor.name)) continue;
       const checkpoint = await readCheckpoint(this.db, processor.name);
       if (!checkpoint || checkpoint.position < position) return false;
     }

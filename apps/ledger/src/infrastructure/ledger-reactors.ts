@@ -10,8 +10,8 @@ import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
-import { ArqQueries } from '@ledger/projections/arqs';
-import { PlacementQueries } from '@ledger/projections/placement';
+import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
+import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 import { LEDGER_USE_CASES, type LedgerOutside } from '../ledger-use-cases';
@@ -39,7 +39,8 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
   const outside: LedgerOutside = {
     nova: novaEvents(config, deps),
     store: deps.store,
-    projectionsReached: (position) => deps.projections.waitForPosition(position),
+    // What a poll of `?instance=` reads: Nova is never told before that poll would show it.
+    projectionsReached: (position) => deps.projections.waitForPosition(position, { processors: [arqProjection.name] }),
     arqsOfInstance: async (instanceUuid) => (await arqs.list('all-projects', { instanceUuid })).map((arq) => arq.uuid),
   };
   // First, so status lists keep Nova's first.
@@ -49,7 +50,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     reactors.push(
       placementReconcilerReactor({
         reconciler: deps.placementReconciler,
-        projectionsReached: (position) => deps.projections.waitForPosition(position),
+        projectionsReached: (position) => deps.projections.waitForPosition(position, { processors: [placementProjection.name] }),
         hostsOf: (keys) => placement.hostsOf(keys),
       }),
     );

@@ -15,7 +15,7 @@ import type { PlacementReconciler } from '@ledger/placement';
 import { PLACEMENT_RECONCILER, placementReconcilerProviders } from '@ledger/placement/nest';
 import { EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
-import { type Processor, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
+import { type Processor, ProcessorRuntime, ReactorRuntime, SharedLogTail, type SqlDatabase } from '@ledger/processing';
 import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
 import { PlacementQueries } from '@ledger/projections/placement';
 import type { WorkflowRuntime } from '@ledger/workflows';
@@ -24,7 +24,7 @@ import { placementQueriesProvider } from '../placement/placement-queries.provide
 import { tracedProcessor, tracedReactor } from '../tracing/traced-processors';
 import { ledgerReactors } from './ledger-reactors';
 import type { LedgerMetrics } from '../metrics/ledger-metrics';
-import { LEDGER_CONFIG, OPTIONAL_METRICS, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+import { LEDGER_CONFIG, LOG_TAIL, OPTIONAL_METRICS, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 /** Every processor the ledger runs: the read models an auditor can also rebuild as of any point. */
 export const LEDGER_PROCESSORS: readonly Processor[] = [...REPLAYABLE_PROJECTIONS.values()];
@@ -66,12 +66,14 @@ export class ProcessorsModule {
       module: ProcessorsModule,
       global: true,
       providers: [
+        { provide: LOG_TAIL, inject: [EVENT_STORE], useFactory: (store: EventStore) => new SharedLogTail(store) },
         {
           provide: PROCESSOR_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, OPTIONAL_METRICS],
-          useFactory: (store: EventStore, db: SqlDatabase, metrics?: LedgerMetrics) =>
+          inject: [EVENT_STORE, LOG_TAIL, READ_MODEL_DB, OPTIONAL_METRICS],
+          useFactory: (store: EventStore, tail: SharedLogTail, db: SqlDatabase, metrics?: LedgerMetrics) =>
             new ProcessorRuntime({
               store,
+              tail,
               db,
               processors: config.tracing ? LEDGER_PROCESSORS.map(tracedProcessor) : LEDGER_PROCESSORS,
               owner: config.instanceId,
@@ -82,10 +84,11 @@ export class ProcessorsModule {
         },
         {
           provide: REACTOR_RUNTIME,
-          inject: [EVENT_STORE, STREAM_LOCKS, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }, OPTIONAL_METRICS],
+          inject: [EVENT_STORE, STREAM_LOCKS, LOG_TAIL, READ_MODEL_DB, PROCESSOR_RUNTIME, PLACEMENT_RECONCILER, ModuleRef, MESSAGE_PUBLISHER, { token: KEYSTONE_SESSION, optional: true }, OPTIONAL_METRICS],
           useFactory: (
             store: EventStore,
             streamLocks: StreamLocks,
+            tail: SharedLogTail,
             db: SqlDatabase,
             projections: ProcessorRuntime,
             placementReconciler: PlacementReconciler | null,
@@ -107,6 +110,7 @@ export class ProcessorsModule {
             });
             return new ReactorRuntime({
               store,
+              tail,
               db,
               reactors: config.tracing ? reactors.map(tracedReactor) : reactors,
               owner: config.instanceId,
@@ -122,7 +126,7 @@ export class ProcessorsModule {
         ...placementReconcilerProviders({ config: LEDGER_CONFIG, readModelDb: READ_MODEL_DB, desiredSource: PlacementQueries }),
         ProcessorLifecycle,
       ],
-      exports: [PROCESSOR_RUNTIME, REACTOR_RUNTIME, PLACEMENT_RECONCILER],
+      exports: [LOG_TAIL, PROCESSOR_RUNTIME, REACTOR_RUNTIME, PLACEMENT_RECONCILER],
     };
   }
 }

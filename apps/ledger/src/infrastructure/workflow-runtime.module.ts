@@ -6,12 +6,12 @@ import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { RequestJobCommand } from '@ledger/jobs';
 import { PROVISION_WORKFLOWS } from '@ledger/provisioning';
-import type { SqlDatabase } from '@ledger/processing';
+import type { SharedLogTail, SqlDatabase } from '@ledger/processing';
 import { JobRequestPort, RegistryCommandPort, type WorkflowCommandPort, WorkflowRuntime } from '@ledger/workflows';
 import { tracedWorkflowAdvance } from '../tracing/traced-processors';
 import { type LedgerWorkflows, ledgerWorkflows, withWorkflows } from './ledger-workflows';
 import type { LedgerMetrics } from '../metrics/ledger-metrics';
-import { OPTIONAL_METRICS, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
+import { LOG_TAIL, OPTIONAL_METRICS, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
 /**
  * The workflow runtime, in the `conductor` role: a bind request starts its
@@ -31,10 +31,12 @@ export class WorkflowRuntimeModule {
       providers: [
         {
           provide: WORKFLOW_RUNTIME,
-          inject: [EVENT_STORE, READ_MODEL_DB, CommandBus, ModuleRef, OPTIONAL_METRICS],
-          useFactory: (store: EventStore, db: SqlDatabase, bus: CommandBus, moduleRef: ModuleRef, metrics?: LedgerMetrics) =>
+          // The processors role's tail, when this process has that role: its loops then read each append once with the others.
+          inject: [EVENT_STORE, { token: LOG_TAIL, optional: true }, READ_MODEL_DB, CommandBus, ModuleRef, OPTIONAL_METRICS],
+          useFactory: (store: EventStore, tail: SharedLogTail | undefined, db: SqlDatabase, bus: CommandBus, moduleRef: ModuleRef, metrics?: LedgerMetrics) =>
             new WorkflowRuntime({
               store,
+              ...(tail ? { tail } : {}),
               db,
               workflows: workflows.workflows,
               commands: lazyCommandPort(() => new RegistryCommandPort(workflows.commands(moduleRef))),

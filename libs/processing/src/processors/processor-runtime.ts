@@ -39,12 +39,15 @@ export class ProcessorRuntime {
   }
 
   /**
-   * Resolves once every processor has processed the log up to `position`
-   * (read-your-writes after an append); rejects with PositionNotReachedError
-   * after `timeoutMs` (default 10000). A standby processor counts with its
-   * active instance's checkpoint, seen within a third of the lease TTL.
+   * Resolves once every processor (or only those named in `processors`: a
+   * read waits for the read models it reads, not for all of them) has
+   * processed the log up to `position` (read-your-writes after an append);
+   * rejects with PositionNotReachedError after `timeoutMs` (default 10000),
+   * and with a RangeError for a name this runtime does not run. A standby
+   * processor counts with its active instance's checkpoint, seen within a
+   * third of the lease TTL.
    */
-  waitForPosition(position: number, options: { readonly timeoutMs?: number } = {}): Promise<void> {
-    return this.pool.waitForPosition(position, options.timeoutMs ?? 10_000);
+  waitForPosition(position: number, options: { readonly timeoutMs?: number; readonly processors?: readonly string[] } = {}): Promise<void> {
+    return this.pool.waitForPosition(position, options.timeoutMs ?? 10_000, options.processors);
   }
 }

@@ -12,6 +12,7 @@ import type { ProcessorLogger } from './processor-logger';
 import type { ProcessorObserver } from './processor-observer';
 import type { ProcessorState, ProcessorStatus } from './processor-status';
 import { ReadAhead } from './read-ahead';
+import type { SharedLogTail } from './shared-log-tail';
 
 /**
  * How long a processor may run ahead of its stored checkpoint over events
@@ -22,6 +23,8 @@ const LAZY_CHECKPOINT_MS = 200;
 
 export interface WorkerSettings {
   readonly store: Pick<EventStore, 'readAll' | 'waitForAppend' | 'headPosition'>;
+  /** The log's newest events, read once per append for every worker of the process. */
+  readonly tail: SharedLogTail;
   readonly db: SqlDatabase;
   readonly owner: string;
   readonly batchSize: number;
@@ -79,13 +82,18 @@ export abstract class ProcessorWorker {
   private wakeUp = new AbortController();
   /** The signal of the running loop (aborts at stop); aborted before start. */
   protected runSignal: AbortSignal = AbortSignal.abort();
+  /**
+   * Stop-or-wake, made once per wake rather than at every wait: every loop
+   * waits after every append, and AbortSignal.any cost more than the wait.
+   */
+  private stopOrWake: { readonly stop: AbortSignal; readonly wake: AbortSignal; readonly either: AbortSignal } | undefined;
 
   protected constructor(
     readonly identity: WorkerIdentity,
     protected readonly settings: WorkerSettings,
   ) {
     this.renewEveryMs = Math.max(1, Math.floor(settings.leaseTtlMs / 3));
-    this.reads = new ReadAhead(settings.store, settings.batchSize, identity.filter);
+    this.reads = new ReadAhead(settings.tail, settings.batchSize, identity.filter);
   }
 
   /** Creates what the worker needs and reads (or starts) its checkpoint, in the caller's transaction. */
@@ -159,7 +167,14 @@ export abstract class ProcessorWorker {
 
   /** Waits `ms`, or less if the loop is stopped or woken. */
   protected pause(ms: number, signal: AbortSignal): Promise<void> {
-    return abortableDelay(ms, AbortSignal.any([signal, this.wakeUp.signal]));
+    return abortableDelay(ms, this.stoppedOrWoken(signal));
+  }
+
+  /** Aborts when the loop stops or `wake()` is called. */
+  private stoppedOrWoken(stop: AbortSignal): AbortSignal {
+    const wake = this.wakeUp.signal;
+    if (this.stopOrWake?.stop !== stop || this.stopOrWake.wake !== wake) this.stopOrWake = { stop, wake, either: AbortSignal.any([stop, wake]) };
+    return this.stopOrWake.either;
   }
 
   /** Runs `work` (optional) and moves the checkpoint from `from` to `to` in one transaction under the lease fence. */
@@ -181,7 +196,7 @@ export abstract class ProcessorWorker {
 
   /** The chain hash of the log's event at `position`, to store with a checkpoint there. */
   protected chainHashAt(position: number, known: readonly RecordedEvent[] = this.batch): Promise<string | undefined> {
-    return chainHashAt(this.settings.store, position, known);
+    return chainHashAt(this.settings.tail.lookups, position, known);
   }
 
   protected leaseTerms(now: number): LeaseTerms {
@@ -204,7 +219,7 @@ export abstract class ProcessorWorker {
       // An append that came since the read would not wake the wait either: read it now.
       if ((await this.settings.store.headPosition()) > after) return;
       const waitMs = after > from.position ? Math.min(this.renewEveryMs, LAZY_CHECKPOINT_MS - sinceStored) : this.renewEveryMs;
-      await this.settings.store.waitForAppend(waitMs, AbortSignal.any([signal, this.wakeUp.signal]));
+      await this.settings.store.waitForAppend(waitMs, this.stoppedOrWoken(signal));
       return;
     }
     if (events.length === 0 && this.settings.clock() - this.storedAt < LAZY_CHECKPOINT_MS) {

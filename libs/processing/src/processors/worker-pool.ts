@@ -1,16 +1,23 @@
 import type { EventStore } from '@ledger/eventstore';
 import { type Clock, systemClock } from '../leases/clock';
 import type { SqlDatabase } from '../sql/sql-database.port';
-import { PositionWaiters } from './position-waiters';
+import { PositionWaiters, type ProcessorSelection } from './position-waiters';
 import type { ProcessorObserver } from './processor-observer';
 import { consoleProcessorLogger, type ProcessorLogger } from './processor-logger';
 import type { ProcessorWorker, WorkerSettings } from './processor-worker';
+import { SharedLogTail } from './shared-log-tail';
 
 /** The options every runtime of checkpointed workers takes. */
 export interface WorkerPoolOptions {
   readonly store: Pick<EventStore, 'readAll' | 'waitForAppend' | 'headPosition'>;
   /** Holds the checkpoints and leases (and the read models or parked events). */
   readonly db: SqlDatabase;
+  /**
+   * The log's newest events shared with the process's other pools (over the
+   * same store), so that an append is read once for all of them; by default
+   * the pool's own.
+   */
+  readonly tail?: SharedLogTail;
   /** This instance's identity in leases; unique per process (e.g. host, pid and a random suffix). */
   readonly owner: string;
   /** Events scanned per batch. */
@@ -49,11 +56,12 @@ export class WorkerPool<W extends ProcessorWorker> {
     const leaseTtlMs = options.leaseTtlMs ?? 15_000;
     if (!(batchSize >= 1) || !(leaseTtlMs >= 3)) throw new RangeError('batchSize must be ≥ 1 and leaseTtlMs ≥ 3');
     this.waiters = new PositionWaiters(
-      () => Math.min(...this.workers.map((worker) => worker.position)),
-      (position) => this.workers.filter((worker) => worker.position < position).map((worker) => `${worker.identity.key}@${worker.position}`),
+      (among) => Math.min(...this.selected(among).map((worker) => worker.position)),
+      (position, among) => this.selected(among).filter((worker) => worker.position < position).map((worker) => `${worker.identity.key}@${worker.position}`),
     );
     this.settings = {
       store: options.store,
+      tail: options.tail ?? new SharedLogTail(options.store),
       db: options.db,
       owner: options.owner,
       batchSize,
@@ -97,7 +105,14 @@ export class WorkerPool<W extends ProcessorWorker> {
     this.waiters.rejectAll(reason);
   }
 
-  waitForPosition(position: number, timeoutMs: number): Promise<void> {
-    return this.waiters.wait(position, timeoutMs);
+  /** Resolves once every worker (or every one named in `among`) has processed the log up to `position`. */
+  waitForPosition(position: number, timeoutMs: number, among?: ProcessorSelection): Promise<void> {
+    const unknown = among?.find((key) => !this.workers.some((worker) => worker.identity.key === key));
+    if (unknown !== undefined) return Promise.reject(new RangeError(`no processor is named ${unknown}`));
+    return this.waiters.wait(position, timeoutMs, among);
+  }
+
+  private selected(among: ProcessorSelection): readonly W[] {
+    return among === undefined ? this.workers : this.workers.filter((worker) => among.includes(worker.identity.key));
   }
 }

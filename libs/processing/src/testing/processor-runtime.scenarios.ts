@@ -233,6 +233,24 @@ export function processorRuntimeScenarios(setup: RuntimeScenarioSetup): void {
     await expect(wait).rejects.toThrow(/test-stream-counter@0/);
   });
 
+  it('waits for the processors named, not for one that lags behind them', async () => {
+    const db = await open();
+    // Fails (and is retried) until released: a transaction held open would block the other's commit on SQLite.
+    let failing = true;
+    const release = (): void => void (failing = false);
+    const stalled: Processor = {
+      ...streamCounterProjection({ name: 'stalled' }),
+      apply: () => (failing ? Promise.reject(new Error('not yet')) : Promise.resolve()),
+    };
+    const runtime = await startRuntime({ db, processors: [streamCounterProjection(), stalled] });
+    await appendSpread(store, { count: 3, streams: 1 });
+    await runtime.waitForPosition(3, { processors: ['test-stream-counter'], timeoutMs: 5000 });
+    await expect(runtime.waitForPosition(3, { timeoutMs: 50 })).rejects.toThrow(/stalled@0/);
+    await expect(runtime.waitForPosition(3, { processors: ['nope'] })).rejects.toThrow(/no processor is named nope/);
+    release();
+    await runtime.waitForPosition(3, { processors: ['stalled'] });
+  });
+
   it('rejects pending waits when it stops', async () => {
     const db = await open();
     const runtime = await startRuntime({ db, processors: [streamCounterProjection()] });

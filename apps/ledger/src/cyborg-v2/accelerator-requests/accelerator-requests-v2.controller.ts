@@ -15,7 +15,7 @@ import {
 import { hasRole, isAdmin, type Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { ForbiddenError, isUuid } from '@ledger/kernel';
-import { ArqQueries } from '@ledger/projections/arqs';
+import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
 import { commandContext } from '../../http/command-context';
@@ -55,7 +55,7 @@ export class AcceleratorRequestsV2Controller {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const { instanceUuid, onlyResolved, asOf } = readListQuery(query);
-    const arqs = await this.asOf.read({ asOf, reply, fresh: () => this.consistency.awaitFresh() }, ARQS_AS_OF, this.arqs, (arqs) =>
+    const arqs = await this.asOf.read({ asOf, reply, fresh: () => this.consistency.awaitFresh([arqProjection.name]) }, ARQS_AS_OF, this.arqs, (arqs) =>
       arqs.list(visibilityOf(principal), instanceUuid !== undefined ? { instanceUuid } : {}),
     );
     if (onlyResolved && instanceUuid !== undefined && arqs.some((arq) => !isResolved(arq.state))) {
@@ -77,7 +77,7 @@ export class AcceleratorRequestsV2Controller {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     if (!isUuid(uuid)) throw new ArqNotFoundError(uuid);
-    const fresh = () => this.consistency.awaitFresh();
+    const fresh = () => this.consistency.awaitFresh([arqProjection.name]);
     const arq = await this.asOf.read({ asOf, reply, fresh }, ARQS_AS_OF, this.arqs, (arqs) => arqs.get(uuid.toLowerCase(), visibilityOf(principal)));
     if (!arq) throw new ArqNotFoundError(uuid);
     return cyborgArq(arq, baseUrlOf(request));

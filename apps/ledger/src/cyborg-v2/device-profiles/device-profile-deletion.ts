@@ -1,47 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DeviceProfileInUseError, DeviceProfileNotFoundError, type DeviceProfileTarget } from '@ledger/allocation';
+import type { DeviceProfileTarget } from '@ledger/allocation';
 import { isUuid } from '@ledger/kernel';
-import { ArqQueries } from '@ledger/projections/arqs';
-import { DeviceProfileQueries, type DeviceProfileView } from '@ledger/projections/device-profiles';
 
 /**
- * What a DELETE names, checked before the command: Cyborg's `value` is one
- * uuid or comma-separated names. Every profile must exist and no live
- * accelerator request may use it; otherwise nothing is deleted (Cyborg
- * deletes name by name until one fails, and answers a used profile with a
- * database error).
+ * What a DELETE names: Cyborg's `value` is one uuid or comma-separated
+ * names. The command checks that every profile exists and that no live
+ * accelerator request uses it, and otherwise deletes nothing (Cyborg deletes
+ * name by name until one fails, and answers a used profile with a database
+ * error).
  */
-@Injectable()
-export class DeviceProfileDeletion {
-  constructor(
-    @Inject(DeviceProfileQueries) private readonly profiles: DeviceProfileQueries,
-    @Inject(ArqQueries) private readonly arqs: ArqQueries,
-  ) {}
-
-  async targetsOf(value: string): Promise<DeviceProfileTarget[]> {
-    const found = isUuidLike(value) ? [await this.byUuid(value)] : await this.byNames([...new Set(value.split(','))]);
-    for (const { name, uuid } of found) {
-      const requests = await this.arqs.countLiveByProfile(uuid);
-      if (requests > 0) throw new DeviceProfileInUseError(name, uuid, requests);
-    }
-    return found.map(({ name, uuid }) => ({ name, uuid }));
-  }
-
-  private async byUuid(uuid: string): Promise<DeviceProfileView> {
-    const profile = await this.profiles.getByUuid(uuid);
-    if (!profile) throw new DeviceProfileNotFoundError('uuid', uuid.toLowerCase());
-    return profile;
-  }
-
-  private async byNames(names: readonly string[]): Promise<DeviceProfileView[]> {
-    const found: DeviceProfileView[] = [];
-    for (const name of names) {
-      const profile = await this.profiles.getByName(name);
-      if (!profile) throw new DeviceProfileNotFoundError('name', name);
-      found.push(profile);
-    }
-    return found;
-  }
+export function deletionTargetsOf(value: string): DeviceProfileTarget[] {
+  if (isUuidLike(value)) return [{ uuid: value }];
+  return [...new Set(value.split(','))].map((name) => ({ name }));
 }
 
 /** isUuid without narrowing: a string that is no uuid is still a string (names). */

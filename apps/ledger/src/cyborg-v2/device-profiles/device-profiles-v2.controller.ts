@@ -4,21 +4,19 @@ import type { FastifyRequest } from 'fastify';
 import {
   CreateDeviceProfileCommand,
   DeleteDeviceProfilesCommand,
-  DeviceProfileDuplicateError,
   DeviceProfileNotFoundError,
-  readDeviceProfileInput,
 } from '@ledger/allocation';
 import type { Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { isUuid } from '@ledger/kernel';
-import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
+import { DeviceProfileQueries, deviceProfilesProjection } from '@ledger/projections/device-profiles';
 import { commandContext } from '../../http/command-context';
 import { ConsistencyService } from '../../http/consistency.service';
 import { baseUrlOf } from '../cyborg-representation';
 import { CyborgV2Controller } from '../cyborg-v2.controller';
 import { atLeast, type Microversion, versionNotAcceptable } from '../microversion';
 import { RequestMicroversion } from '../microversion.interceptor';
-import { DeviceProfileDeletion } from './device-profile-deletion';
+import { deletionTargetsOf } from './device-profile-deletion';
 import { profileOfPostBody } from './device-profile-post-body';
 import { DeviceProfileDeleteQuery, DeviceProfileListQuery } from './device-profile.query.dto';
 import { cyborgDeviceProfile, cyborgDeviceProfileDetail } from './device-profile.representation';
@@ -33,7 +31,6 @@ import { cyborgDeviceProfile, cyborgDeviceProfileDetail } from './device-profile
 export class DeviceProfilesV2Controller {
   constructor(
     @Inject(DeviceProfileQueries) private readonly profiles: DeviceProfileQueries,
-    @Inject(DeviceProfileDeletion) private readonly deletion: DeviceProfileDeletion,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
   ) {}
@@ -41,7 +38,7 @@ export class DeviceProfilesV2Controller {
   @Get()
   @PolicyRule('cyborg:device_profile:get_all')
   async list(@Query() query: DeviceProfileListQuery, @Req() request: FastifyRequest) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([deviceProfilesProjection.name]);
     const profiles = await this.profiles.list(query.name?.split(','));
     return { device_profiles: profiles.map((profile) => cyborgDeviceProfile(profile, baseUrlOf(request))) };
   }
@@ -53,7 +50,7 @@ export class DeviceProfilesV2Controller {
     if (!byUuid && !atLeast(version, 2)) {
       throw versionNotAcceptable('Request not acceptable. The minimal required API version should be 2.2');
     }
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([deviceProfilesProjection.name]);
     const profile = byUuid ? await this.profiles.getByUuid(uuidOrName) : await this.profiles.getByName(uuidOrName);
     if (!profile) throw new DeviceProfileNotFoundError(byUuid ? 'uuid' : 'name', byUuid ? uuidOrName.toLowerCase() : uuidOrName);
     return { device_profile: cyborgDeviceProfileDetail(profile, baseUrlOf(request)) };
@@ -63,14 +60,8 @@ export class DeviceProfilesV2Controller {
   @HttpCode(201)
   @PolicyRule('cyborg:device_profile:create')
   async create(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
-    // Checked here too, so that a bad profile is a 400 before its uuid is looked up.
-    const input = readDeviceProfileInput(profileOfPostBody(body));
-    if (input.uuid !== undefined) {
-      // The name's stream decides name clashes; a uuid clash can only be seen in the read model.
-      await this.consistency.awaitFresh();
-      if (await this.profiles.getByUuid(input.uuid)) throw new DeviceProfileDuplicateError('uuid', input.uuid);
-    }
-    const { profile } = await this.commands.execute(new CreateDeviceProfileCommand(input, commandContext(principal, request)));
+    // The command checks the profile and a uuid it brings (DeviceProfileIndex): no read model is waited for.
+    const { profile } = await this.commands.execute(new CreateDeviceProfileCommand(profileOfPostBody(body), commandContext(principal, request)));
     return cyborgDeviceProfile({ ...profile, groups: [...profile.groups], updatedAt: null }, baseUrlOf(request));
   }
 
@@ -90,9 +81,8 @@ export class DeviceProfilesV2Controller {
     await this.delete(query.value, principal, request);
   }
 
+  /** Decided by the command from the profiles' streams and the log (DeviceProfileIndex): no read model is waited for. */
   private async delete(value: string, principal: Principal, request: FastifyRequest): Promise<void> {
-    await this.consistency.awaitFresh();
-    const profiles = await this.deletion.targetsOf(value);
-    await this.commands.execute(new DeleteDeviceProfilesCommand({ profiles }, commandContext(principal, request)));
+    await this.commands.execute(new DeleteDeviceProfilesCommand({ profiles: deletionTargetsOf(value) }, commandContext(principal, request)));
   }
 }

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
 import type { SqlDatabase } from '@ledger/processing';
-import { ArqQueries } from '@ledger/projections/arqs';
 import { DeviceProfileQueries } from '@ledger/projections/device-profiles';
 import { ConsistencyService } from '../../http/consistency.service';
 import { READ_MODEL_DB } from '../../infrastructure/tokens';
-import { DeviceProfileDeletion } from './device-profile-deletion';
 import { DeviceProfilesV2Controller } from './device-profiles-v2.controller';
 
 /** Device profiles under /v2 (CYBORG-V2.md §1.3). Exports DeviceProfileQueries for the ARQ endpoints. */
@@ -12,9 +10,7 @@ import { DeviceProfilesV2Controller } from './device-profiles-v2.controller';
   controllers: [DeviceProfilesV2Controller],
   providers: [
     { provide: DeviceProfileQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new DeviceProfileQueries(db) },
-    { provide: ArqQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new ArqQueries(db) },
     ConsistencyService,
-    DeviceProfileDeletion,
   ],
   exports: [DeviceProfileQueries],
 })

@@ -5,7 +5,7 @@ import type { Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { AttributeErrorCodes, CreateAttributeCommand, DeleteAttributeCommand } from '@ledger/inventory';
 import { ConflictError, NotFoundError, ValidationError } from '@ledger/kernel';
-import { type AttributeView, InventoryQueries } from '@ledger/projections/inventory';
+import { type AttributeView, InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
 import { ConsistencyService } from '../../http/consistency.service';
 import { pathUuid } from '../../inventory/inventory-not-found';
@@ -32,7 +32,7 @@ export class AttributesV2Controller {
   @PolicyRule('cyborg:attribute:get_all')
   async list(@Query() query: RawQuery, @Req() request: FastifyRequest) {
     const filter = { deployableId: positiveInteger(query, 'deployable_id'), key: single(query, 'key') };
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const attributes = await this.queries.listAttributes(filter);
     return { attributes: attributes.map((attribute) => cyborgAttribute(attribute, baseUrlOf(request))) };
   }
@@ -40,7 +40,7 @@ export class AttributesV2Controller {
   @Get(':uuid')
   @PolicyRule('cyborg:attribute:get_one')
   async get(@Param('uuid') uuid: string, @Req() request: FastifyRequest) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     return cyborgAttribute(await this.attribute(uuid), baseUrlOf(request));
   }
 
@@ -49,7 +49,7 @@ export class AttributesV2Controller {
   @HttpCode(201)
   @PolicyRule('cyborg:attribute:create')
   async create(@Body() body: CreateAttributeRequest, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const deployable = await this.queries.findDeployableByNumericId(body.deployable_id);
     if (!deployable) {
       throw new ValidationError(AttributeErrorCodes.UNKNOWN_DEPLOYABLE, `no deployable has id ${body.deployable_id}`, {
@@ -71,7 +71,7 @@ export class AttributesV2Controller {
   @HttpCode(204)
   @PolicyRule('cyborg:attribute:delete')
   async delete(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const attribute = await this.attribute(uuid);
     if (attribute.origin === 'discovered') {
       throw new ConflictError(AttributeErrorCodes.DISCOVERED, `attribute ${attribute.key} is discovered from the agent's report`, {

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { RequestProgramJobCommand } from '@ledger/jobs';
-import { type AttributeView, type DeployableView, InventoryQueries } from '@ledger/projections/inventory';
+import { type AttributeView, type DeployableView, InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
 import { ConsistencyService } from '../../http/consistency.service';
 import { deployableNotFound, pathUuid } from '../../inventory/inventory-not-found';
@@ -38,7 +38,7 @@ export class DeployablesV2Controller {
   @PolicyRule('cyborg:deployable:get_all')
   async list(@Query() query: RawQuery, @Req() request: FastifyRequest) {
     const search = cyborgSearch(query, DEPLOYABLE_SORT_KEYS);
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const deployables = await this.queries.searchDeployables({ ...search, name: single(query, 'name') });
     return { deployables: await this.represent(deployables, baseUrlOf(request)) };
   }
@@ -46,7 +46,7 @@ export class DeployablesV2Controller {
   @Get(':uuid')
   @PolicyRule('cyborg:deployable:get_one')
   async get(@Param('uuid') uuid: string, @Req() request: FastifyRequest) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const [deployable] = await this.represent([await this.deployable(uuid)], baseUrlOf(request));
     return deployable;
   }
@@ -67,7 +67,7 @@ export class DeployablesV2Controller {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const imageUuid = imageUuidOfProgramPatch(body);
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const deployable = await this.deployable(uuid);
     const { jobId } = await this.commands.execute(
       new RequestProgramJobCommand(

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
 import { DisableDeviceCommand, EnableDeviceCommand, type InventoryCommandResult } from '@ledger/inventory';
-import { type DeviceView, InventoryQueries } from '@ledger/projections/inventory';
+import { type DeviceView, InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
 import { commandContext } from '../../http/command-context';
 import { ConsistencyService } from '../../http/consistency.service';
 import { deviceNotFound, pathUuid } from '../../inventory/inventory-not-found';
@@ -44,7 +44,7 @@ export class DevicesV2Controller {
   @PolicyRule('cyborg:device:get_all')
   async list(@Query() query: RawQuery, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
     const search = cyborgSearch(query, DEVICE_SORT_KEYS);
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const devices = await this.queries.searchDevices({
       ...search,
       type: single(query, 'type'),
@@ -57,7 +57,7 @@ export class DevicesV2Controller {
   @Get(':uuid')
   @PolicyRule('cyborg:device:get_one')
   async get(@Param('uuid') uuid: string, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     return cyborgDevice(await this.device(uuid), baseUrlOf(request), version);
   }
 
@@ -100,10 +100,10 @@ export class DevicesV2Controller {
     request: FastifyRequest,
     run: (hostname: string) => Promise<InventoryCommandResult>,
   ) {
-    await this.consistency.awaitFresh();
+    await this.consistency.awaitFresh([inventoryProjection.name]);
     const device = await this.device(uuid);
     const result = await run(device.hostname);
-    if (result.position !== undefined) await this.consistency.awaitPosition(result.position);
+    if (result.position !== undefined) await this.consistency.awaitPosition(result.position, [inventoryProjection.name]);
     return cyborgDevice(await this.device(uuid), baseUrlOf(request), version, true);
   }
 

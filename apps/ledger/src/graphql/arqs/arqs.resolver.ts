@@ -3,7 +3,7 @@ import { Args, Query, Resolver } from '@nestjs/graphql';
 import type { Principal } from '@ledger/auth';
 import { Allow } from '@ledger/auth/nest';
 import { isUuid } from '@ledger/kernel';
-import { ArqQueries, type ArqView } from '@ledger/projections/arqs';
+import { arqProjection, ArqQueries, type ArqView } from '@ledger/projections/arqs';
 import { visibilityOf } from '../../http/arq-visibility';
 import { ConsistencyService } from '../../http/consistency.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
@@ -33,7 +33,7 @@ export class ArqsResolver {
   async acceleratorRequests(@Args() args: ArqListArgs, @GqlPrincipal() principal: Principal): Promise<ConnectionOf<ArqView>> {
     const { asOf } = args;
     // A past answer needs no wait: it is rebuilt from the log up to its point.
-    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh();
+    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh([arqProjection.name]);
     const filter = args.instanceUuid !== undefined && args.instanceUuid !== null ? { instanceUuid: args.instanceUuid } : {};
     const { position, answer } = await this.asOf.root(asOf, ARQS_AS_OF, this.arqs, (arqs) => arqs.list(visibilityOf(principal), filter));
     return toConnection(pageOfArqs(answer, args), position);
@@ -42,7 +42,7 @@ export class ArqsResolver {
   @Query(() => ArqObject, { nullable: true, description: 'Null when missing or of another project.' })
   async acceleratorRequest(@Args('uuid') uuid: string, @GqlPrincipal() principal: Principal, @Args(AS_OF_ARG) asOf?: string | null): Promise<ArqView | undefined> {
     if (!isUuid(uuid)) return undefined;
-    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh();
+    if (asOf === undefined || asOf === null) await this.consistency.awaitFresh([arqProjection.name]);
     return this.asOf.node(asOf, ARQS_AS_OF, this.arqs, (arqs) => arqs.get(uuid.toLowerCase(), visibilityOf(principal)));
   }
 }

@@ -1,11 +1,11 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
 
-/** One profile to delete: by name, and with `uuid` only if the name still holds that very profile. */
-export interface DeviceProfileTarget {
-  readonly name: string;
-  readonly uuid?: string;
-}
+/**
+ * One profile to delete: by name (with `uuid` only if the name still holds
+ * that very profile), or by uuid alone (Cyborg's `DELETE /{uuid}`).
+ */
+export type DeviceProfileTarget = { readonly name: string; readonly uuid?: string } | { readonly name?: undefined; readonly uuid: string };
 
 export interface DeleteDeviceProfilesResult {
   readonly deleted: readonly { readonly uuid: string; readonly name: string }[];
@@ -15,9 +15,9 @@ export interface DeleteDeviceProfilesResult {
 
 /**
  * Deletes one or more profiles (Cyborg's `?value=n1,n2`). Every target is
- * checked against its stream before the first delete is recorded, so one
- * unknown profile deletes nothing. Whether accelerator requests still use a
- * profile is the caller's check: it lives in another read model.
+ * checked against its stream, and against the live accelerator requests
+ * (DeviceProfileIndex), before the first delete is recorded, so one unknown
+ * or used profile deletes nothing.
  */
 export class DeleteDeviceProfilesCommand extends LedgerCommand<DeleteDeviceProfilesResult> {
   constructor(

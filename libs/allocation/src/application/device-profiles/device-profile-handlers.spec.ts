@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '@ledger/processing/testing';
+import { InMemoryEventStore, testEvent } from '@ledger/processing/testing';
 import { CreateDeviceProfileCommand } from './create-device-profile.command';
 import { DeleteDeviceProfilesCommand } from './delete-device-profiles.command';
 import { DEVICE_PROFILE_PROVIDERS } from './device-profile.providers';
@@ -82,6 +82,51 @@ describe('device-profile command handlers (in a small Nest app)', () => {
     await expect(bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ name: '../x' }] }, context))).rejects.toMatchObject({
       code: 'DEVICE_PROFILE.NOT_FOUND',
     });
+  });
+
+  it('refuses a create whose uuid a live profile has, and frees the uuid with its profile', async () => {
+    const uuid = '0196b3c2-0000-7000-8000-00000000beef';
+    await bus.execute(new CreateDeviceProfileCommand(profile('first', { uuid }), context));
+    await expect(bus.execute(new CreateDeviceProfileCommand(profile('second', { uuid: uuid.toUpperCase() }), context))).rejects.toMatchObject({
+      code: 'DEVICE_PROFILE.DUPLICATE',
+      facts: { uuid },
+    });
+    expect(await store.headPosition()).toBe(1);
+    await bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ name: 'first' }] }, context));
+    const second = await bus.execute(new CreateDeviceProfileCommand(profile('second', { uuid }), context));
+    expect(second.profile).toMatchObject({ name: 'second', uuid });
+  });
+
+  it('deletes by uuid alone, found from the log', async () => {
+    const created = await bus.execute(new CreateDeviceProfileCommand(profile('by-uuid'), context));
+    await expect(bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ uuid: '0196b3c2-0000-7000-8000-00000000dead' }] }, context))).rejects.toMatchObject({
+      code: 'DEVICE_PROFILE.NOT_FOUND',
+      message: 'Device Profile not found with uuid=0196b3c2-0000-7000-8000-00000000dead',
+    });
+    const result = await bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ uuid: created.profile.uuid.toUpperCase() }] }, context));
+    expect(result.deleted).toEqual([{ uuid: created.profile.uuid, name: 'by-uuid' }]);
+    await expect(bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ uuid: created.profile.uuid }] }, context))).rejects.toMatchObject({
+      code: 'DEVICE_PROFILE.NOT_FOUND',
+    });
+  });
+
+  it('refuses to delete a profile that live requests use, counted from the log, and deletes nothing', async () => {
+    const used = await bus.execute(new CreateDeviceProfileCommand(profile('used'), context));
+    await bus.execute(new CreateDeviceProfileCommand(profile('free'), context));
+    const request = (uuid: string) => ({ uuid, projectId: 'p1', deviceProfileUuid: used.profile.uuid, deviceProfileName: 'used', createdAt: AT });
+    for (const uuid of ['0196b3c2-0000-7000-8000-0000000000a1', '0196b3c2-0000-7000-8000-0000000000a2']) {
+      await store.append(`arq-${uuid}`, [testEvent('allocation.ArqCreated', request(uuid))], { expected: 'no_stream' });
+    }
+    await expect(bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ name: 'free' }, { name: 'used' }] }, context))).rejects.toMatchObject({
+      code: 'DEVICE_PROFILE.IN_USE',
+      facts: { name: 'used', requests: 2 },
+    });
+    expect(await store.headPosition()).toBe(4);
+    for (const uuid of ['0196b3c2-0000-7000-8000-0000000000a1', '0196b3c2-0000-7000-8000-0000000000a2']) {
+      await store.append(`arq-${uuid}`, [testEvent('allocation.ArqDeleted', { uuid, projectId: 'p1', deletedAt: AT })], { expected: 'any' });
+    }
+    const result = await bus.execute(new DeleteDeviceProfilesCommand({ profiles: [{ name: 'free' }, { name: 'used' }] }, context));
+    expect(result.deleted.map((deleted) => deleted.name)).toEqual(['free', 'used']);
   });
 
   it('reuses a name after its profile was deleted', async () => {
