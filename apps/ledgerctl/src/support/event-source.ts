@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches } from '@ledger/eventstore';
+import type { KeyObject } from 'node:crypto';
+import { type AnchoredVerdict, isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
 
@@ -23,6 +24,8 @@ export interface EventSource {
    * without parsing; decoded events elsewhere.
    */
   verifiableBatches(): AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>;
+  /** The whole verify, where the source runs one of its own (the live store: ranges on worker threads); else the caller walks verifiableBatches. */
+  verify?(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined, options: VerifyStoreLogOptions): Promise<AnchoredVerdict>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export async function openLiveSource(): Promise<EventSource> {
     checkpoints: async () => [],
     batches: () => upToHead(head, readDecoded),
     verifiableBatches: () => verifiableBatches(store, head, BATCH),
+    verify: (checkpoints, publicKey, options) => verifyStoreLog(store, checkpoints, publicKey, { ...options, head }),
     close: () => store.close(),
   };
 }
