@@ -35,5 +35,6 @@ export * from './anchoring/anchored-verifier';
 export * from './anchoring/head-checkpointer';
 export * from './anchoring/log-batches';
 export * from './anchoring/verify-log';
+export * from './anchoring/check-range';
 export * from './anchoring/join-ranges';
 export * from './anchoring/parallel-verify';

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { AnchoredVerifier, type AnchoredVerdict, verifyBatches } from '@ledger/eventstore';
+import type { AnchoredVerdict } from '@ledger/eventstore';
 import { auditorCheckpoints, liveCheckpoints, verifyingKey } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { openSource } from '../support/event-source';
@@ -30,7 +30,7 @@ export function registerAuditVerify(audit: Command): void {
     .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints (e.g. the published copy)')
     .option('--json', 'print the verdict as JSON')
     .option('--quiet', 'no progress on stderr')
-    .option('--threads <n>', 'worker threads verifying ranges of the live log at once (default LEDGER_AUDIT_VERIFY_THREADS; 0: one per core)', parseThreads)
+    .option('--threads <n>', 'worker threads verifying ranges of the log at once (default LEDGER_AUDIT_VERIFY_THREADS; 0: one per core)', parseThreads)
     .action(async (options: VerifyOptions) => {
       const config = cliConfig();
       const source = await openSource(options.file);
@@ -43,10 +43,7 @@ export function registerAuditVerify(audit: Command): void {
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
       let verdict: AnchoredVerdict;
       try {
-        const onProgress = (seen: number) => progress.update(seen);
-        verdict = source.verify
-          ? await source.verify(checkpoints, publicKey, { threads: options.threads ?? config.auditVerifyThreads, onProgress })
-          : await verifyBatches(source.verifiableBatches(), new AnchoredVerifier(checkpoints, publicKey), onProgress);
+        verdict = await source.verify(checkpoints, publicKey, { threads: options.threads ?? config.auditVerifyThreads, onProgress: (seen) => progress.update(seen) });
       } finally {
         await source.close();
       }

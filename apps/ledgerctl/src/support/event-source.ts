@@ -1,10 +1,14 @@
+import type { KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import type { KeyObject } from 'node:crypto';
-import { type AnchoredVerdict, isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
+import { AnchoredVerifier, type AnchoredVerdict, verifyBatches, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
+import { isCheckpointLine, parseJson, readExportLine } from './export-lines';
+import { verifyExportInWorkers } from './export-verify';
+
+export type { CheckpointLine } from './export-lines';
 
 const BATCH = 5000;
 
@@ -24,8 +28,8 @@ export interface EventSource {
    * without parsing; decoded events elsewhere.
    */
   verifiableBatches(): AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>;
-  /** The whole verify, where the source runs one of its own (the live store: ranges on worker threads); else the caller walks verifiableBatches. */
-  verify?(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined, options: VerifyStoreLogOptions): Promise<AnchoredVerdict>;
+  /** The whole verify (`audit verify`): ranges on worker threads where the log is long enough, else one walk of verifiableBatches. */
+  verify(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined, options: VerifyStoreLogOptions): Promise<AnchoredVerdict>;
   close(): Promise<void>;
 }
 
@@ -47,14 +51,6 @@ export async function openLiveSource(): Promise<EventSource> {
     close: () => store.close(),
   };
 }
-
-/** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */
-export interface CheckpointLine {
-  readonly checkpoint: SignedCheckpoint;
-}
-
-const isCheckpointLine = (value: unknown): value is CheckpointLine =>
-  typeof value === 'object' && value !== null && 'checkpoint' in value && isSignedCheckpoint((value as CheckpointLine).checkpoint);
 
 /**
  * An export written by `audit export`: the signed checkpoints first (one
@@ -86,10 +82,14 @@ export function openFileSource(file: string): EventSource {
       try {
         for await (const line of lines) {
           lineNumber++;
-          if (line.trim() === '') continue;
-          const parsed = parseJson(line);
-          if (isCheckpointLine(parsed)) continue;
-          batch.push(asRecordedEvent(parsed, file, lineNumber));
+          const read = readExportLine(line);
+          if ('skip' in read) continue;
+          if ('problem' in read) {
+            // The events before a damaged line are checked first, so a break among them is found, as a range worker finds it.
+            if (batch.length > 0) yield batch;
+            throw new CliError(`${file}:${lineNumber} ${read.problem}`);
+          }
+          batch.push(read.event);
           if (batch.length === BATCH) {
             yield batch;
             batch = [];
@@ -103,26 +103,12 @@ export function openFileSource(file: string): EventSource {
     },
     // An export's lines are whole envelopes in the writer's key order, not the canonical text: decoded, then checked.
     verifiableBatches: () => source.batches(),
+    verify: async (checkpoints, publicKey, options) =>
+      (await verifyExportInWorkers(file, checkpoints, publicKey, options)) ??
+      verifyBatches(source.verifiableBatches(), new AnchoredVerifier(checkpoints, publicKey), options.onProgress),
     close: async () => undefined,
   };
   return source;
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-function asRecordedEvent(parsed: unknown, file: string, lineNumber: number): RecordedEvent {
-  if (parsed === undefined) throw new CliError(`${file}:${lineNumber} is not JSON: the export is damaged`);
-  const event = parsed as RecordedEvent;
-  if (typeof event?.position !== 'number' || typeof event.hash !== 'string' || typeof event.stream !== 'string') {
-    throw new CliError(`${file}:${lineNumber} is not a recorded event (position, stream, hash missing)`);
-  }
-  return event;
 }
 
 /** Opens the file when given, else the live store. */

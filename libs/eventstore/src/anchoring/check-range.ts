@@ -4,10 +4,21 @@ import type { StoredEvent } from '../hash-chain/stored-event';
 import type { AnchoredVerifier } from './anchored-verifier';
 import { claimedStart, type RangeOutcome } from './join-ranges';
 
+/** Thrown by a range's batches at a line that is not an event (a damaged export): checkRange reports it as the range's failure. */
+export class RangeReadFailure extends Error {
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`line ${line} of the range ${problem}`);
+  }
+}
+
 /**
  * Checks one range of the log from its first event's own claim (joinRanges
- * holds that claim against the range before), stopping at the first break;
- * `onBatch` hears how many events were checked so far.
+ * holds that claim against the range before), stopping at the first break
+ * or at a line that is not an event; `onBatch` hears how many events were
+ * checked so far.
  */
 export async function checkRange(
   batches: AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>,
@@ -17,17 +28,23 @@ export async function checkRange(
   let first: RecordedEvent | StoredEvent | undefined;
   let verifier: AnchoredVerifier | undefined;
   let seen = 0;
-  outer: for await (const batch of batches) {
-    for (const event of batch) {
-      if (!verifier) {
-        first = event;
-        verifier = verifierFrom(claimedStart(event));
+  let failure: RangeOutcome['failure'];
+  try {
+    outer: for await (const batch of batches) {
+      for (const event of batch) {
+        if (!verifier) {
+          first = event;
+          verifier = verifierFrom(claimedStart(event));
+        }
+        seen++;
+        if (!verifier.check(event)) break outer;
       }
-      seen++;
-      if (!verifier.check(event)) break outer;
+      onBatch(seen);
     }
-    onBatch(seen);
+  } catch (error) {
+    if (!(error instanceof RangeReadFailure)) throw error;
+    failure = { line: error.line, problem: error.problem };
   }
-  if (!first || !verifier) return { verdict: { ok: true, checked: 0, headPosition: 0, headHash: '' } };
-  return { first, verdict: verifier.eventVerdict() };
+  const verdict = verifier?.eventVerdict() ?? { ok: true, checked: 0, headPosition: 0, headHash: '' };
+  return { first, verdict, ...(failure ? { failure } : {}) };
 }

@@ -7,7 +7,7 @@ import { type AnchoredVerdict, AnchoredVerifier } from './anchored-verifier';
 import { checkRange } from './check-range';
 import { type SignedCheckpoint, signCheckpoint } from './head-checkpoint';
 import { joinRanges } from './join-ranges';
-import { splitLog } from './parallel-verify';
+import { genuineCheckpoints, splitLog } from './parallel-verify';
 
 const keys = generateKeyPairSync('ed25519');
 const forger = generateKeyPairSync('ed25519');
@@ -86,9 +86,9 @@ async function* batchesOf(events: readonly StoredEvent[]): AsyncIterable<StoredE
 async function inRanges(events: readonly StoredEvent[], checkpoints: readonly SignedCheckpoint[], ranges: ReadonlyArray<{ after: number; upto: number }>): Promise<AnchoredVerdict> {
   const outcomes = await Promise.all(
     ranges.map(({ after, upto }) => {
-      const inside = checkpoints.filter((checkpoint) => checkpoint.position > after && checkpoint.position <= upto);
+      const inside = genuineCheckpoints(checkpoints, keys.publicKey).filter((checkpoint) => checkpoint.position > after && checkpoint.position <= upto);
       const read = events.filter((event) => event.position > after && event.position <= upto);
-      return checkRange(batchesOf(read), (start) => new AnchoredVerifier(inside, keys.publicKey, start));
+      return checkRange(batchesOf(read), (start) => new AnchoredVerifier(inside, 'genuine', start));
     }),
   );
   return joinRanges(outcomes, new AnchoredVerifier(checkpoints, keys.publicKey));

@@ -13,6 +13,12 @@ export interface RangeOutcome {
   readonly first?: RecordedEvent | StoredEvent;
   /** AnchoredVerifier.eventVerdict() of the range: what its events show. */
   readonly verdict: ChainVerdict;
+  /**
+   * Reading stopped at the range's `line`-th line, which is not an event (a
+   * damaged export): the verdict covers the events before it, and the
+   * caller raises `problem` when no break comes first.
+   */
+  readonly failure?: { readonly line: number; readonly problem: string };
 }
 
 /** Where a range's check started: just before its first event, as that event claims. */

@@ -14,12 +14,11 @@ export interface RangeJob {
   readonly after: number;
   readonly upto: number;
   readonly batch: number;
-  /** The checkpoints inside the range; the whole set was found genuine before the workers started. */
+  /** The checkpoints inside the range, found genuine before the workers started; none without a key. */
   readonly checkpoints: readonly SignedCheckpoint[];
-  readonly publicKeyPem?: string;
 }
 
-/** What a worker posts: progress (events checked so far), then its outcome or its error. */
+/** What a range worker posts: progress (events checked so far), then its outcome or its error. */
 export type RangeMessage = { readonly seen: number } | { readonly outcome: RangeOutcome } | { readonly error: string };
 
 /**
@@ -28,10 +27,14 @@ export type RangeMessage = { readonly seen: number } | { readonly outcome: Range
  */
 export const MIN_EVENTS_PER_THREAD = 25_000;
 
-/** Threads to verify `events` with: `requested` (0 or absent: one per core), fewer on a small log, at least 1 (no worker). */
-export function verifyThreadCount(requested: number | undefined, events: number): number {
+/**
+ * Threads to verify a log of `size` (events, or what `perThread` counts)
+ * with: `requested` (0 or absent: one per core), fewer on a small log, at
+ * least 1 (no worker).
+ */
+export function verifyThreadCount(requested: number | undefined, size: number, perThread = MIN_EVENTS_PER_THREAD): number {
   const wanted = requested !== undefined && requested > 0 ? requested : availableParallelism();
-  return Math.max(1, Math.min(wanted, Math.floor(events / MIN_EVENTS_PER_THREAD)));
+  return Math.max(1, Math.min(wanted, Math.floor(size / perThread)));
 }
 
 export interface ParallelVerifyOptions {
@@ -56,24 +59,31 @@ export async function verifyInWorkers(
 ): Promise<AnchoredVerdict> {
   const whole = new AnchoredVerifier(checkpoints, publicKey);
   if (whole.eventVerdict().firstBreak) return whole.verdict();
-  const publicKeyPem = publicKey?.export({ type: 'spki', format: 'pem' }).toString();
   const jobs = splitLog(head, options.threads).map(({ after, upto }): RangeJob => ({
     location,
     after,
     upto,
     batch: options.batch,
-    checkpoints: checkpoints.filter((checkpoint) => checkpoint.position > after && checkpoint.position <= upto),
-    publicKeyPem,
+    checkpoints: genuineCheckpoints(checkpoints, publicKey).filter((checkpoint) => checkpoint.position > after && checkpoint.position <= upto),
   }));
+  return joinRanges(await runRangeWorkers(compiledWorkerFile(__dirname, 'range-worker'), jobs, options.onProgress), whole);
+}
+
+/**
+ * Starts one worker thread per job (`workerFile` posts RangeMessages) and
+ * gives their outcomes in order, up to the first that broke or failed: the
+ * ranges after it no longer matter, and are stopped.
+ */
+export async function runRangeWorkers(workerFile: string, jobs: readonly unknown[], onProgress?: (seen: number) => void): Promise<RangeOutcome[]> {
   const seen = jobs.map(() => 0);
-  const workers = jobs.map((job) => new Worker(rangeWorkerFile(), { workerData: job }));
+  const workers = jobs.map((job) => new Worker(workerFile, { workerData: job }));
   const stopped = new Set<Worker>();
   const outcomes = workers.map((worker, index) =>
     rangeOutcome(worker, stopped, (count) => {
       seen[index] = count;
-      options.onProgress?.(seen.reduce((sum, each) => sum + each, 0));
+      onProgress?.(seen.reduce((sum, each) => sum + each, 0));
     }).then((outcome) => {
-      if (outcome?.verdict.firstBreak) {
+      if (outcome && ends(outcome)) {
         for (const later of workers.slice(index + 1)) {
           stopped.add(later);
           void later.terminate();
@@ -83,11 +93,16 @@ export async function verifyInWorkers(
     }),
   );
   try {
-    return joinRanges(await settledInOrder(outcomes), whole);
+    return await settledInOrder(outcomes);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
+
+const ends = (outcome: RangeOutcome): boolean => outcome.verdict.firstBreak !== undefined || outcome.failure !== undefined;
+
+/** What a range worker checks against (as 'genuine'): the checkpoints when a key verified them, else none, as the whole log's verifier ignores them then. */
+export const genuineCheckpoints = (checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined): readonly SignedCheckpoint[] => (publicKey ? checkpoints : []);
 
 /** (0, head] in `count` consecutive ranges of equal length (the last takes the remainder). */
 export function splitLog(head: number, count: number): Array<{ after: number; upto: number }> {
@@ -104,7 +119,7 @@ async function settledInOrder(outcomes: ReadonlyArray<Promise<RangeOutcome | und
     const outcome = await pending;
     if (outcome === undefined) break;
     joined.push(outcome);
-    if (outcome.verdict.firstBreak) break;
+    if (ends(outcome)) break;
   }
   return joined;
 }
@@ -126,15 +141,15 @@ function rangeOutcome(worker: Worker, stopped: ReadonlySet<Worker>, onSeen: (see
 }
 
 /**
- * The compiled worker beside this file; run from the TypeScript sources
- * (Jest), the one `npm run build` put in dist/ (a worker thread does not go
- * through Jest's transform).
+ * The compiled worker `name`.js beside the calling module (its __dirname);
+ * run from the TypeScript sources (Jest), the one `npm run build` put in
+ * dist/, since a worker thread does not go through Jest's transform.
  */
-function rangeWorkerFile(): string {
-  const beside = join(__dirname, 'range-worker.js');
+export function compiledWorkerFile(directory: string, name: string): string {
+  const beside = join(directory, `${name}.js`);
   if (existsSync(beside)) return beside;
   const root = resolve(__dirname, '../../../..');
-  const built = join(root, 'dist', relative(root, __dirname), 'range-worker.js');
+  const built = join(root, 'dist', relative(root, directory), `${name}.js`);
   if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" (audit verify's worker threads run compiled code)`);
   return built;
 }
