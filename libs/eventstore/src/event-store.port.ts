@@ -115,8 +115,9 @@ export interface EventStore {
    */
   readAllStored?(after: number, max: number): Promise<StoredEvent[]>;
   /**
-   * Where another thread can open this same log (a file on disk); absent, or
-   * undefined, for a store only this process can read (in memory).
+   * Where another thread can open this same log (an SQLite file, a
+   * PostgreSQL schema); absent, or undefined, for a store only this process
+   * can read (in memory).
    */
   location?(): StoreLocation | undefined;
   /** Position of the last event a reader can see now (0 when empty). */

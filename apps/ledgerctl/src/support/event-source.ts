@@ -5,7 +5,7 @@ import { eventStoreOptions } from '@ledger/config';
 import { AnchoredVerifier, type AnchoredVerdict, verifyBatches, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
-import { isCheckpointLine, parseJson, readExportLine } from './export-lines';
+import { exportEventBatches, isCheckpointLine, parseJson } from './export-lines';
 import { verifyExportInWorkers } from './export-verify';
 
 export type { CheckpointLine } from './export-lines';
@@ -77,29 +77,12 @@ export function openFileSource(file: string): EventSource {
     },
     async *batches() {
       const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-      let batch: RecordedEvent[] = [];
-      let lineNumber = 0;
       try {
-        for await (const line of lines) {
-          lineNumber++;
-          const read = readExportLine(line);
-          if ('skip' in read) continue;
-          if ('problem' in read) {
-            // The events before a damaged line are checked first, so a break among them is found, as a range worker finds it.
-            if (batch.length > 0) yield batch;
-            throw new CliError(`${file}:${lineNumber} ${read.problem}`);
-          }
-          batch.push(read.event);
-          if (batch.length === BATCH) {
-            yield batch;
-            batch = [];
-          }
-        }
+        yield* exportEventBatches(lines, BATCH, (line, problem) => new CliError(`${file}:${line} ${problem}`));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`${file} does not exist`, 2);
         throw error;
       }
-      if (batch.length > 0) yield batch;
     },
     // An export's lines are whole envelopes in the writer's key order, not the canonical text: decoded, then checked.
     verifiableBatches: () => source.batches(),

@@ -24,6 +24,31 @@ export function readExportLine(line: string): ExportLine {
   return { event };
 }
 
+/**
+ * The events of an export's `lines` in batches of `size`. At a line that is
+ * not an event, the events before it come first (so a break among them is
+ * found), then `failure(its line number, the problem)` is thrown.
+ */
+export async function* exportEventBatches(lines: AsyncIterable<string> | Iterable<string>, size: number, failure: (line: number, problem: string) => Error): AsyncIterable<RecordedEvent[]> {
+  let batch: RecordedEvent[] = [];
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    const read = readExportLine(line);
+    if ('skip' in read) continue;
+    if ('problem' in read) {
+      if (batch.length > 0) yield batch;
+      throw failure(lineNumber, read.problem);
+    }
+    batch.push(read.event);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 export function parseJson(line: string): unknown {
   try {
     return JSON.parse(line);

@@ -2,30 +2,14 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parentPort, workerData } from 'node:worker_threads';
 import { AnchoredVerifier, checkRange, type RangeMessage, RangeReadFailure, type RecordedEvent } from '@ledger/eventstore';
-import { readExportLine } from './export-lines';
+import { exportEventBatches } from './export-lines';
 import type { ExportRangeJob } from './export-verify';
 
 /** The events of bytes [start, end) of the export, in batches; a line that is not an event ends them (its events before it first). */
-async function* rangeBatches(job: ExportRangeJob): AsyncIterable<RecordedEvent[]> {
-  if (job.end <= job.start) return;
+function rangeBatches(job: ExportRangeJob): AsyncIterable<RecordedEvent[]> {
+  if (job.end <= job.start) return exportEventBatches([], job.batch, () => new Error('no lines'));
   const lines = createInterface({ input: createReadStream(job.file, { encoding: 'utf8', start: job.start, end: job.end - 1 }), crlfDelay: Infinity });
-  let batch: RecordedEvent[] = [];
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    const read = readExportLine(text);
-    if ('skip' in read) continue;
-    if ('problem' in read) {
-      if (batch.length > 0) yield batch;
-      throw new RangeReadFailure(line, read.problem);
-    }
-    batch.push(read.event);
-    if (batch.length === job.batch) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
+  return exportEventBatches(lines, job.batch, (line, problem) => new RangeReadFailure(line, problem));
 }
 
 /** A worker thread of export-verify.ts: checks one byte range of an export and posts its progress, then its outcome or its error. */

@@ -1,8 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../test/support/services';
+import { openPostgresEventStore } from '../adapters/postgres/open-postgres-event-store';
 import { openSqliteEventStore } from '../adapters/sqlite/open-sqlite-event-store';
 import type { SqliteEventStore } from '../adapters/sqlite/sqlite-event-store';
 import type { StoreLocation } from '../store-location';
@@ -22,7 +25,7 @@ const EVENTS = 60;
 describe('verifyInWorkers on an SQLite file', () => {
   let dir: string;
   let store: SqliteEventStore;
-  let location: StoreLocation;
+  let location: Extract<StoreLocation, { kind: 'sqlite' }>;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-parallel-verify-'));
@@ -30,7 +33,7 @@ describe('verifyInWorkers on an SQLite file', () => {
     for (let index = 0; index < EVENTS; index++) {
       await store.append(`device-${index % 4}`, [newEvent('inventory.DeviceHealthChanged', { health: index % 2 ? 'ok' : 'degraded', at: index })], { expected: 'any' });
     }
-    location = store.location()!;
+    location = store.location() as Extract<StoreLocation, { kind: 'sqlite' }>;
   });
 
   afterEach(async () => {
@@ -94,6 +97,33 @@ describe('verifyInWorkers on an SQLite file', () => {
   it('finds a forged checkpoint before starting any worker', async () => {
     const forged = { ...(await checkpointAt(10)), hash: 'a'.repeat(64) };
     expect((await sameVerdict([forged])).firstBreak).toMatchObject({ position: 10, reason: 'checkpoint-forged' });
+  });
+});
+
+describeWithService('PostgreSQL', postgresUnavailable())('verifyInWorkers on PostgreSQL', () => {
+  it('gives the single walk’s verdict, intact and with an event edited at a range boundary', async () => {
+    const schema = `ledger_test_${randomBytes(6).toString('hex')}`;
+    const store = await openPostgresEventStore({ connectionString: postgresUrl(), schema });
+    const client = new Client({ connectionString: postgresUrl() });
+    await client.connect();
+    try {
+      for (let index = 0; index < 30; index++) {
+        await store.append(`device-${index % 4}`, [newEvent('inventory.DeviceHealthChanged', { health: 'ok', at: index })], { expected: 'any' });
+      }
+      const location = store.location()!;
+      expect(location).toMatchObject({ kind: 'postgres', schema });
+      const walked = await verifyStoreLog(store, [], undefined, { threads: 1 });
+      expect(walked).toMatchObject({ ok: true, checked: 30 });
+      expect(await verifyInWorkers(location, 30, [], undefined, { threads: 2, batch: 4 })).toEqual(walked);
+      await client.query(`UPDATE ${schema}.ledger_events SET data = '{"health":"failed"}' WHERE position = 16`);
+      const broken = await verifyStoreLog(store, [], undefined, { threads: 1 });
+      expect(broken.firstBreak).toMatchObject({ position: 16, reason: 'content-changed' });
+      expect(await verifyInWorkers(location, 30, [], undefined, { threads: 2, batch: 4 })).toEqual(broken);
+    } finally {
+      await store.close();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
   });
 });
 
