@@ -1,4 +1,4 @@
-import type { AttachHandleClaim, DeviceJobRequester, RegionProgrammed } from '@ledger/inventory';
+import type { AttachHandleClaim, DeviceChanged, DeviceDiscovered, DeviceHealthChanged, DeviceJobRequester, RegionProgrammed } from '@ledger/inventory';
 import type { ArqBindStarted, ArqCreated } from '@ledger/allocation';
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { SqlExecutor } from '@ledger/processing';
@@ -24,8 +24,9 @@ export async function applyDeviceHistoryEvent(tx: SqlExecutor, event: RecordedEv
     case 'allocation.ArqCreated': {
       const d = data as ArqCreated['data'];
       await tx.run(
-        `INSERT INTO dh_arqs (arq_uuid, project_id, device_profile_uuid, device_profile_name) VALUES ($1, $2, $3, $4) ON CONFLICT (arq_uuid) DO NOTHING`,
-        [d.uuid, d.projectId, d.deviceProfileUuid, d.deviceProfileName],
+        `INSERT INTO dh_arqs (arq_uuid, project_id, device_profile_uuid, device_profile_name, resource_class) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (arq_uuid) DO NOTHING`,
+        [d.uuid, d.projectId, d.deviceProfileUuid, d.deviceProfileName, d.resourceClass],
       );
       return;
     }
@@ -49,6 +50,24 @@ export async function applyDeviceHistoryEvent(tx: SqlExecutor, event: RecordedEv
     case 'inventory.RegionProgrammed':
       await recordRegionContent(tx, event as RecordedEvent<string, RegionProgrammed['data']>);
       break;
+    case 'inventory.DeviceDiscovered': {
+      const { device } = data as DeviceDiscovered['data'];
+      await recordDeviceMemory(tx, device.uuid, device.capacity, event.position);
+      break;
+    }
+    case 'inventory.DeviceChanged': {
+      const d = data as DeviceChanged['data'];
+      await recordDeviceMemory(tx, d.deviceUuid, d.description.capacity, event.position);
+      break;
+    }
+    case 'inventory.DeviceHealthChanged': {
+      const d = data as DeviceHealthChanged['data'];
+      await tx.run(
+        'INSERT INTO dh_health (position, device_uuid, recorded_at, health, reason) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (position) DO NOTHING',
+        [event.position, d.deviceUuid, event.recordedAt, d.health, d.reason],
+      );
+      break;
+    }
   }
   await addToTimeline(tx, event);
 }
@@ -57,14 +76,25 @@ export async function applyDeviceHistoryEvent(tx: SqlExecutor, event: RecordedEv
 async function openTenancy(tx: SqlExecutor, event: RecordedEvent, claim: AttachHandleClaim): Promise<void> {
   await tx.run(
     `INSERT INTO dh_tenancies (from_position, from_time, device_uuid, deployable_uuid, attach_handle_uuid, region, arq_uuid, instance_uuid,
-       project_id, device_profile_uuid, device_profile_name, bitstream_id)
-     SELECT $1, $2, $3, $4, $5, r.region, $6, a.instance_uuid, a.project_id, a.device_profile_uuid, a.device_profile_name, r.bitstream_id
+       project_id, device_profile_uuid, device_profile_name, bitstream_id, resource_class, memory_gib)
+     SELECT $1, $2, $3, $4, $5, r.region, $6, a.instance_uuid, a.project_id, a.device_profile_uuid, a.device_profile_name, r.bitstream_id,
+       a.resource_class, d.memory_gib
      FROM (SELECT 1 AS one) AS claim
      LEFT JOIN dh_arqs a ON a.arq_uuid = $6
      LEFT JOIN dh_regions r ON r.deployable_uuid = $4
+     LEFT JOIN dh_devices d ON d.device_uuid = $3
      WHERE true
      ON CONFLICT (from_position) DO NOTHING`,
     [event.position, event.recordedAt, claim.deviceUuid, claim.deployableUuid, claim.handleUuid, claim.arqUuid],
+  );
+}
+
+/** The GPU memory a device reports now; a tenancy keeps what it was at its claim, for usage reports' GiB-seconds. */
+async function recordDeviceMemory(tx: SqlExecutor, deviceUuid: string, capacity: Readonly<Record<string, number>> | undefined, position: number): Promise<void> {
+  await tx.run(
+    `INSERT INTO dh_devices (device_uuid, memory_gib, position) VALUES ($1, $2, $3)
+     ON CONFLICT (device_uuid) DO UPDATE SET memory_gib = excluded.memory_gib, position = excluded.position WHERE dh_devices.position < excluded.position`,
+    [deviceUuid, capacity?.memoryGiB ?? null, position],
   );
 }
 

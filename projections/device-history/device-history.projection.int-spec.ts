@@ -13,7 +13,7 @@ async function answers(db: SqlDatabase, batches: Batches) {
   const queries = new DeviceHistoryQueries(db);
   return {
     held: await queries.tenancies(DEVICE, {}, ALL),
-    ownOnly: await queries.tenancies(DEVICE, { from: { position: 1 } }, { project: 'p2' }),
+    ownOnly: await queries.tenancies(DEVICE, { from: 1 }, { project: 'p2' }),
     timeline: await queries.timeline(DEVICE, { limit: 3 }, ALL),
   };
 }

@@ -12,7 +12,7 @@ import { createDeviceHistorySchema, emptyDeviceHistoryTables } from './device-hi
  */
 export const deviceHistoryProjection: Projection = {
   name: 'device-history',
-  version: 1,
+  version: 2,
   handles: [...new Set([...ARQ_EVENT_TYPES, ...TIMELINE_EVENT_TYPES])],
   filter: { categories: ['arq', 'host', 'device'] },
   setup: createDeviceHistorySchema,

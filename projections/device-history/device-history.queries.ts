@@ -1,13 +1,18 @@
-import type { LogPoint } from '@ledger/processing';
 import type { SqlExecutor } from '@ledger/processing';
 import type { TenancyView, TimelineEntry, TimelinePage } from './device-history.views';
 
 /** Which projects' rows a caller sees: `all` for operators and auditors, else one project's. */
 export type ProjectScope = { readonly all: true } | { readonly project: string };
 
+/**
+ * Positions, both ends included. A time must be resolved to the last event
+ * recorded at or before it first (`positionOfPoint` in libs/processing):
+ * compared with the rows' times instead, a tenancy released just before a
+ * `from` time would drop out though the log was still at its release.
+ */
 export interface TenancyRange {
-  readonly from?: LogPoint;
-  readonly to?: LogPoint;
+  readonly from?: number;
+  readonly to?: number;
 }
 
 interface TenancyRow {
@@ -41,15 +46,8 @@ export class DeviceHistoryQueries {
   async tenancies(deviceUuid: string, range: TenancyRange, scope: ProjectScope): Promise<TenancyView[]> {
     const args: unknown[] = [deviceUuid.toLowerCase()];
     const where = ['device_uuid = $1'];
-    if (range.to) {
-      args.push('position' in range.to ? range.to.position : range.to.time);
-      where.push(`${'position' in range.to ? 'from_position' : 'from_time'} <= $${args.length}`);
-    }
-    if (range.from) {
-      args.push('position' in range.from ? range.from.position : range.from.time);
-      const column = 'position' in range.from ? 'to_position' : 'to_time';
-      where.push(`(${column} IS NULL OR ${column} >= $${args.length})`);
-    }
+    if (range.to !== undefined) where.push(`from_position <= $${args.push(range.to)}`);
+    if (range.from !== undefined) where.push(`(to_position IS NULL OR to_position >= $${args.push(range.from)})`);
     if ('project' in scope) {
       args.push(scope.project);
       where.push(`project_id = $${args.length}`);

@@ -1,12 +1,14 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { createVersionedTables, type SqlExecutor } from '@ledger/processing';
 
 /**
  * The device-history read model: who held which device when (one row per
  * attach-handle claim, closed by its release), every event that touched a
  * device (the timeline), and the two lookups that fill them in: what an
  * accelerator request was for (project, profile, instance) and what each
- * region last held. Positions make applying an event twice a no-op: a row
- * is keyed by the position of the event that made it.
+ * region last held. Usage reports and the health-beside-tenancy question
+ * read two more: each device's reported GPU memory (copied into a tenancy
+ * at its claim) and every health change. Positions make applying an event
+ * twice a no-op: a row is keyed by the position of the event that made it.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS dh_tenancies (
@@ -23,10 +25,13 @@ const STATEMENTS = [
     project_id TEXT,
     device_profile_uuid TEXT,
     device_profile_name TEXT,
-    bitstream_id TEXT
+    bitstream_id TEXT,
+    resource_class TEXT,
+    memory_gib DOUBLE PRECISION
   )`,
   'CREATE INDEX IF NOT EXISTS dh_tenancies_by_device ON dh_tenancies (device_uuid, from_position)',
   'CREATE INDEX IF NOT EXISTS dh_tenancies_open ON dh_tenancies (attach_handle_uuid, arq_uuid, to_position)',
+  'CREATE INDEX IF NOT EXISTS dh_tenancies_by_end ON dh_tenancies (to_position)',
   `CREATE TABLE IF NOT EXISTS dh_timeline (
     position BIGINT NOT NULL,
     device_uuid TEXT NOT NULL,
@@ -43,7 +48,8 @@ const STATEMENTS = [
     device_profile_uuid TEXT NOT NULL,
     device_profile_name TEXT NOT NULL,
     instance_uuid TEXT,
-    device_uuid TEXT
+    device_uuid TEXT,
+    resource_class TEXT
   )`,
   `CREATE TABLE IF NOT EXISTS dh_regions (
     deployable_uuid TEXT PRIMARY KEY,
@@ -51,12 +57,25 @@ const STATEMENTS = [
     bitstream_id TEXT,
     position BIGINT NOT NULL
   )`,
+  `CREATE TABLE IF NOT EXISTS dh_devices (
+    device_uuid TEXT PRIMARY KEY,
+    memory_gib DOUBLE PRECISION,
+    position BIGINT NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS dh_health (
+    position BIGINT PRIMARY KEY,
+    device_uuid TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    health TEXT NOT NULL,
+    reason TEXT
+  )`,
+  'CREATE INDEX IF NOT EXISTS dh_health_by_time ON dh_health (recorded_at)',
 ];
 
-export const DEVICE_HISTORY_TABLES = ['dh_tenancies', 'dh_timeline', 'dh_arqs', 'dh_regions'] as const;
+export const DEVICE_HISTORY_TABLES = ['dh_tenancies', 'dh_timeline', 'dh_arqs', 'dh_regions', 'dh_devices', 'dh_health'] as const;
 
 export async function createDeviceHistorySchema(tx: SqlExecutor): Promise<void> {
-  for (const statement of STATEMENTS) await tx.run(statement);
+  await createVersionedTables(tx, { versionTable: 'dh_schema', version: 2, tables: DEVICE_HISTORY_TABLES, statements: STATEMENTS });
 }
 
 export async function emptyDeviceHistoryTables(tx: SqlExecutor): Promise<void> {

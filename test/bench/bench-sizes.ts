@@ -37,7 +37,7 @@ export interface BenchSizes {
   readonly placement: { readonly hosts: number; readonly devicesPerHost: number };
   /** Timed calls per developer-tool latency (ledgerctl_*, node_start_ms, build_check_ms), after one untimed call. */
   readonly toolSamples: number;
-  /** Events of the auditor's log (audit_*, who_held_ms): the inventory fleet's history, scaled to about this many. */
+  /** Events of the auditor's log (audit_*, who_held_ms, usage_report_1m_ms): the inventory fleet's history, scaled to about this many. */
   readonly auditEvents: number;
 }
 

@@ -310,6 +310,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     for (const holder of holders) expect((await bind(holder, HOSTS.probeFails)).status).toBe(202);
     const { arq, workflow, placementBefore } = await failingBind(HOSTS.probeFails, 'bp-target');
     expect(workflow.reason).toMatch(/^INVENTORY\.NO_FREE_ATTACH_HANDLE: /);
+    expect(workflow.code).toBe('INVENTORY.NO_FREE_ATTACH_HANDLE');
     expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'start-bind/compensate: compensated']);
     await expectNothingLeaked(HOSTS.probeFails, { arq }, { bitstreamId: images.old.bitstreamId, functionId: images.old.readBack }, placementBefore);
     expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[...holders, arq].join(',')}`, { token: nova() })).status).toBe(204);

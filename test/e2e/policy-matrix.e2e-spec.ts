@@ -179,6 +179,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/devices/{uuid}/tenancy',                  '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['GET /api/v1/devices/{uuid}/timeline',                 '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
   ['GET /api/v1/audit/verify',                            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['GET /api/v1/usage',                                   '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
+  ['GET /api/v1/audit/health-holders',                    '',      [NO,   OK,     OK,     OK,      OK,    ROLE,    OK,    ROLE]],
 
   ['GET /api/v1/reactors',                                '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/reactors/{name}/parked',                  '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -951,6 +953,20 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         expect(r.body.deviceUuid).toBe(fpgaDevice);
         if (caller !== 'admin') expect(r.body.entries.filter((e: { projectId: string }) => e.projectId !== projectOf(caller))).toEqual([]);
         else expect(r.body.entries.map((e: { type: string }) => e.type)).toContain('inventory.DeviceDiscovered');
+      },
+    }),
+    // A tenant's usage report covers its own project only, and says so.
+    'GET /api/v1/usage': () => ({
+      path: `/api/v1/usage?from=0&to=${encodeURIComponent(new Date().toISOString())}`,
+      allowed: (r, caller) => {
+        expect(r.body).toMatchObject({ kind: 'ledger.UsageReport', groupBy: 'project', signature: expect.any(String) });
+        if (caller !== 'admin') expect([r.body.project, r.body.rows.filter((row: { group: string }) => row.group !== projectOf(caller))]).toEqual([projectOf(caller), []]);
+      },
+    }),
+    'GET /api/v1/audit/health-holders': () => ({
+      path: '/api/v1/audit/health-holders',
+      allowed: (r, caller) => {
+        if (caller !== 'admin') expect(r.body.reports.filter((report: { projectId: string }) => report.projectId !== projectOf(caller))).toEqual([]);
       },
     }),
     'GET /api/v1/audit/verify': () => ({

@@ -165,7 +165,7 @@ describe('workflows on a ledger (a job step on a real agent; the operator API)',
     await approve('o2');
     await untilStatus('o2', 'compensated');
     const undone = await view('o2');
-    expect(undone.reason).toBe('cancelled by admin: the tenant left');
+    expect([undone.reason, undone.code]).toEqual(['cancelled by admin: the tenant left', 'WORKFLOW.CANCELLED']);
     expect(undone.steps.filter((step: { phase: string }) => step.phase === 'compensate')).toEqual([expect.objectContaining({ step: 'reserve', status: 'compensated' })]);
     expect(side.sent).toContain('test.Release o2');
     expect(side.sent).not.toContain('test.Hold o2');
@@ -178,7 +178,7 @@ describe('workflows on a ledger (a job step on a real agent; the operator API)',
     await approve('o3');
     await untilStatus('o3', 'failed');
     const failed = await view('o3');
-    expect(failed.unresolved).toEqual([{ step: 'reserve', reason: 'TEST.REFUSED: test.Release refused for o3' }]);
+    expect(failed.unresolved).toEqual([{ step: 'reserve', code: 'TEST.REFUSED', reason: 'TEST.REFUSED: test.Release refused for o3' }]);
     side.refuse.delete('test.Release o3');
     const retry = await admin('POST', '/api/v1/workflows/order/o3/retry');
     expect(retry.status).toBe(202);

@@ -14,20 +14,23 @@ export interface CommandFile {
   register(program: Command): Promise<void>;
 }
 
-const AUDIT = "auditors' tools: verify, export and replay the event log, who held a device, what-if quota, print the checkpoint key";
+const AUDIT = "auditors' tools: verify, export and replay the event log, who held a device, usage, health beside tenancy, what-if quota, print the checkpoint key, accept a rollback";
 
 /** Every command file, in the order of `ledgerctl --help`. */
 export const COMMAND_FILES: readonly CommandFile[] = [
   {
     commands: [['audit', AUDIT]],
     async register(program) {
-      const [verify, exportLog, replay, whoHeld, whatIf, publicKey] = await Promise.all([
+      const [verify, exportLog, replay, whoHeld, whatIf, publicKey, usage, healthHolders, acceptRollback] = await Promise.all([
         import('./commands/audit-verify.command'),
         import('./commands/audit-export.command'),
         import('./commands/audit-replay.command'),
         import('./commands/audit-who-held.command'),
         import('./commands/audit-what-if.command'),
         import('./commands/audit-public-key.command'),
+        import('./commands/audit-usage.command'),
+        import('./commands/audit-health-holders.command'),
+        import('./commands/audit-accept-rollback.command'),
       ]);
       const audit = program.command('audit').description(AUDIT);
       verify.registerAuditVerify(audit);
@@ -36,6 +39,9 @@ export const COMMAND_FILES: readonly CommandFile[] = [
       whoHeld.registerAuditWhoHeld(audit);
       whatIf.registerAuditWhatIf(audit);
       publicKey.registerAuditPublicKey(audit);
+      usage.registerAuditUsage(audit);
+      healthHolders.registerAuditHealthHolders(audit);
+      acceptRollback.registerAuditAcceptRollback(audit);
     },
   },
   {

@@ -4,4 +4,4 @@ export * from './application/allocation.module';
 export * from './application/arqs/arq-store';
 export * from './application/arqs/arq-holds';
 export * from './application/arqs/arq-holds.reactor';
-export * from './application/arqs/bind-arqs/bind-workflow.commands';
+export * from './application/arqs/bind-arqs/bind-arqs.use-case';

@@ -47,7 +47,7 @@ export const LEDGER_EVENT_CATALOG = {
   'quota.Released': { context: 'quota', schemaVersion: 1 },
   'quota.Reserved': { context: 'quota', schemaVersion: 1 },
   'workflow.InputRecorded': { context: 'workflow', schemaVersion: 1 },
-  'workflow.OutputsDecided': { context: 'workflow', schemaVersion: 1 },
+  'workflow.OutputsDecided': { context: 'workflow', schemaVersion: 2 },
   'workflow.OutputSent': { context: 'workflow', schemaVersion: 1 },
 } as const;
 

@@ -31,6 +31,8 @@ export { createSchemaIfMissing } from './adapters/postgres/create-schema';
 export * from './anchoring/head-checkpoint';
 export * from './anchoring/checkpoint-key-file';
 export * from './anchoring/checkpoint-files';
+export * from './anchoring/rollback-acceptance';
+export * from './anchoring/log-cut';
 export * from './anchoring/anchored-verifier';
 export * from './anchoring/head-checkpointer';
 export * from './anchoring/log-batches';

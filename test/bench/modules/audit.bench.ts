@@ -1,7 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { type EventStore, verifyStoreLog, verifyThreadCount } from '@ledger/eventstore';
 import { deviceUuidOf } from '@ledger/inventory';
-import { openSqliteSqlDatabase, rebuildProcessor } from '@ledger/processing';
-import { DeviceHistoryQueries, deviceHistoryProjection } from '@ledger/projections/device-history';
+import { openSqliteSqlDatabase, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
+import { computeUsageReport, DeviceHistoryQueries, deviceHistoryProjection, resolveUsageWindow, storePositionTimes } from '@ledger/projections/device-history';
 import { inventoryProjection } from '@ledger/projections/inventory';
 import { appendTwoTenancies } from '../../../projections/device-history/testing/tenancy-history';
 import { hostname } from '../../support/fleet';
@@ -20,20 +21,31 @@ const EVENTS_PER_HOST = 14.8;
  * chain as `audit verify` does (ranges on worker threads, one per core); `audit_replay_1m_s` rebuilds the inventory
  * as of the head into an in-memory SQLite, as `audit replay` and `?asOf=`
  * do; `who_held_ms` is the tenancy query on the device-history read model
- * built over that log (its build time goes in the record's notes).
+ * built over that log (its build time goes in the record's notes);
+ * `usage_report_1m_ms` is a signed usage report of the month before the
+ * head for every project, as GET /api/v1/usage computes it on that model.
  */
 export const auditBench: BenchModule = {
   records: [
     { name: 'audit_verify_per_s', unit: 'events/s' },
     { name: 'audit_replay_1m_s', unit: 's', digits: 2, min: 0 },
     { name: 'who_held_ms', unit: 'ms', min: 0 },
+    { name: 'usage_report_1m_ms', unit: 'ms', min: 0 },
   ],
   async run(context, wanted) {
     const { store, events, device } = await auditLog(context);
     const results: Measurement[] = [];
     if (wanted.has('audit_verify_per_s')) results.push(await verifyRate(context, store, events));
     if (wanted.has('audit_replay_1m_s')) results.push(await replaySeconds(context, store, events));
-    if (wanted.has('who_held_ms')) results.push(await whoHeldLatency(context, store, device));
+    if (wanted.has('who_held_ms') || wanted.has('usage_report_1m_ms')) {
+      const history = await deviceHistory(context, store);
+      try {
+        if (wanted.has('who_held_ms')) results.push(await whoHeldLatency(context, history, device));
+        if (wanted.has('usage_report_1m_ms')) results.push(await usageReportLatency(context, history, store));
+      } finally {
+        await history.db.close();
+      }
+    }
     return results;
   },
 };
@@ -73,18 +85,44 @@ async function replaySeconds(context: BenchContext, store: EventStore, events: n
   return { name: 'audit_replay_1m_s', value, notes: `inventory as of the head of ${events} events (${progress.applied} applied) into :memory:` };
 }
 
-async function whoHeldLatency(context: BenchContext, store: EventStore, device: string): Promise<Measurement> {
+interface DeviceHistory {
+  readonly db: SqlDatabase;
+  readonly buildSeconds: number;
+}
+
+async function deviceHistory(context: BenchContext, store: EventStore): Promise<DeviceHistory> {
   const db = await context.target.openReadModel('device-history');
   const started = performance.now();
   await rebuildProcessor(store, db, deviceHistoryProjection);
-  const buildSeconds = (performance.now() - started) / 1000;
+  return { db, buildSeconds: (performance.now() - started) / 1000 };
+}
+
+async function whoHeldLatency(context: BenchContext, { db, buildSeconds }: DeviceHistory, device: string): Promise<Measurement> {
   const queries = new DeviceHistoryQueries(db);
   const latencies = await sequentialLatencies(10, context.sizes.httpSamples, async () => {
     const held = await queries.tenancies(device, {}, { all: true });
     if (held.length !== 2) throw new Error(`who_held: ${held.length} tenancies, expected 2`);
   });
-  await db.close();
   const value = percentile(latencies, 50);
   context.progress(`who_held_ms p50 ${value.toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms (device-history built in ${buildSeconds.toFixed(1)} s)`);
   return { name: 'who_held_ms', value, notes: `median of ${latencies.length}; the device-history read model over the log took ${buildSeconds.toFixed(1)} s to build` };
+}
+
+/** Resolving the month's two ends on the store, the read model's rows, the fold and the Ed25519 signature: all of GET /api/v1/usage but HTTP. */
+async function usageReportLatency(context: BenchContext, { db }: DeviceHistory, store: EventStore): Promise<Measurement> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const log = storePositionTimes(store);
+  const head = await store.headPosition();
+  const { events } = await store.readAll({ after: head - 1, max: 1 });
+  const to = new Date(Date.parse(events[0].recordedAt) + 1).toISOString();
+  const from = new Date(Date.parse(to) - 30 * 24 * 3600 * 1000).toISOString();
+  let rows = 0;
+  const latencies = await sequentialLatencies(3, Math.min(context.sizes.httpSamples, 50), async () => {
+    const window = await resolveUsageWindow(log, { time: from }, { time: to });
+    rows = (await computeUsageReport(db, window, 'project', { all: true }, privateKey)).rows.length;
+  });
+  if (rows !== 2) throw new Error(`usage_report: ${rows} project rows, expected 2 (p1, p2)`);
+  const value = percentile(latencies, 50);
+  context.progress(`usage_report_1m_ms p50 ${value.toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms`);
+  return { name: 'usage_report_1m_ms', value, notes: `median of ${latencies.length}; a month (${from} to ${to}) for every project over ${head} events, signed` };
 }

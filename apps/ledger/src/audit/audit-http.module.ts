@@ -7,6 +7,8 @@ import { READ_MODEL_DB } from '../infrastructure/tokens';
 import { AsOfReads } from './as-of-reads.service';
 import { ChainVerifyController } from './chain-verify.controller';
 import { DeviceHistoryController } from './device-history.controller';
+import { UsageReports } from './usage/usage-reports.service';
+import { UsageController } from './usage/usage.controller';
 
 /**
  * The auditor's reads of the native API: device tenancy and timelines, and
@@ -16,14 +18,15 @@ import { DeviceHistoryController } from './device-history.controller';
  */
 @Global()
 @Module({
-  controllers: [DeviceHistoryController, ChainVerifyController],
+  controllers: [DeviceHistoryController, ChainVerifyController, UsageController],
   providers: [
     { provide: DeviceHistoryQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new DeviceHistoryQueries(db) },
     { provide: AsOfRebuilds, inject: [EVENT_STORE], useFactory: (store: EventStore) => new AsOfRebuilds(store) },
     AsOfReads,
     ConsistencyService,
+    UsageReports,
   ],
-  exports: [AsOfReads, AsOfRebuilds, DeviceHistoryQueries],
+  exports: [AsOfReads, AsOfRebuilds, DeviceHistoryQueries, UsageReports],
 })
 export class AuditHttpModule implements OnApplicationShutdown {
   constructor(@Inject(AsOfRebuilds) private readonly rebuilds: AsOfRebuilds) {}

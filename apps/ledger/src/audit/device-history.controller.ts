@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ledger/auth';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { DeviceHistoryQueries, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
@@ -21,6 +22,7 @@ export class DeviceHistoryController {
   constructor(
     @Inject(DeviceHistoryQueries) private readonly queries: DeviceHistoryQueries,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   @Get(':uuid/tenancy')
@@ -33,7 +35,7 @@ export class DeviceHistoryController {
     @Headers(MIN_POSITION_HEADER) minPosition?: string,
   ): Promise<{ deviceUuid: string; tenancies: TenancyView[] }> {
     const deviceUuid = pathUuid(uuid);
-    const range = tenancyRangeOf(query);
+    const range = await tenancyRangeOf(query, this.store);
     await this.consistency.awaitHeader(minPosition);
     return { deviceUuid, tenancies: await this.queries.tenancies(deviceUuid, range, projectScopeOf(principal)) };
   }

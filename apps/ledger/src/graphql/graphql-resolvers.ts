@@ -12,6 +12,7 @@ import { HostsResolver } from './hosts/hosts.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { HostPlacementResolver } from './placement/host-placement.resolver';
 import { QuotaResolver } from './quota/quota.resolver';
+import { UsageResolver } from './usage/usage.resolver';
 import { WorkflowsResolver } from './workflows/workflows.resolver';
 
 /** Every resolver of /graphql: the schema is built from these (at start-up and by `npm run graphql:schema`). */
@@ -25,6 +26,7 @@ export const GRAPHQL_RESOLVERS: readonly Type[] = [
   DeployablesResolver,
   DeviceProfilesResolver,
   DeviceHistoryResolver,
+  UsageResolver,
   ArqsResolver,
   QuotaResolver,
   WorkflowsResolver,

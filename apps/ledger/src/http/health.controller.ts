@@ -4,13 +4,17 @@ import type { FastifyReply } from 'fastify';
 import { Public } from '@ledger/auth/nest';
 import { ReadinessService } from '../infrastructure/readiness.service';
 
-const CHECK = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, detail: { type: 'string' } } };
+const CHECK = {
+  type: 'object',
+  required: ['ok'],
+  properties: { ok: { type: 'boolean' }, detail: { type: 'string' }, code: { type: 'string', description: 'a failed check\'s stable error code, with its facts beside it (docs/errors.md)' } },
+};
 const READINESS = {
   type: 'object',
   required: ['ready', 'checks'],
   properties: {
     ready: { type: 'boolean' },
-    checks: { type: 'object', description: 'eventStore, readModels, placement (the sync with Placement: reported, never unready) and, with the processors role, processors and reactors', additionalProperties: CHECK },
+    checks: { type: 'object', description: 'eventStore, readModels, placement (the sync with Placement: reported, never unready), with the processors role processors and reactors, and on a conductor whose store is cut below its signed head signedHead', additionalProperties: CHECK },
     headPosition: { type: 'integer', description: "the event log's head position" },
     processors: { type: 'array', description: 'each processor of this instance: name, state, position', items: { type: 'object' } },
   },

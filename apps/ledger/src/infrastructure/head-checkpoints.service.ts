@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
-import { EVENT_STORE, type EventStore, HeadCheckpointer, loadOrCreateCheckpointKeys, readCheckpointLines } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, HeadCheckpointer, type LogCut, loadOrCreateCheckpointKeys, readCheckpointLines } from '@ledger/eventstore';
+import { isLedgerError } from '@ledger/kernel';
 import type { MessagePublisher } from '@ledger/messaging';
 import { CheckpointRelay } from '../messaging/checkpoint-relay';
 import { MESSAGE_PUBLISHER } from '../messaging/message-publisher.provider';
@@ -10,7 +11,9 @@ import { LEDGER_CONFIG } from './tokens';
  * The conductor's signer of head checkpoints: every LEDGER_CHECKPOINT_SECONDS
  * and on shutdown, when the head moved, it signs (position, chain hash, time)
  * and appends it to data/checkpoints.jsonl and the published copy, and
- * publishes it to Kafka when LEDGER_KAFKA_BROKERS is set.
+ * publishes it to Kafka when LEDGER_KAFKA_BROKERS is set. On a store cut
+ * below the signed head it signs nothing, logs why, and tells /readyz
+ * (`cut`) until an operator accepts the rollback.
  */
 @Injectable()
 export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -45,6 +48,11 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
     await this.sign();
   }
 
+  /** The cut the store is in (accepted or not), or undefined: for /readyz. */
+  async cut(): Promise<LogCut | undefined> {
+    return this.checkpointer?.cut();
+  }
+
   /** One signing at a time: a slow disk must not let two interleave and append the same head twice. */
   private sign(): Promise<unknown> {
     this.running = this.running.then(async () => {
@@ -53,7 +61,8 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
         if (signed) this.logger.debug(`signed head checkpoint at position ${signed.position}`);
         await this.relay?.relay(signed).catch((error: Error) => this.logger.warn(`head checkpoints not yet on Kafka (sent again with the next): ${error.message}`));
       } catch (error) {
-        this.logger.error(`could not sign the head checkpoint: ${(error as Error).message}`);
+        const code = isLedgerError(error) ? `${error.code}: ` : '';
+        this.logger.error(`could not sign the head checkpoint: ${code}${(error as Error).message}`);
       }
     });
     return this.running;

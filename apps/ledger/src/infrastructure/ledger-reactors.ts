@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
-import { HttpNovaEvents } from '@ledger/allocation';
+import { HttpNovaEvents, type NovaEvents } from '@ledger/allocation';
 import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
@@ -11,10 +11,10 @@ import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { PlacementQueries } from '@ledger/projections/placement';
-import { novaNotifierReactor } from '../allocation/nova-notifier.reactor';
 import { deviceFactsReactor } from '../inventory/device-facts/device-facts.reactor';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
+import { LEDGER_USE_CASES, type LedgerOutside } from '../ledger-use-cases';
 
 export interface ReactorDependencies {
   readonly store: EventStore;
@@ -31,27 +31,17 @@ export interface ReactorDependencies {
   readonly keystoneSession: KeystoneSession | null;
 }
 
-/** Every reactor the ledger runs, in one list: the device-facts reactor always, the others when their outside is configured. */
+/** Every reactor the ledger runs, in one list: the use cases' first, then the device-facts reactor always, the others when their outside is configured. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
-  const reactors: Reactor[] = [];
-  if (config.nova) {
-    const arqs = new ArqQueries(deps.readModels);
-    deps.logger.log(`Nova is told when binds finish: ${describeServiceEndpoint(config.nova, NOVA_SERVICE.tokenSetting)}`);
-    reactors.push(
-      novaNotifierReactor({
-        nova: new HttpNovaEvents({
-          access: serviceAccess(config.nova, deps.keystoneSession),
-          onPartial: (refused) => deps.logger.warn(`Nova refused some accelerator-request-bound events: ${JSON.stringify(refused)}`),
-        }),
-        store: deps.store,
-        projectionsReached: (position) => deps.projections.waitForPosition(position),
-        arqsOfInstance: async (instanceUuid) => (await arqs.list('all-projects', { instanceUuid })).map((arq) => arq.uuid),
-      }),
-    );
-  } else {
-    // Off by choice, as Kafka and Placement are: information, not a warning.
-    deps.logger.log('Nova notifier off: neither LEDGER_NOVA_URL nor LEDGER_KEYSTONE_URL is set, so Nova is not told when binds finish (it falls back to polling)');
-  }
+  const arqs = new ArqQueries(deps.readModels);
+  const outside: LedgerOutside = {
+    nova: novaEvents(config, deps),
+    store: deps.store,
+    projectionsReached: (position) => deps.projections.waitForPosition(position),
+    arqsOfInstance: async (instanceUuid) => (await arqs.list('all-projects', { instanceUuid })).map((arq) => arq.uuid),
+  };
+  // First, so status lists keep Nova's first.
+  const reactors: Reactor[] = LEDGER_USE_CASES.flatMap((useCase) => useCase.reactors(outside));
   if (deps.placementReconciler) {
     const placement = new PlacementQueries(deps.readModels);
     reactors.push(
@@ -69,6 +59,20 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
   if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));
   else deps.logger.warn('this process runs no conductor: what unbound and deleted requests held is given back by a process that does');
   return reactors;
+}
+
+/** Nova's external-events API as configured, or null (said at start either way). */
+function novaEvents(config: LedgerConfig, deps: ReactorDependencies): NovaEvents | null {
+  if (!config.nova) {
+    // Off by choice, as Kafka and Placement are: information, not a warning.
+    deps.logger.log('Nova notifier off: neither LEDGER_NOVA_URL nor LEDGER_KEYSTONE_URL is set, so Nova is not told when binds finish (it falls back to polling)');
+    return null;
+  }
+  deps.logger.log(`Nova is told when binds finish: ${describeServiceEndpoint(config.nova, NOVA_SERVICE.tokenSetting)}`);
+  return new HttpNovaEvents({
+    access: serviceAccess(config.nova, deps.keystoneSession),
+    onPartial: (refused) => deps.logger.warn(`Nova refused some accelerator-request-bound events: ${JSON.stringify(refused)}`),
+  });
 }
 
 /** A provider of the conductor role, or undefined when this process does not run it. */

@@ -1,23 +1,22 @@
 import type { ModuleRef } from '@nestjs/core';
-import { bindWorkflow } from '@ledger/allocation';
-import { BindWorkflowCommands } from '@ledger/allocation/nest';
-import { provisionWorkflow } from '@ledger/provisioning';
-import { ProvisionWorkflowCommands } from '@ledger/provisioning/nest';
 import { mergeCommandHandlers, type Workflow, type WorkflowCommandHandlers } from '@ledger/workflows';
+import { LEDGER_USE_CASES } from '../ledger-use-cases';
 
 /** The workflows a ledger runs and the commands they may send. */
 export interface LedgerWorkflows {
   /** Each with its own state type (hence `any`), as WorkflowRuntime takes them. */
   readonly workflows: readonly Workflow<any>[];
-  /** The command registry: each context contributes its handlers (`mergeCommandHandlers` refuses a type served twice). */
+  /** The command registry: each use case contributes its handlers (`mergeCommandHandlers` refuses a type served twice). */
   commands(moduleRef: ModuleRef): WorkflowCommandHandlers;
 }
 
-/** Every workflow the ledger runs, in one list, with the command handlers they need (from the conductor's contexts). */
+/** The use cases' workflows, with the command handlers they need (from the conductor's providers). */
 export const ledgerWorkflows = (): LedgerWorkflows => ({
-  workflows: [bindWorkflow, provisionWorkflow],
-  commands: (moduleRef) =>
-    mergeCommandHandlers(moduleRef.get(BindWorkflowCommands, { strict: false }).handlers(), moduleRef.get(ProvisionWorkflowCommands, { strict: false }).handlers()),
+  workflows: LEDGER_USE_CASES.flatMap((useCase) => useCase.workflows),
+  commands: (moduleRef) => {
+    const providers = { get: <T>(type: abstract new (...args: never[]) => T): T => moduleRef.get(type, { strict: false }) };
+    return mergeCommandHandlers(...LEDGER_USE_CASES.map((useCase) => useCase.commands(providers)));
+  },
 });
 
 /** The ledger's workflows plus a test's own. */

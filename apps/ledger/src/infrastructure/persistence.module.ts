@@ -55,7 +55,7 @@ export class PersistenceModule {
           useFactory: (db: SqlDatabase) => (config.roles.includes('processors') ? null : new ReadModelsPreparation(db)),
         },
       ],
-      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION],
+      exports: [LEDGER_CONFIG, EVENT_STORE, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION, ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : [])],
     };
   }
 }

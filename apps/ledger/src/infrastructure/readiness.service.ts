@@ -1,17 +1,26 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { KEYSTONE_SESSION, type KeystoneSession } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, type LogCut, LogCutBelowSignedHeadError } from '@ledger/eventstore';
 import { HOST_SYNC_STATES, type PlacementReconciler, PlacementSyncQueries } from '@ledger/placement';
 import { PLACEMENT_RECONCILER } from '@ledger/placement/nest';
 import type { ProcessorRuntime, ProcessorStatus, ReactorRuntime, ReactorStatus, SqlDatabase } from '@ledger/processing';
 import type { WorkflowRuntime } from '@ledger/workflows';
+import { HeadCheckpointsService } from './head-checkpoints.service';
 import { READ_MODELS_PREPARATION, type ReadModelsPreparation } from './read-models-preparation';
 import { LEDGER_CONFIG, PROCESSOR_RUNTIME, REACTOR_RUNTIME, READ_MODEL_DB, WORKFLOW_RUNTIME } from './tokens';
 
+/** One check of /readyz; a failed one may name a stable error code and the facts behind it. */
+export interface ReadinessCheck {
+  readonly ok: boolean;
+  readonly detail?: string;
+  readonly code?: string;
+  readonly [fact: string]: unknown;
+}
+
 export interface ReadinessReport {
   readonly ready: boolean;
-  readonly checks: Record<string, { ok: boolean; detail?: string }>;
+  readonly checks: Record<string, ReadinessCheck>;
   readonly headPosition?: number;
   readonly processors?: unknown;
   readonly reactors?: readonly ReactorStatus[];
@@ -21,7 +30,8 @@ export interface ReadinessReport {
 /**
  * Ready = the event store and read models answer (in a replica without
  * the processors role: and another replica has prepared them), and no
- * processor has failed. Reactors, the Placement sync and Keystone are reported, never
+ * processor has failed, and (on a conductor) the store is not cut below its
+ * signed head unless an operator accepted that rollback. Reactors, the Placement sync and Keystone are reported, never
  * unready: an outside that is down or an event parked for an operator does
  * not stop the ledger serving (requests Keystone must check get 503 on their
  * own, while agents' ledger tokens still work).
@@ -40,6 +50,7 @@ export class ReadinessService {
     @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflowRuntime?: WorkflowRuntime,
     @Optional() @Inject(KEYSTONE_SESSION) private readonly keystone?: KeystoneSession | null,
     @Optional() @Inject(READ_MODELS_PREPARATION) private readonly preparation?: ReadModelsPreparation | null,
+    @Optional() @Inject(HeadCheckpointsService) private readonly headCheckpoints?: HeadCheckpointsService,
   ) {
     this.placementSync = new PlacementSyncQueries(readModels);
   }
@@ -69,6 +80,9 @@ export class ReadinessService {
       checks.processors =
         failed.length === 0 ? { ok: true, ...(restored.length > 0 ? { detail: restored.join('; ') } : {}) } : { ok: false, detail: `failed: ${failed.join(', ')}` };
     }
+    // A store that does not answer is the eventStore check's to report.
+    const cut = await this.headCheckpoints?.cut().catch(() => undefined);
+    if (cut) checks.signedHead = describeCut(cut);
     const reactors = await this.reactorRuntime?.status();
     if (reactors) checks.reactors = { ok: true, ...describeReactors(reactors) };
     const workflows = await this.workflowRuntime?.status();
@@ -85,6 +99,19 @@ export class ReadinessService {
     const notes = [...(since ? [`Placement unavailable since ${since}`] : []), ...(notInSync.length > 0 ? [`not in sync: ${notInSync.join(', ')}`] : [])];
     return notes.length > 0 ? { detail: notes.join('; ') } : {};
   }
+}
+
+/** A store cut below its signed head: unready with the error's code and facts, or ready with who accepted the rollback. */
+function describeCut(cut: LogCut): ReadinessCheck {
+  if (!cut.accepted) {
+    const refused = new LogCutBelowSignedHeadError(cut);
+    return { ok: false, code: refused.code, detail: refused.message, ...refused.facts };
+  }
+  const { to, by, at, reason } = cut.accepted;
+  return {
+    ok: true,
+    detail: `rollback to position ${to} accepted by ${by} at ${at} (${reason}); no checkpoint is signed until the head passes the signed head ${cut.signedHead}`,
+  };
 }
 
 /** Whether the ledger holds a Keystone token of its own (getting one when it has none): without one no user token can be checked. */

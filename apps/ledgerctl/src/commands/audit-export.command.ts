@@ -1,9 +1,9 @@
 import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { type RecordedEvent, type SignedCheckpoint, signCheckpoint } from '@ledger/eventstore';
+import { type LogCut, LogCutBelowSignedHeadError, type RecordedEvent, type SignedCheckpoint, signCheckpoint } from '@ledger/eventstore';
 import { beyondPoint, type LogPoint, reachedPoint } from '@ledger/processing';
-import { ledgerCheckpointKeys, liveCheckpoints } from '../support/checkpoint-sources';
+import { ledgerCheckpointKeys, liveCheckpoints, liveLogCut } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { type EventSource, openLiveSource } from '../support/event-source';
 import { Progress } from '../support/progress';
@@ -13,6 +13,7 @@ interface ExportOptions {
   out: string;
   from?: string;
   to?: string;
+  allowCut?: boolean;
   quiet?: boolean;
 }
 
@@ -25,7 +26,11 @@ interface ExportOptions {
  * to a temporary file and renamed, so a half-written export never looks whole.
  * `--from` / `--to` (positions or times, both ends included) cut a range out
  * for reading and replay: it carries the signed checkpoints inside a range
- * of positions and signs no new one.
+ * of positions and signs no new one. A store cut below the head its
+ * checkpoints signed is refused (AUDIT.LOG_CUT_BELOW_SIGNED_HEAD) unless an
+ * operator accepted the rollback or `--allow-cut` says so; its export then
+ * carries the later checkpoints too and signs none, so verify names the
+ * missing positions.
  */
 export function registerAuditExport(audit: Command): void {
   audit
@@ -34,18 +39,24 @@ export function registerAuditExport(audit: Command): void {
     .requiredOption('--out <file>', 'where to write the export ("-" for stdout)')
     .option('--from <position|time>', 'first event to export: a global position or an ISO-8601 time (default: the first)')
     .option('--to <position|time>', 'last event to export: a global position or an ISO-8601 time (default: the head)')
+    .option('--allow-cut', 'export a store cut below its signed head (the export carries the later checkpoints, so verify fails naming the missing positions)')
     .option('--quiet', 'no progress on stderr')
     .action(async (options: ExportOptions) => {
       const from = options.from === undefined ? undefined : cliLogPoint(options.from, '--from');
       const to = options.to === undefined ? undefined : cliLogPoint(options.to, '--to');
       const source = await openLiveSource();
+      const cut = liveLogCut(cliConfig(), source.total ?? 0);
+      if (cut && !cut.accepted && !options.allowCut) {
+        await source.close();
+        throw new LogCutBelowSignedHeadError(cut);
+      }
       const toStdout = options.out === '-';
       const target = toStdout ? undefined : `${options.out}.partial`;
       const output = target ? createWriteStream(target, 'utf8') : process.stdout;
       const progress = new Progress(`exporting ${source.description}`, source.total, options.quiet);
       let written = 0;
       try {
-        const header = (from || to ? rangeCheckpoints(source, from, to) : exportCheckpoints(source)).map((checkpoint) => JSON.stringify({ checkpoint }));
+        const header = (from || to ? rangeCheckpoints(source, from, to) : exportCheckpoints(source, cut)).map((checkpoint) => JSON.stringify({ checkpoint }));
         if (header.length > 0) output.write(`${header.join('\n')}\n`);
         for await (const batch of source.batches()) {
           const inRange = batch.filter((event) => (!from || reachedPoint(event, from)) && (!to || !beyondPoint(event, to)));
@@ -77,12 +88,16 @@ function rangeCheckpoints(source: EventSource, from?: LogPoint, to?: LogPoint): 
   return liveCheckpoints(cliConfig()).filter((checkpoint) => checkpoint.position >= first && checkpoint.position <= last);
 }
 
-/** The data dir's checkpoints the export can carry (those within it), plus one at its head. */
-function exportCheckpoints(source: EventSource): SignedCheckpoint[] {
+/**
+ * The data dir's checkpoints the export can carry, plus one at its head. A
+ * cut store's export carries those above its head as well and signs none:
+ * a checkpoint is never signed below a signed one.
+ */
+function exportCheckpoints(source: EventSource, cut: LogCut | undefined): SignedCheckpoint[] {
   const config = cliConfig();
   const head = source.total ?? 0;
-  const carried = liveCheckpoints(config).filter((checkpoint) => checkpoint.position <= head);
+  const carried = liveCheckpoints(config).filter((checkpoint) => cut !== undefined || checkpoint.position <= head);
   const keys = ledgerCheckpointKeys(config);
-  if (!keys || source.headHash === undefined || carried.some((checkpoint) => checkpoint.position === head)) return carried;
+  if (cut || !keys || source.headHash === undefined || carried.some((checkpoint) => checkpoint.position === head)) return carried;
   return [...carried, signCheckpoint({ position: head, hash: source.headHash, at: new Date().toISOString() }, keys.privateKey)];
 }

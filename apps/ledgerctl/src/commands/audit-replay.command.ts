@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openSqliteSqlDatabase, rebuildBoundOf, rebuildProcessor } from '@ledger/processing';
+import { openSqliteSqlDatabase, PointPositionFollower, rebuildBoundOf, rebuildProcessor } from '@ledger/processing';
 import { REPLAYABLE_PROJECTIONS } from '@ledger/projections/catalog';
 import { snapshotInventory } from '@ledger/projections/inventory';
 import { CliError } from '../support/cli-error';
@@ -40,13 +40,15 @@ export function registerAuditReplay(audit: Command): void {
       const source = await openSource(options.file);
       const db = await openSqliteSqlDatabase({ file: ':memory:' });
       const progress = new Progress(`replaying ${projection.name} from ${source.description}`, source.total, options.quiet);
+      // The answer's label: the rebuild stops before the next event the projection reads, but a time means the last event of any kind at or before it.
+      const asOfPosition = new PointPositionFollower(asOf);
       try {
-        const result = await rebuildProcessor(sequentialReader(source), db, projection, {
+        const result = await rebuildProcessor(sequentialReader(source, (events) => asOfPosition.follow(events)), db, projection, {
           ...rebuildBoundOf(asOf),
           onProgress: ({ position }) => progress.update(position),
         });
         progress.done(result.position);
-        const header = { asOf: options.asOf, projection: projection.name, position: result.position, eventsApplied: result.applied };
+        const header = { asOf: options.asOf, projection: projection.name, position: 'time' in asOf ? asOfPosition.position : result.position, eventsApplied: result.applied };
         if (projection.name === 'inventory' && !options.json) {
           process.stdout.write(formatInventory(header, await snapshotInventory(db)));
         } else if (projection.name === 'inventory') {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { openSqliteSqlDatabase, rebuildProcessor } from '@ledger/processing';
-import { DeviceHistoryQueries, deviceHistoryProjection, type TenancyRange, type TenancyView } from '@ledger/projections/device-history';
+import { type LogPoint, openSqliteSqlDatabase, PointPositionFollower, rebuildProcessor } from '@ledger/processing';
+import { DeviceHistoryQueries, deviceHistoryProjection, type TenancyView } from '@ledger/projections/device-history';
 import { cliLogPoint } from '../support/cli-log-point';
 import { openFileSource } from '../support/event-source';
 import { LedgerApiClient, type LedgerApiOptions, withLedgerApiOptions } from '../support/ledger-api-client';
@@ -28,7 +28,7 @@ export function registerAuditWhoHeld(audit: Command): void {
       .option('--json', 'print JSON')
       .option('--quiet', 'no progress on stderr'),
   ).action(async (device: string, options: WhoHeldOptions) => {
-    const range: TenancyRange = {
+    const range: TenancyPoints = {
       from: options.from === undefined ? undefined : cliLogPoint(options.from, '--from'),
       to: options.to === undefined ? undefined : cliLogPoint(options.to, '--to'),
     };
@@ -45,14 +45,27 @@ async function fromLedger(device: string, options: WhoHeldOptions): Promise<Tena
   return (await LedgerApiClient.fromOptions(options).request<{ tenancies: TenancyView[] }>('GET', path)).tenancies;
 }
 
-async function fromExport(file: string, device: string, range: TenancyRange, quiet?: boolean): Promise<TenancyView[]> {
+/** `--from` and `--to` as given: the ledger resolves times live, `fromExport` while it reads the file. */
+interface TenancyPoints {
+  readonly from?: LogPoint;
+  readonly to?: LogPoint;
+}
+
+async function fromExport(file: string, device: string, points: TenancyPoints, quiet?: boolean): Promise<TenancyView[]> {
   const source = openFileSource(file);
   const db = await openSqliteSqlDatabase({ file: ':memory:' });
   const progress = new Progress(`reading ${file}`, undefined, quiet);
+  // A time means the last event recorded at or before it, as on the live route: found while the file is read.
+  const from = points.from && new PointPositionFollower(points.from);
+  const to = points.to && new PointPositionFollower(points.to);
+  const reader = sequentialReader(source, (events) => {
+    from?.follow(events);
+    to?.follow(events);
+  });
   try {
-    const result = await rebuildProcessor(sequentialReader(source), db, deviceHistoryProjection, { onProgress: ({ position }) => progress.update(position) });
+    const result = await rebuildProcessor(reader, db, deviceHistoryProjection, { onProgress: ({ position }) => progress.update(position) });
     progress.done(result.position);
-    return await new DeviceHistoryQueries(db).tenancies(device, range, { all: true });
+    return await new DeviceHistoryQueries(db).tenancies(device, { from: from?.position, to: to?.position }, { all: true });
   } finally {
     await db.close();
     await source.close();

@@ -12,6 +12,7 @@ const step = (name: string, phase: 'do' | 'compensate', status: WorkflowStepView
   durationMs: 50,
   evidence: null,
   reason: null,
+  code: null,
   ...extra,
 });
 
@@ -23,6 +24,7 @@ const view = (status: WorkflowView['status'], steps: WorkflowStepView[], current
   currentStep: current,
   currentPhase: current ? 'do' : null,
   reason: status === 'compensated' ? 'cancelled by admin: left' : null,
+  code: status === 'compensated' ? 'WORKFLOW.CANCELLED' : null,
   unresolved: [],
   startedAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:01.000Z',
@@ -32,7 +34,7 @@ const view = (status: WorkflowView['status'], steps: WorkflowStepView[], current
 
 describe('ledgerctl workflow', () => {
   it('shows a step history: status, attempts, duration, evidence or reason', () => {
-    const text = formatWorkflow(view('compensated', [step('claim', 'do', 'done', { evidence: { handle: 'h1' } }), step('program', 'do', 'failed', { attempts: 2, reason: 'JOB.TIMED_OUT: no result' }), step('claim', 'compensate', 'compensated')]));
+    const text = formatWorkflow(view('compensated', [step('claim', 'do', 'done', { evidence: { handle: 'h1' } }), step('program', 'do', 'failed', { attempts: 2, reason: 'JOB.TIMED_OUT: no result', code: 'JOB.TIMED_OUT' }), step('claim', 'compensate', 'compensated')]));
     expect(text.split('\n')[0]).toBe('workflow bind a1: compensated (cancelled by admin: left)');
     expect(text).toMatch(/claim\s+do\s+done\s+1\s+50 ms\s+\{"handle":"h1"\}/);
     expect(text).toMatch(/program\s+do\s+failed\s+2\s+50 ms\s+JOB.TIMED_OUT: no result/);

@@ -1,12 +1,31 @@
 import type { KeyObject } from 'node:crypto';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
-import { readCheckpointKeys, readCheckpointLines, readPublicKeyFile, type CheckpointKeys, type SignedCheckpoint } from '@ledger/eventstore';
+import {
+  type CheckpointKeys,
+  type CheckpointRecords,
+  type LogCut,
+  logCutOf,
+  readCheckpointKeys,
+  readCheckpointLines,
+  readCheckpointRecords,
+  readPublicKeyFile,
+  type SignedCheckpoint,
+} from '@ledger/eventstore';
 import { CliError } from './cli-error';
 
 /** The checkpoints this machine holds for the live store: the data dir's file and the published copy. */
-export function liveCheckpoints(config: LedgerConfig): SignedCheckpoint[] {
-  return [dataFiles(config).checkpoints, config.checkpointPublishFile].flatMap((file) => (file ? readCheckpointLines(file) : []));
-}
+export const liveCheckpoints = (config: LedgerConfig): SignedCheckpoint[] => [...liveCheckpointRecords(config).checkpoints];
+
+/** The checkpoints and accepted rollbacks this machine holds for the live store (the data dir's file and the published copy). */
+export const liveCheckpointRecords = (config: LedgerConfig): CheckpointRecords => readCheckpointRecords(liveCheckpointFiles(config));
+
+/** The files that hold the live store's checkpoints: the data dir's `checkpoints.jsonl` and the published copy (LEDGER_CHECKPOINT_PUBLISH_FILE) when set. */
+export const liveCheckpointFiles = (config: LedgerConfig): string[] =>
+  [dataFiles(config).checkpoints, config.checkpointPublishFile].filter((file): file is string => file !== undefined);
+
+/** Whether the live store, at this head, is cut below the head its checkpoints signed (and whether an operator accepted that). */
+export const liveLogCut = (config: LedgerConfig, storeHead: number): LogCut | undefined =>
+  logCutOf(storeHead, liveCheckpointRecords(config), ledgerCheckpointKeys(config)?.publicKey);
 
 /** The data dir's checkpoint key, or undefined when no ledger has started there yet. */
 export const ledgerCheckpointKeys = (config: LedgerConfig): CheckpointKeys | undefined => readCheckpointKeys(dataFiles(config).checkpointKey);

@@ -4,8 +4,9 @@ import type { EventSource } from './event-source';
 /**
  * Presents a one-pass source (an export file) as the `readAll` of a store,
  * for consumers that read the log forward only, like `rebuildProcessor`.
+ * `onScanned` is shown every event read, before the filter, in log order.
  */
-export function sequentialReader(source: EventSource): Pick<EventStore, 'readAll'> {
+export function sequentialReader(source: EventSource, onScanned?: (events: readonly RecordedEvent[]) => void): Pick<EventStore, 'readAll'> {
   const batches = source.batches()[Symbol.asyncIterator]();
   let buffered: RecordedEvent[] = [];
   let exhausted = false;
@@ -27,6 +28,7 @@ export function sequentialReader(source: EventSource): Pick<EventStore, 'readAll
       }
       const scanned = buffered.slice(start, start + max);
       buffered = buffered.slice(start + max);
+      onScanned?.(scanned);
       return {
         events: scanned.filter((event) => matchesFilter(event, filter)),
         position: scanned[scanned.length - 1].position,

@@ -58,6 +58,13 @@ export class ArqServiceRoleRequiredError extends ForbiddenError {
   }
 }
 
+/** Bind, unbind and delete by instance are Nova's: they need the service role, which no policy file can grant (CVE-2026-40214). */
+export class NovaServiceRoleRequiredError extends ForbiddenError {
+  constructor(what: string) {
+    super('AUTH.ROLE_REQUIRED', `${what} needs the service role (Nova sends it in X-Service-Token)`, { roles: ['service'] });
+  }
+}
+
 /** The bitstream a bind's profile asks for cannot be loaded; refused before anything is recorded. */
 export class BindBitstreamError extends ConflictError {
   constructor(

@@ -109,7 +109,7 @@ export class AnchoredVerifier {
     return {
       position: head + 1,
       reason: 'truncated',
-      detail: `the log ends at position ${head}, but the checkpoint signed at ${this.newest.at} vouches for position ${this.newest.position}: events were cut from the tail`,
+      detail: `the log ends at position ${head}, but the checkpoint signed at ${this.newest.at} vouches for position ${this.newest.position}: positions ${head + 1}–${this.newest.position} are missing, cut from the tail`,
     };
   }
 }

@@ -2,7 +2,7 @@ import type { EventStore } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { copySqliteSqlDatabase, openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
-import type { LogPoint } from './log-point';
+import { type LogPoint, positionAtTime } from './log-point';
 import type { Processor } from './processor';
 import { rebuildProcessor } from './rebuild-processor';
 
@@ -107,21 +107,10 @@ export class AsOfRebuilds {
   }
 
   private async positionOf(point: LogPoint): Promise<number> {
+    if ('time' in point) return positionAtTime(this.store, point.time);
     const head = await this.store.headPosition();
-    if ('position' in point) {
-      if (point.position > head) throw new AsOfBeyondHeadError(point.position, head);
-      return point.position;
-    }
-    // Binary search for the last event recorded at or before the time: positions are recorded in time order.
-    let low = 0;
-    let high = head;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      const { events } = await this.store.readAll({ after: middle - 1, max: 1 });
-      if (events.length > 0 && events[0].recordedAt <= point.time) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    if (point.position > head) throw new AsOfBeyondHeadError(point.position, head);
+    return point.position;
   }
 
   /** Closes every kept rebuild (at shutdown). */

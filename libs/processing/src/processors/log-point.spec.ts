@@ -1,4 +1,14 @@
-import { beyondPoint, parseLogPoint, reachedPoint, rebuildBoundOf } from './log-point';
+import type { RecordedEvent } from '@ledger/eventstore';
+import { beyondPoint, parseLogPoint, PointPositionFollower, positionAtTime, reachedPoint, rebuildBoundOf } from './log-point';
+
+/** Five events a second apart from 10:00:00, the second and third in the same millisecond. */
+const LOG = ['10:00:00.000', '10:00:01.000', '10:00:01.000', '10:00:03.000', '10:00:04.000'].map(
+  (time, index) => ({ position: index + 1, recordedAt: `2026-11-22T${time}Z` }) as RecordedEvent,
+);
+const store = {
+  headPosition: async () => LOG.length,
+  readAll: async ({ after = 0, max = 1 } = {}) => ({ events: LOG.slice(after, after + max), position: Math.min(after + max, LOG.length) }),
+};
 
 describe('log points', () => {
   it('reads digits as a position and a dated ISO-8601 value as a time', () => {
@@ -18,5 +28,17 @@ describe('log points', () => {
     expect([reachedPoint(event, { time: event.recordedAt }), beyondPoint(event, { time: event.recordedAt })]).toEqual([true, false]);
     expect(rebuildBoundOf({ position: 5 })).toEqual({ untilPosition: 5 });
     expect(rebuildBoundOf({ time: event.recordedAt })).toEqual({ untilTime: event.recordedAt });
+  });
+
+  it('resolves a time to the last event recorded at or before it, the same by search and by a forward read', async () => {
+    const cases: Array<[string, number]> = [['09:59:59.999', 0], ['10:00:00.000', 1], ['10:00:02.500', 3], ['10:00:03.000', 4], ['11:00:00.000', 5]];
+    for (const [time, expected] of cases) {
+      const point = { time: `2026-11-22T${time}Z` };
+      const follower = new PointPositionFollower(point);
+      follower.follow(LOG.slice(0, 2));
+      follower.follow(LOG.slice(2));
+      expect({ time, searched: await positionAtTime(store, point.time), followed: follower.position }).toEqual({ time, searched: expected, followed: expected });
+    }
+    expect(new PointPositionFollower({ position: 2 }).position).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { ValidationError } from '@ledger/kernel';
-import type { RecordedEvent } from '@ledger/eventstore';
+import type { EventStore, RecordedEvent } from '@ledger/eventstore';
 import type { RebuildOptions } from './rebuild-processor';
 
 /** A point in the global log: a position, or the last event recorded at or before a time. */
@@ -36,3 +36,46 @@ export const reachedPoint = (event: Placed, point: LogPoint): boolean =>
 /** Whether an event lies beyond a point: after its position, or recorded after its time. */
 export const beyondPoint = (event: Placed, point: LogPoint): boolean =>
   'position' in point ? event.position > point.position : event.recordedAt > point.time;
+
+/**
+ * The position a time means: the last event recorded at or before it (0
+ * before the first). Binary search over positions, about 20 reads on
+ * 1,000,000 events; it assumes positions are recorded in time order, which
+ * holds on SQLite (on PostgreSQL concurrent commits can be out of order by
+ * milliseconds). `?asOf=`, tenancy ranges and `audit` all resolve times here.
+ */
+export async function positionAtTime(store: Pick<EventStore, 'readAll' | 'headPosition'>, time: string): Promise<number> {
+  let low = 0;
+  let high = await store.headPosition();
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const { events } = await store.readAll({ after: middle - 1, max: 1 });
+    if (events.length > 0 && !beyondPoint(events[0], { time })) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** A point as a position: a position as given, a time as the last event recorded at or before it. */
+export const positionOfPoint = async (store: Pick<EventStore, 'readAll' | 'headPosition'>, point: LogPoint): Promise<number> =>
+  'position' in point ? point.position : positionAtTime(store, point.time);
+
+/**
+ * `positionOfPoint` for a log read forward once (an export, which has no
+ * random access): shown every event read, in log order, `position` is the
+ * point's position, or the last event recorded at or before its time.
+ */
+export class PointPositionFollower {
+  private lastAtOrBefore = 0;
+
+  constructor(private readonly point: LogPoint) {}
+
+  follow(events: readonly Placed[]): void {
+    const { point } = this;
+    if ('time' in point) for (const event of events) if (!beyondPoint(event, point)) this.lastAtOrBefore = event.position;
+  }
+
+  get position(): number {
+    return 'position' in this.point ? this.point.position : this.lastAtOrBefore;
+  }
+}

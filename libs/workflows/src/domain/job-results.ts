@@ -1,4 +1,5 @@
 import type { JobOrigin } from '@ledger/kernel';
+import type { Failure } from './failure';
 import type { WorkflowRoute } from './workflow';
 import type { WorkflowInput } from './workflow-input';
 
@@ -18,10 +19,10 @@ interface JobResultData {
   readonly reason?: string;
 }
 
-/** A job's result as a workflow sees it: the attempt it answers (`key`), and done with evidence or failed with `<code>: <reason>`. */
+/** A job's result as a workflow sees it: the attempt it answers (`key`), and done with evidence or failed with the job's code and reason. */
 export type JobResult =
   | { readonly key: string; readonly jobId: string; readonly done: true; readonly evidence: unknown }
-  | { readonly key: string; readonly jobId: string; readonly done: false; readonly reason: string; readonly evidence: unknown };
+  | (Failure & { readonly key: string; readonly jobId: string; readonly done: false; readonly evidence: unknown });
 
 const originOf = (data: unknown): JobOrigin | undefined => (data as JobResultData | null)?.origin;
 
@@ -32,7 +33,7 @@ export function jobResultOf(name: string, input: WorkflowInput): JobResult | und
   if (data.origin?.workflow !== name) return undefined;
   const base = { key: data.origin.key, jobId: data.jobId, evidence: data.evidence };
   if (input.type === 'jobs.JobCompleted') return { ...base, done: true };
-  return { ...base, done: false, reason: `${data.code ?? 'JOB.FAILED'}: ${data.reason ?? 'the job failed'}` };
+  return { ...base, done: false, code: data.code ?? 'JOB.FAILED', reason: data.reason ?? 'the job failed' };
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Failure, StepFailure } from './failure';
+
 /**
  * What a workflow decides. Commands and jobs go out through the ports the
  * app supplies; schedules become durable timers; step notes record what
@@ -11,10 +13,19 @@ interface KeyedOutput {
   readonly key: string;
 }
 
+/** A command a workflow sends: its type and its data. Each workflow declares the union of its own (`BindCommand`). */
+export interface WorkflowCommand<Type extends string = string, Data = unknown> {
+  readonly type: Type;
+  readonly data: Data;
+}
+
+/** The data the command `Type` of the union `Command` carries. */
+export type CommandData<Command extends WorkflowCommand, Type extends Command['type']> = Extract<Command, { readonly type: Type }>['data'];
+
 /** A command to an aggregate of another context, sent through the app's `WorkflowCommandPort`. */
-export interface CommandOutput extends KeyedOutput {
+export interface CommandOutput<Command extends WorkflowCommand = WorkflowCommand> extends KeyedOutput {
   readonly kind: 'command';
-  readonly command: { readonly type: string; readonly data: unknown };
+  readonly command: Command;
 }
 
 /** A job for a host's agent, requested through the app's `WorkflowJobPort`. */
@@ -57,6 +68,8 @@ export interface StepNote {
   /** On `failed`: the attempt changed something all the same, so the step is compensated too once the workflow stops. */
   readonly tookEffect?: boolean;
   readonly evidence?: unknown;
+  /** On `failed`: why, as data (a port's refusal, the job's failure, a timeout). */
+  readonly code?: string;
   readonly reason?: string;
 }
 
@@ -64,14 +77,17 @@ export interface CompleteOutput {
   readonly kind: 'complete';
   /** `compensated`: it stopped and undid everything it had done. */
   readonly outcome: 'completed' | 'compensated';
-  readonly reason?: string;
+  /** On `compensated`: why it stopped (the step given up, an operator's cancel). */
+  readonly failure?: Failure;
 }
 
 /** The workflow stopped with work it could not undo; an operator must look (and may retry). */
 export interface FailOutput {
   readonly kind: 'fail';
-  readonly reason: string;
-  readonly unresolved: readonly { readonly step: string; readonly reason: string }[];
+  /** Why it stopped (the step given up, an operator's cancel). */
+  readonly failure?: Failure;
+  /** The compensations given up, and why. */
+  readonly unresolved: readonly StepFailure[];
 }
 
 /** Outputs that leave the workflow through a port (and are marked sent once they did). */

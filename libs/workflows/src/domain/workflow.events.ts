@@ -9,6 +9,17 @@ export const WorkflowEventTypes = {
   outputSent: 'workflow.OutputSent',
 } as const;
 
+/**
+ * Schema version of each event type's data (older ones are upcast on read,
+ * `upcastWorkflowEvent`). OutputsDecided 2: failures are `{code, reason}`
+ * data; version 1 wrote them as `CODE: message` sentences.
+ */
+export const WORKFLOW_EVENT_SCHEMA_VERSIONS = {
+  'workflow.InputRecorded': 1,
+  'workflow.OutputsDecided': 2,
+  'workflow.OutputSent': 1,
+} as const satisfies Readonly<Record<(typeof WorkflowEventTypes)[keyof typeof WorkflowEventTypes], number>>;
+
 /** An input (another stream's event, a job's result, a timer, an operator's cancel), recorded once: deduplicated by its id. */
 export type InputRecorded = DomainEvent<typeof WorkflowEventTypes.inputRecorded, { readonly input: WorkflowInput }>;
 

@@ -14,7 +14,17 @@ export interface WorkflowStepView {
   readonly endedAt: string | null;
   readonly durationMs: number | null;
   readonly evidence: unknown;
+  /** Why its latest attempt failed: `CODE: message` (a timeout: `timed out after … ms`). */
   readonly reason: string | null;
+  /** The code of that failure (`JOB.AGENT_UNAVAILABLE`, `WORKFLOW.STEP_TIMED_OUT`). */
+  readonly code: string | null;
+}
+
+/** A compensation given up: the step, the code and the sentence of why. */
+export interface WorkflowUnresolvedView {
+  readonly step: string;
+  readonly code: string;
+  readonly reason: string;
 }
 
 export interface WorkflowView {
@@ -25,9 +35,12 @@ export interface WorkflowView {
   readonly status: WorkflowStatus;
   readonly currentStep: string | null;
   readonly currentPhase: string | null;
+  /** On `compensated` and `failed`: why it stopped, as a sentence. */
   readonly reason: string | null;
+  /** The code of what stopped it (the step given up, `WORKFLOW.CANCELLED`). */
+  readonly code: string | null;
   /** On `failed`: the compensations given up, and why. */
-  readonly unresolved: readonly { step: string; reason: string }[];
+  readonly unresolved: readonly WorkflowUnresolvedView[];
   readonly startedAt: string;
   readonly updatedAt: string;
   readonly endedAt: string | null;
@@ -53,8 +66,11 @@ export interface WorkflowPage {
   readonly nextCursor: string | null;
 }
 
-type WorkflowRow = Record<'name' | 'id' | 'subject' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at', string | null>;
-type StepRow = Record<'step' | 'phase' | 'status' | 'started_at' | 'sent_at' | 'ended_at' | 'evidence' | 'reason', string | null> & { attempts: number | string };
+type WorkflowRow = Record<
+  'name' | 'id' | 'subject' | 'status' | 'current_step' | 'current_phase' | 'reason' | 'code' | 'unresolved' | 'started_at' | 'updated_at' | 'ended_at',
+  string | null
+>;
+type StepRow = Record<'step' | 'phase' | 'status' | 'started_at' | 'sent_at' | 'ended_at' | 'evidence' | 'reason' | 'code', string | null> & { attempts: number | string };
 
 const toView = (row: WorkflowRow): WorkflowView => ({
   name: row.name!,
@@ -64,6 +80,7 @@ const toView = (row: WorkflowRow): WorkflowView => ({
   currentStep: row.current_step,
   currentPhase: row.current_phase,
   reason: row.reason,
+  code: row.code,
   unresolved: row.unresolved ? JSON.parse(row.unresolved) : [],
   startedAt: row.started_at!,
   updatedAt: row.updated_at!,
@@ -81,6 +98,7 @@ const toStep = (row: StepRow): WorkflowStepView => ({
   durationMs: row.ended_at ? Date.parse(row.ended_at) - Date.parse(row.started_at!) : null,
   evidence: row.evidence === null ? null : JSON.parse(row.evidence),
   reason: row.reason,
+  code: row.code,
 });
 
 /** Reads of the `workflows` projection. */

@@ -1,7 +1,9 @@
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { Projection, SqlExecutor } from '@ledger/processing';
 import { WORKFLOW_CATEGORY } from '../domain/workflow';
-import { type WorkflowEvent, WorkflowEventTypes } from '../domain/workflow.events';
+import { failedUndoText, failureText } from '../domain/failure';
+import { WorkflowEventTypes } from '../domain/workflow.events';
+import { upcastWorkflowEvent } from '../domain/workflow-event-upcast';
 import type { WorkflowInput } from '../domain/workflow-input';
 import type { DecidedOutput, StepNote } from '../domain/workflow-output';
 import { createWorkflowsTables, emptyWorkflowsTables } from './workflows.tables';
@@ -47,14 +49,15 @@ async function applyNote(tx: SqlExecutor, event: RecordedEvent, note: StepNote):
   }
   const status = note.outcome === 'done' ? (note.phase === 'do' ? 'done' : 'compensated') : note.final ? (note.phase === 'do' ? 'failed' : 'compensation-failed') : 'retrying';
   await tx.run(
-    'UPDATE workflow_steps SET status = $4, evidence = $5, reason = $6, ended_at = $7 WHERE stream = $1 AND step = $2 AND phase = $3',
+    'UPDATE workflow_steps SET status = $4, evidence = $5, reason = $6, code = $7, ended_at = $8 WHERE stream = $1 AND step = $2 AND phase = $3',
     [
       event.stream,
       note.step,
       note.phase,
       status,
       note.evidence === undefined ? null : JSON.stringify(note.evidence),
-      note.reason ?? null,
+      note.code === undefined || note.reason === undefined ? null : failureText({ code: note.code, reason: note.reason }),
+      note.code ?? null,
       status === 'retrying' ? null : event.recordedAt,
     ],
   );
@@ -64,15 +67,18 @@ async function applyOutput(tx: SqlExecutor, event: RecordedEvent, output: Decide
   if (output.kind === 'step') return applyNote(tx, event, output);
   if (output.kind !== 'complete' && output.kind !== 'fail') return;
   const status = output.kind === 'complete' ? output.outcome : 'failed';
-  const unresolved = output.kind === 'fail' ? JSON.stringify(output.unresolved) : null;
+  const { failure } = output;
+  // The views read the sentences they always did; the codes beside them.
+  const reason = output.kind === 'fail' ? failedUndoText(failure, output.unresolved) : failure && failureText(failure);
+  const unresolved = output.kind === 'fail' ? JSON.stringify(output.unresolved.map((entry) => ({ step: entry.step, code: entry.code, reason: failureText(entry) }))) : null;
   await tx.run(
-    `UPDATE workflows SET status = $2, reason = $3, unresolved = $4, ended_at = $5, updated_at = $5, current_step = NULL, current_phase = NULL WHERE stream = $1`,
-    [event.stream, status, output.reason ?? null, unresolved, event.recordedAt],
+    `UPDATE workflows SET status = $2, reason = $3, code = $4, unresolved = $5, ended_at = $6, updated_at = $6, current_step = NULL, current_phase = NULL WHERE stream = $1`,
+    [event.stream, status, reason ?? null, failure?.code ?? null, unresolved, event.recordedAt],
   );
 }
 
 async function applyEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> {
-  const fact = event as unknown as WorkflowEvent & RecordedEvent;
+  const fact = upcastWorkflowEvent(event);
   switch (fact.type) {
     case WorkflowEventTypes.inputRecorded: {
       const { name, id } = instanceOf(event.stream);
@@ -97,12 +103,14 @@ async function applyEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> 
 /**
  * The `workflows` read model: every instance with its status, current
  * step and subject (the stream it works on, from its first input), and per step and phase (do, compensate) its attempts, when it was
- * started and last sent, how it ended, its evidence or reason. Built from
- * the workflow streams alone (the step machine's notes), so it rebuilds.
+ * started and last sent, how it ended, its evidence or reason (the
+ * sentence, `CODE: message`, and the code beside it). Built from the
+ * workflow streams alone (the step machine's notes), so it rebuilds.
+ * Version 3 added the codes.
  */
 export const workflowsProjection: Projection = {
   name: 'workflows',
-  version: 2,
+  version: 3,
   handles: Object.values(WorkflowEventTypes),
   filter: { categories: [WORKFLOW_CATEGORY] },
   setup: createWorkflowsTables,

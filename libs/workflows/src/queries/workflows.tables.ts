@@ -10,6 +10,7 @@ const TABLES = [
      current_step TEXT,
      current_phase TEXT,
      reason TEXT,
+     code TEXT,
      unresolved TEXT,
      started_at TEXT NOT NULL,
      updated_at TEXT NOT NULL,
@@ -29,12 +30,13 @@ const TABLES = [
      ended_at TEXT,
      evidence TEXT,
      reason TEXT,
+     code TEXT,
      PRIMARY KEY (stream, step, phase)
    )`,
 ];
 
-/** Version 2 added `subject`. */
-const SCHEMA: VersionedTables = { versionTable: 'wf_schema', version: 2, tables: ['workflow_steps', 'workflows'], statements: TABLES };
+/** Version 2 added `subject`; 3 the failures' `code`. */
+const SCHEMA: VersionedTables = { versionTable: 'wf_schema', version: 3, tables: ['workflow_steps', 'workflows'], statements: TABLES };
 
 export async function createWorkflowsTables(tx: SqlExecutor): Promise<void> {
   await createVersionedTables(tx, SCHEMA);

@@ -1,5 +1,5 @@
 import type { CommandContext } from '@ledger/eventstore';
-import type { CommandOutput } from '../domain/workflow-output';
+import type { CommandData, CommandOutput, WorkflowCommand } from '../domain/workflow-output';
 import { answerOf } from './port-answer';
 import { workflowCommandContext } from './workflow-command-context';
 import type { PortAnswer, WorkflowCommandPort, WorkflowDispatch } from './workflow-ports';
@@ -17,11 +17,26 @@ export type WorkflowCommandHandler = (data: unknown, dispatch: WorkflowCommandDi
 /** Command type (`inventory.ClaimAttachHandle`) → its handler; each context contributes its own. */
 export type WorkflowCommandHandlers = Readonly<Record<string, WorkflowCommandHandler>>;
 
-/** A handler for data a workflow itself decided (its shape is the workflow's, not a caller's), so it is taken as typed. */
-export const typedCommandHandler =
-  <Data>(handle: (data: Data, context: CommandContext) => Promise<unknown>): WorkflowCommandHandler =>
-  (data, _dispatch, context) =>
-    handle(data as Data, context);
+/**
+ * A workflow's handlers, one for each type of its command union, each
+ * taking that type's data: a type left out, one the union lacks, or data
+ * read as another shape is a compile error.
+ */
+export type TypedCommandHandlers<Command extends WorkflowCommand> = {
+  readonly [Type in Command['type']]: (data: CommandData<Command, Type>, context: CommandContext, dispatch: WorkflowCommandDispatch) => Promise<unknown>;
+};
+
+/**
+ * The registry's entries for a workflow's typed handlers. The data a
+ * workflow sends is what its steps built through `commandsOf` (its shape is
+ * the workflow's, not a caller's), so each handler takes it as its type's.
+ */
+export function typedCommandHandlers<Command extends WorkflowCommand>(handlers: TypedCommandHandlers<Command>): WorkflowCommandHandlers {
+  const entries = Object.entries<TypedCommandHandlers<Command>[Command['type']]>(handlers);
+  return Object.fromEntries(
+    entries.map(([type, handle]): [string, WorkflowCommandHandler] => [type, (data, dispatch, context) => handle(data as CommandData<Command, Command['type']>, context, dispatch)]),
+  );
+}
 
 /**
  * The command port from a registry of handlers keyed by command type. Each

@@ -1,6 +1,8 @@
 import { ConflictError, isUuid, LedgerError, ValidationError } from '@ledger/kernel';
 import { JobRequestPort, type WorkflowJobRequest } from './job-request-port';
-import { mergeCommandHandlers, RegistryCommandPort, type WorkflowCommandDispatch } from './registry-command-port';
+import { commandsOf } from '../domain/steps/step-definition';
+import type { WorkflowCommand } from '../domain/workflow-output';
+import { mergeCommandHandlers, RegistryCommandPort, typedCommandHandlers, type WorkflowCommandDispatch } from './registry-command-port';
 import { workflowJobId } from './workflow-job-id';
 
 const dispatch = <Payload>(key: string, payload: Payload) => ({ id: `workflow-demo-o1/${key}`, workflow: 'demo', workflowId: 'o1', key, payload });
@@ -36,6 +38,41 @@ describe('RegistryCommandPort', () => {
     await expect(send('demo.Down')).rejects.toThrow('down');
     await expect(send('demo.Broken')).rejects.toThrow('bug');
     await expect(send('demo.Unknown')).rejects.toThrow(/no handler for the workflow command demo.Unknown/);
+  });
+
+  describe('a workflow’s command union', () => {
+    type OrderCommand = WorkflowCommand<'demo.Reserve', { readonly orderId: string }> | WorkflowCommand<'demo.Release', { readonly orderId: string; readonly why: string }>;
+    const command = commandsOf<OrderCommand>();
+
+    it('builds each command with its own data, and serves each type with a handler of that data', async () => {
+      const seen: unknown[] = [];
+      const port = new RegistryCommandPort(
+        typedCommandHandlers<OrderCommand>({
+          'demo.Reserve': async (data, context, sent) => seen.push([data.orderId, context.correlationId, sent.key]),
+          'demo.Release': async (data) => seen.push([data.orderId, data.why]),
+        }),
+      );
+      const action = command('demo.Release', { orderId: 'o1', why: 'gone' });
+      expect(action).toEqual({ kind: 'command', command: { type: 'demo.Release', data: { orderId: 'o1', why: 'gone' } } });
+      await port.send(dispatch('reserve/do/1', { type: 'demo.Reserve', data: { orderId: 'o1' } }));
+      if (action.kind === 'command') await port.send(dispatch('reserve/compensate/1', action.command));
+      expect(seen).toEqual([
+        ['o1', 'workflow-demo-o1', 'reserve/do/1'],
+        ['o1', 'gone'],
+      ]);
+    });
+
+    it('makes a type left out, one the union lacks, or data of another shape a compile error', () => {
+      const handle = async () => undefined;
+      // @ts-expect-error demo.Release has no handler
+      typedCommandHandlers<OrderCommand>({ 'demo.Reserve': handle });
+      // @ts-expect-error demo.Bind is no command of the union
+      typedCommandHandlers<OrderCommand>({ 'demo.Reserve': handle, 'demo.Release': handle, 'demo.Bind': handle });
+      // @ts-expect-error demo.Reserve carries no `why`
+      typedCommandHandlers<OrderCommand>({ 'demo.Reserve': async (data: { why: string }) => data.why, 'demo.Release': handle });
+      // @ts-expect-error demo.Release needs its `why`
+      expect(command('demo.Release', { orderId: 'o1' })).toMatchObject({ kind: 'command' });
+    });
   });
 
   it('merges each context’s handlers, refusing a type served twice', () => {

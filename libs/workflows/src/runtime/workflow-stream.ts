@@ -1,7 +1,8 @@
 import { type EventStore, WrongExpectedVersionError } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
 import type { Workflow } from '../domain/workflow';
-import type { WorkflowEvent } from '../domain/workflow.events';
+import { WORKFLOW_EVENT_SCHEMA_VERSIONS, type WorkflowEvent } from '../domain/workflow.events';
+import { upcastWorkflowEvent } from '../domain/workflow-event-upcast';
 import { emptyRecord, evolveRecord, type WorkflowRecord } from '../domain/workflow-record';
 
 /**
@@ -17,7 +18,7 @@ export async function loadWorkflow<State>(
 ): Promise<WorkflowRecord<State>> {
   let record = known ?? emptyRecord(workflow, stream);
   for (const event of await store.readStream(stream, { fromVersion: record.version + 1 })) {
-    record = evolveRecord(workflow, record, event as unknown as WorkflowEvent, event.version);
+    record = evolveRecord(workflow, record, upcastWorkflowEvent(event), event.version);
   }
   return record;
 }
@@ -36,10 +37,10 @@ export async function appendToWorkflow<State>(
   events: readonly WorkflowEvent[],
   causationId: string,
 ): Promise<{ record: WorkflowRecord<State>; position: number }> {
-  const metadata = { correlationId: record.stream, causationId, actor: SYSTEM_ACTOR, schemaVersion: 1 };
+  const metadata = { correlationId: record.stream, causationId, actor: SYSTEM_ACTOR };
   const { position } = await store.append(
     record.stream,
-    events.map((event) => ({ type: event.type, data: event.data, metadata })),
+    events.map((event) => ({ type: event.type, data: event.data, metadata: { ...metadata, schemaVersion: WORKFLOW_EVENT_SCHEMA_VERSIONS[event.type] } })),
     { expected: record.version },
   );
   return { record: foldEvents(workflow, record, events), position };

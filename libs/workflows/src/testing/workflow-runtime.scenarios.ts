@@ -163,7 +163,7 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await ended('o1');
     const failed = await record('o1');
     expect(failed.status).toBe('failed');
-    expect(failed.state.unresolved).toEqual([{ step: 'program', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }]);
+    expect(failed.state.unresolved).toEqual([{ step: 'program', code: 'DEMO.AGENT_FAILED', reason: 'agent failed program/compensate/2' }]);
     expect(compensations()).toEqual(['reserve/compensate/1', 'program/compensate/1', 'program/compensate/2']);
     await expect(runtime.cancel('demo', 'o1', { by: 'admin', reason: 'x' })).rejects.toMatchObject({ code: 'WORKFLOW.BAD_STATE', status: 409 });
     agent.failing.clear();
@@ -185,9 +185,16 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     // Each instance names what it works on (the stream of the event that started it), and the list finds it from there.
     expect((await queries.list({ subject: 'order-o1' })).items.map((view) => [view.id, view.subject])).toEqual([['o1', 'order-o1']]);
     expect((await queries.list({ subject: 'order-o3' })).items).toEqual([]);
-    expect((await queries.list({ status: 'failed' })).items).toMatchObject([{ id: 'o2', unresolved: [{ step: 'program', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }] }]);
+    expect((await queries.list({ status: 'failed' })).items).toMatchObject([
+      {
+        id: 'o2',
+        reason: 'could not undo program (DEMO.AGENT_FAILED: agent failed program/compensate/2) after DEMO.REFUSED: refused bind/do/2',
+        code: 'DEMO.REFUSED',
+        unresolved: [{ step: 'program', code: 'DEMO.AGENT_FAILED', reason: 'DEMO.AGENT_FAILED: agent failed program/compensate/2' }],
+      },
+    ]);
     const o1 = (await queries.get('demo', 'o1'))!;
-    expect(o1).toMatchObject({ status: 'compensated', currentStep: null, reason: 'DEMO.REFUSED: refused bind/do/2' });
+    expect(o1).toMatchObject({ status: 'compensated', currentStep: null, reason: 'DEMO.REFUSED: refused bind/do/2', code: 'DEMO.REFUSED' });
     expect(o1.steps.map((step) => [step.step, step.phase, step.status, step.attempts])).toEqual([
       ['reserve', 'do', 'done', 1],
       ['program', 'do', 'done', 1],
@@ -195,12 +202,51 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
       ['program', 'compensate', 'compensated', 3],
       ['reserve', 'compensate', 'compensated', 1],
     ]);
-    expect(o1.steps[1]).toMatchObject({ evidence: { key: 'program/do/1', ok: true }, reason: null });
+    expect(o1.steps[1]).toMatchObject({ evidence: { key: 'program/do/1', ok: true }, reason: null, code: null });
+    expect(o1.steps[2]).toMatchObject({ reason: 'DEMO.REFUSED: refused bind/do/2', code: 'DEMO.REFUSED' });
     for (const step of o1.steps) {
       expect(step.sentAt).not.toBeNull();
       expect(step.durationMs).toBeGreaterThanOrEqual(0);
     }
     expect(await queries.get('demo', 'nobody')).toBeUndefined();
+  });
+
+  it('shows a stream recorded when failures were "CODE: message" sentences as it always did, with each code beside', async () => {
+    const stream = workflowStream('demo', 'old');
+    const timedOut = `timed out after ${DEMO_STEP_TIMEOUT_MS} ms`;
+    const note = (step: string, phase: string, outcome: string, more = {}) => ({ kind: 'step', step, phase, outcome, attempt: 1, ...more });
+    // schema version 1 (testEvent's): the outputs as they were written then.
+    const placed = { kind: 'event', id: 'e-old', at: new Date().toISOString(), type: 'demo.OrderPlaced', stream: 'order-old', data: { orderId: 'old', hostname: 'compute-1' } };
+    await store.append(
+      stream,
+      [
+        testEvent('workflow.InputRecorded', { input: placed }),
+        testEvent('workflow.OutputsDecided', {
+          inputId: 'e-old',
+          outputs: [
+            note('bind', 'do', 'started'),
+            note('bind', 'do', 'failed', { final: true, reason: 'DEMO.REFUSED: refused bind/do/1' }),
+            note('program', 'compensate', 'started'),
+            note('program', 'compensate', 'failed', { final: true, reason: timedOut }),
+            { kind: 'fail', reason: `could not undo program (${timedOut}) after DEMO.REFUSED: refused bind/do/1`, unresolved: [{ step: 'program', reason: timedOut }] },
+          ],
+        }),
+      ],
+      { expected: 'no_stream' },
+    );
+    const views = await databases.open(`workflow_old_views_${count}`);
+    await rebuildProcessor(store, views, workflowsProjection);
+    const old = await new WorkflowQueries(views).get('demo', 'old');
+    expect(old).toMatchObject({
+      status: 'failed',
+      reason: `could not undo program (${timedOut}) after DEMO.REFUSED: refused bind/do/1`,
+      code: 'DEMO.REFUSED',
+      unresolved: [{ step: 'program', code: 'WORKFLOW.STEP_TIMED_OUT', reason: timedOut }],
+    });
+    expect(old?.steps.map(({ step, phase, reason, code }) => ({ step, phase, reason, code }))).toEqual([
+      { step: 'bind', phase: 'do', reason: 'DEMO.REFUSED: refused bind/do/1', code: 'DEMO.REFUSED' },
+      { step: 'program', phase: 'compensate', reason: timedOut, code: 'WORKFLOW.STEP_TIMED_OUT' },
+    ]);
   });
 
   it('times a silent step out, retries it per its policy, then compensates', async () => {
@@ -216,7 +262,7 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await ended('o1');
     const done = await record('o1');
     expect(done.status).toBe('compensated');
-    expect(done.state.failure).toEqual({ step: 'program', reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
+    expect(done.state.failure).toEqual({ step: 'program', code: 'WORKFLOW.STEP_TIMED_OUT', reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
     expect(compensations()).toEqual(['reserve/compensate/1']);
     expect(await db.all('SELECT output_id FROM workflow_timers WHERE due_at <= $1', [Date.now() + offsetMs])).toEqual([]);
   });
@@ -283,7 +329,7 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     await ended('o1');
     const done = await record('o1');
     expect(done.status).toBe('compensated');
-    expect(done.state.failure).toEqual({ step: 'program', reason: 'cancelled by admin: tenant left' });
+    expect(done.state.failure).toEqual({ step: 'program', code: 'WORKFLOW.CANCELLED', reason: 'cancelled by admin: tenant left' });
     expect(compensations()).toEqual(['reserve/compensate/1', 'program/compensate/1']);
     expect(commands.keys).not.toContain('bind/do/1');
   });

@@ -2,20 +2,19 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Re
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  type ArqCaller,
   ArqErrorCodes,
-  ArqInvalidError,
   ArqNotFoundError,
-  BindArqsCommand,
+  type ArqPatchCaller,
+  commandOfArqDelete,
+  commandOfArqPatch,
   CreateArqsCommand,
-  DeleteArqsCommand,
-  DeleteInstanceArqsCommand,
   isResolved,
-  parseArqPatch,
-  UnbindArqsCommand,
+  readArqDeleteQuery,
 } from '@ledger/allocation';
 import { hasRole, isAdmin, type Principal } from '@ledger/auth';
 import { CurrentPrincipal, PolicyRule } from '@ledger/auth/nest';
-import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
+import { ForbiddenError, isUuid } from '@ledger/kernel';
 import { ArqQueries } from '@ledger/projections/arqs';
 import { AsOfReads } from '../../audit/as-of-reads.service';
 import { ARQS_AS_OF } from '../../audit/as-of-views';
@@ -27,7 +26,7 @@ import { CyborgV2Controller } from '../cyborg-v2.controller';
 import type { Microversion } from '../microversion';
 import { RequestMicroversion } from '../microversion.interceptor';
 import { arqViewOf, cyborgArq } from './arq.representation';
-import { readCreateArqsBody, readDeleteQuery, readListQuery } from './arq.requests';
+import { readCreateArqsBody, readListQuery } from './arq.requests';
 
 /**
  * Cyborg's accelerator requests (docs/cyborg-v2.md). Each route passes its
@@ -98,7 +97,7 @@ export class AcceleratorRequestsV2Controller {
   @HttpCode(202)
   @PolicyRule('cyborg:arq:update')
   async patch(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @RequestMicroversion() version: Microversion, @Req() request: FastifyRequest) {
-    await this.applyPatch(body, principal, version, request);
+    await this.commands.execute(commandOfArqPatch(body, patchCaller(principal, version), commandContext(principal, request)));
   }
 
   @Patch(':uuid')
@@ -111,25 +110,14 @@ export class AcceleratorRequestsV2Controller {
     @RequestMicroversion() version: Microversion,
     @Req() request: FastifyRequest,
   ) {
-    const keys = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-    if (keys.length !== 1 || keys[0].toLowerCase() !== uuid.toLowerCase()) {
-      throw new ArqInvalidError('body', `The patch sent to /v2/accelerator_requests/${uuid} must name that request, and only it`);
-    }
-    await this.applyPatch(body, principal, version, request);
+    await this.commands.execute(commandOfArqPatch(body, patchCaller(principal, version), commandContext(principal, request), uuid));
   }
 
   @Delete()
   @HttpCode(204)
   @PolicyRule('cyborg:arq:delete')
   async delete(@Query() query: Record<string, unknown>, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    const target = readDeleteQuery(query);
-    const context = commandContext(principal, request);
-    if ('instanceUuid' in target) {
-      if (!hasRole(principal, 'service')) throw serviceRoleRequired('Deleting by instance');
-      await this.commands.execute(new DeleteInstanceArqsCommand({ instanceUuid: target.instanceUuid, visibility: visibilityOf(principal) }, context));
-      return;
-    }
-    await this.deleteArqs(target.arqs, principal, request);
+    await this.commands.execute(commandOfArqDelete(readArqDeleteQuery(query), callerOf(principal), commandContext(principal, request)));
   }
 
   @Delete(':uuid')
@@ -137,23 +125,11 @@ export class AcceleratorRequestsV2Controller {
   @PolicyRule('cyborg:arq:delete')
   async deleteOne(@Param('uuid') uuid: string, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     if (!isUuid(uuid)) throw new ArqNotFoundError(uuid);
-    await this.deleteArqs([uuid.toLowerCase()], principal, request);
-  }
-
-  private async deleteArqs(uuids: string[], principal: Principal, request: FastifyRequest): Promise<void> {
-    const input = { uuids, visibility: visibilityOf(principal), mayDeleteBound: hasRole(principal, 'service') };
-    await this.commands.execute(new DeleteArqsCommand(input, commandContext(principal, request)));
-  }
-
-  private async applyPatch(body: unknown, principal: Principal, version: Microversion, request: FastifyRequest): Promise<void> {
-    if (!hasRole(principal, 'service')) throw serviceRoleRequired('Binding and unbinding');
-    const patch = parseArqPatch(body, { microversion: version.minor, isAdmin: isAdmin(principal) });
-    const visibility = visibilityOf(principal);
-    const context = commandContext(principal, request);
-    if (patch.kind === 'bind') await this.commands.execute(new BindArqsCommand({ binds: patch.binds, visibility }, context));
-    else await this.commands.execute(new UnbindArqsCommand({ uuids: patch.uuids, visibility }, context));
+    await this.commands.execute(commandOfArqDelete({ arqs: [uuid.toLowerCase()] }, callerOf(principal), commandContext(principal, request)));
   }
 }
 
-const serviceRoleRequired = (what: string): LedgerError =>
-  new ForbiddenError('AUTH.ROLE_REQUIRED', `${what} needs the service role (Nova sends it in X-Service-Token)`, { roles: ['service'] });
+/** The writes' use cases (libs/allocation …/bind-arqs/arq-patch.http.ts, …/delete-arqs/arq-delete.http.ts) decide who may and which command. */
+const callerOf = (principal: Principal): ArqCaller => ({ visibility: visibilityOf(principal), isService: hasRole(principal, 'service') });
+
+const patchCaller = (principal: Principal, version: Microversion): ArqPatchCaller => ({ ...callerOf(principal), microversion: version.minor, isAdmin: isAdmin(principal) });

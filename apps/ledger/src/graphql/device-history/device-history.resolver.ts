@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import type { Principal } from '@ledger/auth';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { Allow } from '@ledger/auth/nest';
 import { DeviceHistoryQueries, type TenancyView, type TimelinePage } from '@ledger/projections/device-history';
 import { projectScopeOf, tenancyRangeOf } from '../../audit/device-history-scope';
@@ -20,12 +21,15 @@ import { DeviceTenancyObject, DeviceTimelineObject } from './device-history.obje
 @Resolver(() => DeviceTenancyObject)
 @Allow('admin', 'manager', 'member', 'reader')
 export class DeviceHistoryResolver {
-  constructor(@Inject(DeviceHistoryQueries) private readonly queries: DeviceHistoryQueries) {}
+  constructor(
+    @Inject(DeviceHistoryQueries) private readonly queries: DeviceHistoryQueries,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
 
   @Query(() => DeviceTenancyObject, { description: 'Who held the device, when.', complexity: 50 })
   async deviceTenancy(@Args() args: TenancyRangeArgs, @GqlPrincipal() principal: Principal): Promise<{ deviceUuid: string; tenancies: TenancyView[] }> {
     const deviceUuid = pathUuid(args.device);
-    const range = tenancyRangeOf(args);
+    const range = await tenancyRangeOf(args, this.store);
     return { deviceUuid, tenancies: await this.queries.tenancies(deviceUuid, range, projectScopeOf(principal)) };
   }
 

@@ -13,13 +13,15 @@ export class WorkflowStepObject {
   @Field(() => String, { nullable: true }) endedAt!: string | null;
   @Field(() => Int, { nullable: true }) durationMs!: number | null;
   @Field(() => JsonScalar, { nullable: true }) evidence!: unknown;
-  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the latest attempt failed: `CODE: message` (a timeout: `timed out after … ms`).' }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'The code of why the latest attempt failed (`JOB.AGENT_UNAVAILABLE`, `WORKFLOW.STEP_TIMED_OUT`).' }) code!: string | null;
 }
 
 @ObjectType('WorkflowUnresolved', { description: 'A compensation given up, and why.' })
 export class WorkflowUnresolvedObject {
   @Field() step!: string;
-  @Field() reason!: string;
+  @Field({ description: 'The code of why it was given up.' }) code!: string;
+  @Field({ description: '`CODE: message`.' }) reason!: string;
 }
 
 @ObjectType('Workflow', { description: 'A workflow instance: the bind, the ten-step saga, a host provision.' })
@@ -32,6 +34,8 @@ export class WorkflowObject {
   @Field(() => String, { nullable: true }) currentStep!: string | null;
   @Field(() => String, { nullable: true }) currentPhase!: string | null;
   @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'The code of what stopped it (the step given up, `WORKFLOW.CANCELLED`); null while it runs or once completed.' })
+  code!: string | null;
   @Field(() => [WorkflowUnresolvedObject]) unresolved!: WorkflowUnresolvedObject[];
   @Field() startedAt!: string;
   @Field() updatedAt!: string;

@@ -1,9 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { ArqHolds } from './arq-holds';
 import { ArqStore } from './arq-store';
-import { BindArqsHandler } from './bind-arqs/bind-arqs.handler';
-import { BindAtOnceDecision } from './bind-arqs/bind-at-once';
-import { BindWorkflowCommands } from './bind-arqs/bind-workflow.commands';
+import { BIND_ARQS_PROVIDERS } from './bind-arqs/bind-arqs.providers';
 import { CreateArqsHandler } from './create-arqs/create-arqs.handler';
 import { DeleteArqsHandler, DeleteInstanceArqsHandler } from './delete-arqs/delete-arqs.handlers';
 import { UnbindArqsHandler } from './unbind-arqs/unbind-arqs.handler';
@@ -13,10 +11,8 @@ export const ARQ_PROVIDERS: Provider[] = [
   ArqStore,
   ArqHolds,
   CreateArqsHandler,
-  BindArqsHandler,
-  BindAtOnceDecision,
+  ...BIND_ARQS_PROVIDERS,
   UnbindArqsHandler,
   DeleteArqsHandler,
   DeleteInstanceArqsHandler,
-  BindWorkflowCommands,
 ];

@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { CommandContext } from '@ledger/eventstore';
 import { type HostProvisioningCommand as HostCommand, RunHostProvisioningCommand } from '@ledger/inventory';
-import { typedCommandHandler as typed, type WorkflowCommandHandlers } from '@ledger/workflows';
+import { typedCommandHandlers, type WorkflowCommandHandlers } from '@ledger/workflows';
 import { PlacementNotInSyncError } from '../../domain/provisioning.errors';
-import { type RegisteredShell, verifyShell } from '../../domain/shell-check';
+import { verifyShell } from '../../domain/shell-check';
 import { PROVISION_PLACEMENT, type ProvisionPlacement } from '../provisioning.ports';
+import type { ProvisionCommand } from './provision-workflow';
 
 /** How long one attempt of sync-placement watches the sync status before it counts as failed (the step retries). */
 const PLACEMENT_WAIT_MS = 30_000;
 const PLACEMENT_POLL_MS = 500;
-
-type HostCommandData = { readonly hostname: string; readonly provisionId: string };
 
 /**
  * The commands of the provision workflow, by type: each one idempotent,
@@ -25,15 +25,18 @@ export class ProvisionWorkflowCommands {
   ) {}
 
   handlers(): WorkflowCommandHandlers {
-    const host = (make: (data: HostCommandData & Record<string, string>, at: string) => HostCommand) =>
-      typed<HostCommandData & Record<string, string>>((data, context) => this.commands.execute(new RunHostProvisioningCommand(make(data, new Date().toISOString()), context)).then(nothing));
-    return {
+    // Each handler's data type comes from the union, through the handler it returns.
+    const host =
+      <Data>(make: (data: Data, at: string) => HostCommand) =>
+      (data: Data, context: CommandContext) =>
+        this.commands.execute(new RunHostProvisioningCommand(make(data, new Date().toISOString()), context)).then(nothing);
+    return typedCommandHandlers<ProvisionCommand>({
       'inventory.StartHostProvisioning': host((data, at) => ({ type: 'StartHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, at })),
       'inventory.CompleteHostProvisioning': host((data, at) => ({ type: 'CompleteHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, at })),
       'inventory.FailHostProvisioning': host((data, at) => ({ type: 'FailHostProvisioning', hostname: data.hostname, provisionId: data.provisionId, code: data.code, reason: data.reason, at })),
-      'provisioning.AwaitPlacementSync': typed<{ hostname: string }>((data) => this.awaitPlacement(data.hostname)),
-      'provisioning.VerifyShell': typed<{ expected: RegisteredShell; evidence: unknown }>(async (data) => verifyShell(data.expected, data.evidence)),
-    };
+      'provisioning.AwaitPlacementSync': (data) => this.awaitPlacement(data.hostname),
+      'provisioning.VerifyShell': async (data) => verifyShell(data.expected, data.evidence),
+    });
   }
 
   /**

@@ -113,7 +113,7 @@ describe('the provision workflow', () => {
       { key: 'register-host/compensate/1', command: 'inventory.FailHostProvisioning', data: { hostname: 'compute-1', provisionId: 'p1', code: 'JOB.AGENT_ERROR', reason: 'sysfs refused' } },
     ]);
     const ended = spec.given([...undoing, jobDone('program-shell/compensate/1', { target: 'shell' })]).when(accepted('register-host/compensate/1'));
-    expect(ended.outputs.at(-1)).toEqual({ kind: 'complete', outcome: 'compensated', reason: 'JOB.AGENT_ERROR: sysfs refused' });
+    expect(ended.outputs.at(-1)).toEqual({ kind: 'complete', outcome: 'compensated', failure: { code: 'JOB.AGENT_ERROR', reason: 'sysfs refused' } });
   });
 
   it('a shell that does not match the registry is unloaded again; with no previous shell known, nothing is loaded back', () => {

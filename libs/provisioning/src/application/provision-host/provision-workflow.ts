@@ -1,4 +1,4 @@
-import { codedFailure, defineStepWorkflow, jobResultRoute, type StepAction } from '@ledger/workflows';
+import { commandsOf, defineStepWorkflow, type Failure, jobResultRoute, reportedFailure, type StepAction, type WorkflowCommand } from '@ledger/workflows';
 import type { RegisteredShell } from '../../domain/shell-check';
 
 export const PROVISION_WORKFLOW = 'provision';
@@ -22,8 +22,26 @@ export interface ProvisionStart {
   readonly vfs: number;
 }
 
-const command = (type: string, data: unknown): StepAction => ({ kind: 'command', command: { type, data } });
-const job = (data: ProvisionStart, kind: string, params: Readonly<Record<string, unknown>>, timeoutSeconds?: number): StepAction => ({
+/** The host stream's provisioning a command acts on. */
+type HostProvisioning = { readonly hostname: string; readonly provisionId: string };
+
+/** The commands the provisioning sends, each with its data (`ProvisionWorkflowCommands` serves each type). */
+export type ProvisionCommand =
+  | WorkflowCommand<'inventory.StartHostProvisioning', HostProvisioning>
+  | WorkflowCommand<'inventory.CompleteHostProvisioning', HostProvisioning>
+  | WorkflowCommand<'inventory.FailHostProvisioning', HostProvisioning & Failure>
+  | WorkflowCommand<'provisioning.AwaitPlacementSync', { readonly hostname: string }>
+  /** `evidence`: the program-shell job's, as the agent reported it (checked, not trusted). */
+  | WorkflowCommand<'provisioning.VerifyShell', { readonly expected: RegisteredShell; readonly evidence: unknown }>;
+
+/** The evidence the provisioning's steps read, by step: the agents' job evidence, as they reported it. */
+export type ProvisionEvidence = {
+  readonly 'program-shell': unknown;
+  readonly 'configure-vfs': { readonly previousNumVfs?: unknown } | undefined;
+};
+
+const command = commandsOf<ProvisionCommand>();
+const job = (data: ProvisionStart, kind: string, params: Readonly<Record<string, unknown>>, timeoutSeconds?: number): StepAction<ProvisionCommand> => ({
   kind: 'job',
   job: { hostname: data.hostname, kind, params, ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) },
 });
@@ -32,7 +50,7 @@ const job = (data: ProvisionStart, kind: string, params: Readonly<Record<string,
 const BOOT_SECONDS = 600;
 const onDevice = (data: ProvisionStart) => ({ deviceUuid: data.device.uuid, pciAddress: data.device.pciAddress });
 
-const shellJob = (data: ProvisionStart, image: ShellImage): StepAction =>
+const shellJob = (data: ProvisionStart, image: ShellImage): StepAction<ProvisionCommand> =>
   job(data, 'program', { ...onDevice(data), target: 'shell', image: { url: image.url, sha256: image.sha256 }, bitstreamId: image.bitstreamId });
 
 /**
@@ -45,7 +63,7 @@ const shellJob = (data: ProvisionStart, image: ShellImage): StepAction =>
  * fails, the steps done are undone newest first and the host is marked
  * failed — it stays out of service.
  */
-export const provisionWorkflow = defineStepWorkflow<ProvisionStart>({
+export const provisionWorkflow = defineStepWorkflow<ProvisionStart, ProvisionCommand, ProvisionEvidence>({
   name: PROVISION_WORKFLOW,
   routes: [jobResultRoute(PROVISION_WORKFLOW)],
   start: (input) => (input.kind === 'start' ? (input.data as ProvisionStart) : undefined),
@@ -54,7 +72,12 @@ export const provisionWorkflow = defineStepWorkflow<ProvisionStart>({
       name: 'register-host',
       do: ({ data }) => command('inventory.StartHostProvisioning', { hostname: data.hostname, provisionId: data.provisionId }),
       // Only what this workflow did: the agent registered the host, the workflow only began its provisioning; the host stays known, out of service.
-      compensate: (context) => command('inventory.FailHostProvisioning', { hostname: context.data.hostname, provisionId: context.data.provisionId, ...codedFailure(context, 'PROVISION.FAILED', 'the provisioning stopped') }),
+      compensate: (context) =>
+        command('inventory.FailHostProvisioning', {
+          hostname: context.data.hostname,
+          provisionId: context.data.provisionId,
+          ...reportedFailure(context, { code: 'PROVISION.FAILED', reason: 'the provisioning stopped' }),
+        }),
       timeoutMs: 30_000,
       retry: { maxAttempts: 3 },
     },
@@ -100,7 +123,7 @@ export const provisionWorkflow = defineStepWorkflow<ProvisionStart>({
       name: 'configure-vfs',
       do: ({ data }) => job(data, 'configure-vfs', { ...onDevice(data), numVfs: data.vfs }),
       compensate: ({ data, evidence }) => {
-        const previous = (evidence['configure-vfs'] as { previousNumVfs?: unknown } | undefined)?.previousNumVfs;
+        const previous = evidence['configure-vfs']?.previousNumVfs;
         return typeof previous === 'number' ? job(data, 'configure-vfs', { ...onDevice(data), numVfs: previous }) : undefined;
       },
       timeoutMs: 120_000,

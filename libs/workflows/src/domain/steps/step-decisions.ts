@@ -1,7 +1,8 @@
+import { WorkflowFailureCodes } from '../failure';
 import { jobResultOf } from '../job-results';
 import { isStartingInput, type WorkflowInput } from '../workflow-input';
-import type { StepNote, WorkflowOutput } from '../workflow-output';
-import type { StepContext, StepDefinition, StepVerdict, StepWorkflowDefinition } from './step-definition';
+import type { StepNote, WorkflowCommand, WorkflowOutput } from '../workflow-output';
+import type { StepContext, StepDefinition, StepEvidence, StepVerdict, StepWorkflowDefinition } from './step-definition';
 import { applyStepOutput, type CurrentAction, receiveInput, type StepWorkflowState } from './step-state';
 
 /**
@@ -9,11 +10,11 @@ import { applyStepOutput, type CurrentAction, receiveInput, type StepWorkflowSta
  * state as it goes, so that what follows a note (the next step, the next
  * compensation, the end) is read from the state `evolve` will also reach.
  */
-class Decision<Data> {
+class Decision<Data, Command extends WorkflowCommand, Evidence extends StepEvidence> {
   readonly outputs: WorkflowOutput[] = [];
 
   constructor(
-    private readonly definition: StepWorkflowDefinition<Data>,
+    private readonly definition: StepWorkflowDefinition<Data, Command, Evidence>,
     public state: StepWorkflowState<Data>,
     private readonly at: string,
   ) {}
@@ -23,12 +24,13 @@ class Decision<Data> {
     this.state = applyStepOutput(this.definition, this.state, output);
   }
 
-  context(attempt: number): StepContext<Data> {
-    return { data: this.state.data as Data, evidence: this.state.evidence, attempt, failure: this.state.failure };
+  context(attempt: number): StepContext<Data, Evidence> {
+    // Each step's evidence is recorded under its name as it is done; the workflow declared what each one is.
+    return { data: this.state.data as Data, evidence: this.state.evidence as Evidence, attempt, failure: this.state.failure };
   }
 
   /** Sends attempt `attempt` of a step's action or compensation, with its timeout. */
-  begin(step: StepDefinition<Data>, phase: 'do' | 'compensate', attempt: number): void {
+  begin(step: StepDefinition<Data, Command, Evidence>, phase: 'do' | 'compensate', attempt: number): void {
     const key = `${step.name}/${phase}/${attempt}`;
     const action = phase === 'do' ? step.do(this.context(attempt)) : step.compensate!(this.context(attempt));
     this.emit({ kind: 'step', step: step.name, phase, outcome: 'started', attempt });
@@ -59,8 +61,9 @@ class Decision<Data> {
       const step = definition.steps.find((candidate) => candidate.name === undo)!;
       return this.begin(step, 'compensate', (state.attempts[`${undo}/compensate`] ?? 0) + 1);
     }
-    if (state.unresolved.length === 0) return this.emit({ kind: 'complete', outcome: 'compensated', reason: state.failure?.reason });
-    this.emit({ kind: 'fail', reason: failedUndoReason(state), unresolved: state.unresolved });
+    const failure = state.failure && { code: state.failure.code, reason: state.failure.reason };
+    if (state.unresolved.length === 0) return this.emit({ kind: 'complete', outcome: 'compensated', ...(failure && { failure }) });
+    this.emit({ kind: 'fail', ...(failure && { failure }), unresolved: state.unresolved });
   }
 
   /** The action in flight ended: done, or failed (then retried while attempts are left and no cancel waits). */
@@ -77,22 +80,11 @@ class Decision<Data> {
       return this.proceed();
     }
     const retry = current.attempt < current.lastAttempt && !(current.phase === 'do' && this.state.cancel);
-    this.emit({ ...note, outcome: 'failed', reason: verdict.reason, final: !retry, ...(verdict.tookEffect ? { tookEffect: true } : {}) });
+    this.emit({ ...note, outcome: 'failed', code: verdict.code, reason: verdict.reason, final: !retry, ...(verdict.tookEffect ? { tookEffect: true } : {}) });
     unschedule();
     if (retry) return this.begin(step, current.phase, current.attempt + 1);
     this.proceed();
   }
-}
-
-/**
- * `could not undo <step> (<its reason>) after <the failure>`. An undo often
- * meets the very failure that stopped the workflow (an agent lost refuses
- * the step and its undo alike): then its reason is not written out again.
- */
-function failedUndoReason(state: Pick<StepWorkflowState<unknown>, 'failure' | 'unresolved'>): string {
-  const cause = state.failure?.reason ?? 'a failure';
-  const names = state.unresolved.map((entry) => `${entry.step} (${entry.reason === cause ? 'the same reason' : entry.reason})`).join(', ');
-  return `could not undo ${names} after ${cause}`;
 }
 
 /**
@@ -102,7 +94,11 @@ function failedUndoReason(state: Pick<StepWorkflowState<unknown>, 'failure' | 'u
  * command is settled by the port's answer, recorded in the advance that
  * sends it; after a crash in between, the resumed advance sends it again.
  */
-function awaitsMore<Data>(step: StepDefinition<Data>, phase: 'do' | 'compensate', action: { readonly kind: string }): boolean {
+function awaitsMore<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(
+  step: StepDefinition<Data, Command, Evidence>,
+  phase: 'do' | 'compensate',
+  action: { readonly kind: string },
+): boolean {
   return action.kind === 'job' || (phase === 'do' ? step.doneWhen : step.compensatedWhen) !== undefined;
 }
 
@@ -117,7 +113,7 @@ function jobResultVerdict(workflow: string, prefix: string, key: string) {
     const result = jobResultOf(workflow, input);
     if (!result?.key.startsWith(prefix)) return undefined;
     if (result.done) return { done: true, evidence: result.evidence };
-    return result.key === key ? { done: false, reason: result.reason, evidence: result.evidence } : undefined;
+    return result.key === key ? { done: false, code: result.code, reason: result.reason, evidence: result.evidence } : undefined;
   };
 }
 
@@ -127,7 +123,13 @@ function jobResultVerdict(workflow: string, prefix: string, key: string) {
  * its result comes back (the port accepting the request proves nothing
  * ran); `doneWhen` / `compensatedWhen`, when given, say it instead.
  */
-function verdictOn<Data>(workflow: string, step: StepDefinition<Data>, current: CurrentAction, input: WorkflowInput, context: StepContext<Data>): StepVerdict | undefined {
+function verdictOn<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(
+  workflow: string,
+  step: StepDefinition<Data, Command, Evidence>,
+  current: CurrentAction,
+  input: WorkflowInput,
+  context: StepContext<Data, Evidence>,
+): StepVerdict | undefined {
   const prefix = `${step.name}/${current.phase}/`;
   const key = `${prefix}${current.attempt}`;
   const action = current.phase === 'do' ? step.do(context) : step.compensate!(context);
@@ -135,12 +137,12 @@ function verdictOn<Data>(workflow: string, step: StepDefinition<Data>, current: 
   switch (input.kind) {
     case 'reply':
       if (input.outcome === 'rejected') {
-        return input.key === key ? { done: false, reason: `${input.error?.code ?? 'REJECTED'}: ${input.error?.message ?? 'refused'}` } : undefined;
+        return input.key === key ? { done: false, code: input.error?.code ?? 'REJECTED', reason: input.error?.message ?? 'refused' } : undefined;
       }
       // A late acceptance of an earlier attempt of the same action counts: the action happened.
       return !awaits && input.key.startsWith(prefix) ? { done: true, evidence: input.reply } : undefined;
     case 'timer':
-      return input.key === `${key}/timeout` ? { done: false, reason: `timed out after ${step.timeoutMs} ms` } : undefined;
+      return input.key === `${key}/timeout` ? { done: false, code: WorkflowFailureCodes.stepTimedOut, reason: `timed out after ${step.timeoutMs} ms` } : undefined;
     case 'event':
       return awaits?.(input, context);
     default:
@@ -148,7 +150,11 @@ function verdictOn<Data>(workflow: string, step: StepDefinition<Data>, current: 
   }
 }
 
-export function decideStep<Data>(definition: StepWorkflowDefinition<Data>, input: WorkflowInput, state: StepWorkflowState<Data>): WorkflowOutput[] {
+export function decideStep<Data, Command extends WorkflowCommand, Evidence extends StepEvidence>(
+  definition: StepWorkflowDefinition<Data, Command, Evidence>,
+  input: WorkflowInput,
+  state: StepWorkflowState<Data>,
+): WorkflowOutput[] {
   const received = receiveInput(definition, state, input);
   const decision = new Decision(definition, received, input.at);
   if (state.phase === 'new') {

@@ -1,13 +1,15 @@
+import type { Failure } from '../failure';
+import { isWorkflowOwnFailure } from '../failure';
 import type { StepContext } from './step-definition';
 
 /**
- * Why a workflow stopped, as `{code, reason}`, read from the failure a
- * compensation sees: a reason recorded as `CODE: message` (a port's refusal,
- * a job's failure code) keeps its code; any other (a timeout, a cancel)
- * gets `fallbackCode`.
+ * Why the workflow stopped, as a compensation records it on the side it
+ * acts on (a bind's `BindFailed`): the failure's code and reason; for the
+ * workflow's own (a timeout, a cancel), which that side has no code for,
+ * `fallback`'s code with the failure's reason; `fallback` when none is known.
  */
-export function codedFailure(context: Pick<StepContext<unknown>, 'failure'>, fallbackCode: string, fallbackReason: string): { code: string; reason: string } {
-  const reason = context.failure?.reason ?? fallbackReason;
-  const coded = /^([A-Z][A-Z0-9_]*\.[A-Z0-9_.]+): (.*)$/s.exec(reason);
-  return coded ? { code: coded[1], reason: coded[2] } : { code: fallbackCode, reason };
+export function reportedFailure(context: Pick<StepContext<unknown>, 'failure'>, fallback: Failure): Failure {
+  const { failure } = context;
+  if (!failure) return fallback;
+  return { code: isWorkflowOwnFailure(failure) ? fallback.code : failure.code, reason: failure.reason };
 }

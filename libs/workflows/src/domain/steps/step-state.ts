@@ -1,5 +1,6 @@
+import { type StepFailure, WorkflowFailureCodes } from '../failure';
 import { isStartingInput, type WorkflowInput } from '../workflow-input';
-import type { DecidedOutput } from '../workflow-output';
+import type { DecidedOutput, StepNote } from '../workflow-output';
 import type { StepWorkflowDefinition } from './step-definition';
 
 /** The action in flight: which step, doing or undoing it, which attempt, and the last attempt allowed. */
@@ -22,11 +23,11 @@ export interface StepWorkflowState<Data> {
   readonly affected: readonly string[];
   readonly evidence: Readonly<Record<string, unknown>>;
   /** Why compensation began (a step given up, an operator's cancel). */
-  readonly failure: { readonly step: string; readonly reason: string } | undefined;
+  readonly failure: StepFailure | undefined;
   /** Steps still to compensate, in the order to do it. */
   readonly toUndo: readonly string[];
   /** Compensations given up: what an operator must look at. */
-  readonly unresolved: readonly { readonly step: string; readonly reason: string }[];
+  readonly unresolved: readonly StepFailure[];
   /** An operator's cancel that waits for the action in flight to end. */
   readonly cancel: { readonly by: string; readonly reason: string } | undefined;
   /** Attempts used so far per `<step>/<phase>`: keys stay unique across an operator's retries. */
@@ -70,6 +71,12 @@ export function receiveInput<Data>(definition: StepWorkflowDefinition<Data>, sta
   return state;
 }
 
+const failureOfNote = (note: StepNote): StepFailure => ({
+  step: note.step,
+  code: note.code ?? WorkflowFailureCodes.uncoded,
+  reason: note.reason ?? 'failed',
+});
+
 /** Folds one decided output: the step notes, and how the workflow ended. */
 export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, state: StepWorkflowState<Data>, output: DecidedOutput): StepWorkflowState<Data> {
   if (output.kind === 'complete') return { ...state, phase: output.outcome, current: undefined };
@@ -93,7 +100,7 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
       const evidence = { ...state.evidence, [output.step]: output.evidence };
       if (!state.cancel) return { ...state, current: undefined, done, evidence };
       // A cancel waited for this step to end: now it is done, it is undone with the others.
-      const failure = { step: output.step, reason: `cancelled by ${state.cancel.by}: ${state.cancel.reason}` };
+      const failure = { step: output.step, code: WorkflowFailureCodes.cancelled, reason: `cancelled by ${state.cancel.by}: ${state.cancel.reason}` };
       return { ...state, phase: 'compensating', current: undefined, done, evidence, failure, toUndo: stepsToUndo(definition, { ...state, done }) };
     }
     case 'failed': {
@@ -105,7 +112,7 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
           phase: 'compensating',
           current: undefined,
           affected,
-          failure: { step: output.step, reason: output.reason ?? 'failed' },
+          failure: failureOfNote(output),
           toUndo: stepsToUndo(definition, { ...state, affected }),
         };
       }
@@ -113,7 +120,7 @@ export function applyStepOutput<Data>(definition: StepWorkflowDefinition<Data>, 
         ...state,
         current: undefined,
         toUndo: state.toUndo.filter((name) => name !== output.step),
-        unresolved: [...state.unresolved, { step: output.step, reason: output.reason ?? 'failed' }],
+        unresolved: [...state.unresolved, failureOfNote(output)],
       };
     }
   }

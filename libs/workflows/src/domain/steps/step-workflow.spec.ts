@@ -2,7 +2,9 @@ import { DEMO_STEP_TIMEOUT_MS, demoWorkflow } from '../../testing/demo-workflow'
 import { workflowSpec } from '../../testing/workflow-spec';
 import type { WorkflowInput } from '../workflow-input';
 import type { WorkflowOutput } from '../workflow-output';
+import { failedUndoText } from '../failure';
 import { defineStepWorkflow } from './step-workflow';
+import { stepWhen } from './step-when';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (ms: number): string => new Date(Date.parse(T0) + ms).toISOString();
@@ -80,21 +82,21 @@ describe('the step machine (demo workflow)', () => {
     const retried = spec.given(throughProgram).when(rejected('bind/do/1'));
     expect(sent(retried.outputs)).toEqual(['bind/do/2']);
     const gaveUp = spec.given(given).when(rejected('bind/do/2', 3));
-    expect(gaveUp.outputs[0]).toMatchObject({ kind: 'step', step: 'bind', outcome: 'failed', final: true, reason: 'DEMO.NO: no' });
+    expect(gaveUp.outputs[0]).toMatchObject({ kind: 'step', step: 'bind', outcome: 'failed', final: true, code: 'DEMO.NO', reason: 'no' });
     expect(sent(gaveUp.outputs)).toEqual(['program/compensate/1']);
     const reverted = spec.given([...given, rejected('bind/do/2', 3), accepted('program/compensate/1', 4)]).when(jobFinished('program/compensate/1', true, 5));
     expect(sent(reverted.outputs)).toEqual(['reserve/compensate/1']);
     const released = spec
       .given([...given, rejected('bind/do/2', 3), accepted('program/compensate/1', 4), jobFinished('program/compensate/1', true, 5)])
       .when(accepted('reserve/compensate/1', 6));
-    expect(released.outputs.at(-1)).toEqual({ kind: 'complete', outcome: 'compensated', reason: 'DEMO.NO: no' });
+    expect(released.outputs.at(-1)).toEqual({ kind: 'complete', outcome: 'compensated', failure: { code: 'DEMO.NO', reason: 'no' } });
     expect(released.state).toMatchObject({ phase: 'compensated', toUndo: [], unresolved: [] });
   });
 
   it('treats a job’s timeout like a failed attempt and ignores the timer of an attempt already over', () => {
     const reserved = [placed, accepted('reserve/do/1')];
     const retried = spec.given(reserved).when(timer('program/do/1', DEMO_STEP_TIMEOUT_MS));
-    expect(retried.outputs[0]).toMatchObject({ outcome: 'failed', final: false, reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
+    expect(retried.outputs[0]).toMatchObject({ outcome: 'failed', final: false, code: 'WORKFLOW.STEP_TIMED_OUT', reason: `timed out after ${DEMO_STEP_TIMEOUT_MS} ms` });
     expect(retried.outputs.at(-1)).toEqual({ kind: 'schedule', key: 'program/do/2/timeout', dueAt: due(DEMO_STEP_TIMEOUT_MS) });
     spec.given([...reserved, accepted('program/do/1'), jobFinished('program/do/1', true)]).when(timer('program/do/1', DEMO_STEP_TIMEOUT_MS)).then([]);
     // Given up: the step done before it is undone.
@@ -114,11 +116,9 @@ describe('the step machine (demo workflow)', () => {
     const failed = spec.given(twice).when(jobFinished('program/compensate/2', false, 7));
     expect(sent(failed.outputs)).toEqual(['reserve/compensate/1']);
     const ended = spec.given([...twice, jobFinished('program/compensate/2', false, 7)]).when(accepted('reserve/compensate/1', 8));
-    expect(ended.outputs.at(-1)).toEqual({
-      kind: 'fail',
-      reason: 'could not undo program (AGENT.BROKE: agent failed program/compensate/2) after DEMO.NO: no',
-      unresolved: [{ step: 'program', reason: 'AGENT.BROKE: agent failed program/compensate/2' }],
-    });
+    const fail = { kind: 'fail', failure: { code: 'DEMO.NO', reason: 'no' }, unresolved: [{ step: 'program', code: 'AGENT.BROKE', reason: 'agent failed program/compensate/2' }] } as const;
+    expect(ended.outputs.at(-1)).toEqual(fail);
+    expect(failedUndoText(fail.failure, fail.unresolved)).toBe('could not undo program (AGENT.BROKE: agent failed program/compensate/2) after DEMO.NO: no');
     const history = [...twice, jobFinished('program/compensate/2', false, 7), accepted('reserve/compensate/1', 8)];
     const retry: WorkflowInput = { kind: 'retry', id: 'r1', at: at(9), by: 'admin' };
     expect(sent(spec.given(history).when(retry).outputs)).toEqual(['program/compensate/3']);
@@ -130,11 +130,9 @@ describe('the step machine (demo workflow)', () => {
     const refusedTwice = (key: string, ms: number) => [rejected(`${key}/1`, ms), rejected(`${key}/2`, ms)];
     const given = [...throughProgram, ...refusedTwice('bind/do', 3), ...refusedTwice('program/compensate', 4)];
     const ended = spec.given(given).when(accepted('reserve/compensate/1', 5));
-    expect(ended.outputs.at(-1)).toEqual({
-      kind: 'fail',
-      reason: 'could not undo program (the same reason) after DEMO.NO: no',
-      unresolved: [{ step: 'program', reason: 'DEMO.NO: no' }],
-    });
+    const fail = { kind: 'fail', failure: { code: 'DEMO.NO', reason: 'no' }, unresolved: [{ step: 'program', code: 'DEMO.NO', reason: 'no' }] } as const;
+    expect(ended.outputs.at(-1)).toEqual(fail);
+    expect(failedUndoText(fail.failure, fail.unresolved)).toBe('could not undo program (the same reason) after DEMO.NO: no');
   });
 
   it('cancels at the end of the action in flight, undoing that step too', () => {
@@ -142,7 +140,7 @@ describe('the step machine (demo workflow)', () => {
     spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1')]).when(cancel).then([]);
     const undoing = spec.given([placed, accepted('reserve/do/1'), accepted('program/do/1'), cancel]).when(jobFinished('program/do/1', true));
     expect(sent(undoing.outputs)).toEqual(['program/compensate/1']);
-    expect(undoing.state.failure).toEqual({ step: 'program', reason: 'cancelled by admin: tenant left' });
+    expect(undoing.state.failure).toEqual({ step: 'program', code: 'WORKFLOW.CANCELLED', reason: 'cancelled by admin: tenant left' });
   });
 
   it('starts from an input the app records itself, and records a step that does not apply as skipped, with nothing to undo', () => {
@@ -171,6 +169,32 @@ describe('the step machine (demo workflow)', () => {
     expect(sent(skip.given([{ ...start, data: { program: true } }]).when(accepted('claim/do/1')).outputs)).toEqual(['program/do/1']);
   });
 
+  it('runs a step declared for some instances (stepWhen) with their data narrowed, and skips it for the others', () => {
+    type Order = { readonly image: string | null };
+    const loading = defineStepWorkflow<Order>({
+      name: 'loading',
+      routes: [],
+      start: (input) => (input.kind === 'start' ? (input.data as Order) : undefined),
+      steps: [
+        stepWhen((data: Order): data is { image: string } => data.image !== null, {
+          name: 'load',
+          // `image` is a string here: no `!`.
+          do: ({ data }) => ({ kind: 'command', command: { type: 'demo.Load', data: { image: data.image.toUpperCase() } } }),
+          compensate: ({ data }) => ({ kind: 'command', command: { type: 'demo.Unload', data: { image: data.image } } }),
+          timeoutMs: 1000,
+          retry: { maxAttempts: 1 },
+        }),
+      ],
+    });
+    const load = workflowSpec(loading);
+    const start = (image: string | null): WorkflowInput => ({ kind: 'start', id: 'req-1', at: T0, data: { image } });
+    expect(load.given([]).when(start('abc')).outputs).toContainEqual({ kind: 'command', key: 'load/do/1', command: { type: 'demo.Load', data: { image: 'ABC' } } });
+    expect(load.given([]).when(start(null)).outputs).toEqual([
+      { kind: 'step', step: 'load', phase: 'do', outcome: 'skipped', attempt: 0 },
+      { kind: 'complete', outcome: 'completed' },
+    ]);
+  });
+
   it('undoes a step whose failed attempt took effect, with those done, newest first (only a do-attempt counts)', () => {
     const checked = defineStepWorkflow<Record<string, never>>({
       name: 'checked',
@@ -183,7 +207,7 @@ describe('the step machine (demo workflow)', () => {
         doneWhen:
           name === 'load'
             ? (input: WorkflowInput) =>
-                input.kind === 'event' && input.type === 'demo.Loaded' ? { done: false as const, reason: 'DEMO.WRONG: wrong function', tookEffect: true } : undefined
+                input.kind === 'event' && input.type === 'demo.Loaded' ? { done: false as const, code: 'DEMO.WRONG', reason: 'wrong function', tookEffect: true } : undefined
             : undefined,
         compensate: () => ({ kind: 'command' as const, command: { type: `demo.un${name}`, data: {} } }),
         timeoutMs: 1000,
@@ -212,15 +236,15 @@ describe('the step machine (demo workflow)', () => {
       expect(sent(done.outputs)).toEqual(['bind/do/1']);
     });
 
-    it('fails the attempt when its job fails (reason: code and reason) and retries', () => {
+    it('fails the attempt when its job fails (its code and reason) and retries', () => {
       const failed = spec.given([...reserved, accepted('program/do/1')]).when(jobFinished('program/do/1', false));
-      expect(failed.outputs[0]).toMatchObject({ outcome: 'failed', final: false, reason: 'AGENT.BROKE: agent failed program/do/1', evidence: { key: 'program/do/1' } });
+      expect(failed.outputs[0]).toMatchObject({ outcome: 'failed', final: false, code: 'AGENT.BROKE', reason: 'agent failed program/do/1', evidence: { key: 'program/do/1' } });
       expect(sent(failed.outputs)).toEqual(['program/do/2']);
     });
 
     it('fails the attempt when the port refuses the job (no agent)', () => {
       const refused = spec.given(reserved).when(rejected('program/do/1'));
-      expect(refused.outputs[0]).toMatchObject({ step: 'program', outcome: 'failed', reason: 'DEMO.NO: no' });
+      expect(refused.outputs[0]).toMatchObject({ step: 'program', outcome: 'failed', code: 'DEMO.NO', reason: 'no' });
       expect(sent(refused.outputs)).toEqual(['program/do/2']);
     });
 

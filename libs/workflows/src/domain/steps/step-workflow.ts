@@ -1,5 +1,6 @@
 import type { Workflow } from '../workflow';
-import type { StepWorkflowDefinition } from './step-definition';
+import type { WorkflowCommand } from '../workflow-output';
+import type { StepEvidence, StepWorkflowDefinition } from './step-definition';
 import { decideStep } from './step-decisions';
 import { applyStepOutput, initialStepState, receiveInput, type StepWorkflowState } from './step-state';
 
@@ -11,8 +12,12 @@ import { applyStepOutput, initialStepState, receiveInput, type StepWorkflowState
  * steps done are compensated newest first; the workflow ends `compensated`,
  * or `failed` naming each compensation that was given up and why. An
  * operator's retry of a failed workflow tries those compensations again.
+ * `Command` types the commands the steps send and `Evidence` what the steps
+ * read of the evidence of those before them.
  */
-export function defineStepWorkflow<Data>(definition: StepWorkflowDefinition<Data>): Workflow<StepWorkflowState<Data>> {
+export function defineStepWorkflow<Data, Command extends WorkflowCommand = WorkflowCommand, Evidence extends StepEvidence = StepEvidence>(
+  definition: StepWorkflowDefinition<Data, Command, Evidence>,
+): Workflow<StepWorkflowState<Data>> {
   const names = definition.steps.map((step) => step.name);
   const duplicate = names.find((name, index) => names.indexOf(name) !== index);
   if (duplicate !== undefined) throw new RangeError(`workflow ${definition.name} has two steps named ${duplicate}`);

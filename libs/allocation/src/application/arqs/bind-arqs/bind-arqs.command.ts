@@ -1,6 +1,6 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
-import type { BindRequest } from '../../../domain/arq-patch';
+import type { BindRequest } from './arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
 import type { ArqVisibility } from '../arq-visibility';
 

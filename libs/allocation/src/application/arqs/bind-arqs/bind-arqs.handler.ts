@@ -8,7 +8,7 @@ import type { StartBind } from '../../../domain/arq.decider';
 import { arqStream } from '../../../domain/arq.events';
 import type { BindProgram } from '../../../domain/bind-program';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
-import type { BindRequest } from '../../../domain/arq-patch';
+import type { BindRequest } from './arq-patch';
 import type { LiveArq } from '../../../domain/arq.state';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescription } from '../allocation-directory.port';
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';

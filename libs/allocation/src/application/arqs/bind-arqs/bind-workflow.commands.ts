@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
-import { typedCommandHandler as typed, type WorkflowCommandHandlers } from '@ledger/workflows';
+import { type CommandData, typedCommandHandlers, type WorkflowCommandHandlers } from '@ledger/workflows';
 import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from '@ledger/inventory';
 import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
-import type { ArqBinding } from '../../../domain/arq.state';
-import type { BoundAttachHandle } from '../../../domain/arq.events';
 import { boundAttachHandle } from '../../../domain/attach-handle-info';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
 import { ArqStore } from '../arq-store';
-import type { ClaimEvidence } from './bind-workflow';
+import type { BindCommand, ClaimEvidence } from './bind-workflow';
 
 /**
  * The commands of the bind workflow, by type: each one idempotent, keyed by
@@ -26,23 +24,15 @@ export class BindWorkflowCommands {
 
   handlers(): WorkflowCommandHandlers {
     const at = () => new Date().toISOString();
-    return {
-      'allocation.StartBind': typed<{ uuid: string; bindId: string; binding: Omit<ArqBinding, 'bindId'> }>((data, context) =>
-        this.arqs.run({ type: 'StartBind', uuid: data.uuid, bindId: data.bindId, ...data.binding, at: at() }, context).then(nothing),
-      ),
-      'allocation.FailBind': typed<{ uuid: string; bindId: string; code: string; reason: string }>((data, context) =>
-        this.arqs.run({ type: 'FailBind', ...data, at: at() }, context).then(nothing),
-      ),
-      'allocation.CompleteBind': typed<{ uuid: string; bindId: string; attachHandle: BoundAttachHandle }>((data, context) =>
-        this.arqs.run({ type: 'CompleteBind', ...data, at: at() }, context).then(nothing),
-      ),
-      'quota.Reserve': typed<ReserveQuotaCommand['input']>((data, context) => this.commands.execute(new ReserveQuotaCommand(data, context)).then(nothing)),
-      'quota.Release': typed<ReleaseQuotaCommand['input']>((data, context) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(nothing)),
-      'inventory.ClaimAttachHandle': typed<ClaimInput>((data, context) => this.claim(data, context)),
-      'inventory.ReleaseAttachHandle': typed<ReleaseAttachHandleCommand['input']>((data, context) =>
-        this.commands.execute(new ReleaseAttachHandleCommand(data, context)).then((released) => ({ released })),
-      ),
-    };
+    return typedCommandHandlers<BindCommand>({
+      'allocation.StartBind': (data, context) => this.arqs.run({ type: 'StartBind', uuid: data.uuid, bindId: data.bindId, ...data.binding, at: at() }, context).then(nothing),
+      'allocation.FailBind': (data, context) => this.arqs.run({ type: 'FailBind', ...data, at: at() }, context).then(nothing),
+      'allocation.CompleteBind': (data, context) => this.arqs.run({ type: 'CompleteBind', ...data, at: at() }, context).then(nothing),
+      'quota.Reserve': (data, context) => this.commands.execute(new ReserveQuotaCommand(data, context)).then(nothing),
+      'quota.Release': (data, context) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(nothing),
+      'inventory.ClaimAttachHandle': (data, context) => this.claim(data, context),
+      'inventory.ReleaseAttachHandle': (data, context) => this.commands.execute(new ReleaseAttachHandleCommand(data, context)).then((released) => ({ released })),
+    });
   }
 
   /** Claims a handle among the deployable's (free ones first, per the read model; the device's stream decides). */
@@ -55,12 +45,7 @@ export class BindWorkflowCommands {
   }
 }
 
-interface ClaimInput {
-  readonly deviceUuid: string;
-  readonly deployableUuid: string;
-  readonly arqUuid: string;
-  readonly bindId: string;
-}
+type ClaimInput = CommandData<BindCommand, 'inventory.ClaimAttachHandle'>;
 
 const nothing = (): undefined => undefined;
 

@@ -1,4 +1,4 @@
-import type { WorkflowInput, WorkflowOutput } from '@ledger/workflows';
+import { decidePending, emptyRecord, evolveRecord, upcastWorkflowEvent, type WorkflowInput, type WorkflowOutput } from '@ledger/workflows';
 import { workflowSpec } from '@ledger/workflows/testing';
 import { type BindStart, bindWorkflow } from './bind-workflow';
 
@@ -63,6 +63,54 @@ describe('the bind workflow', () => {
     ]);
   });
 
+  it('ends the request BindFailed as ARQ.BIND_FAILED when an operator cancelled it, with the cancel as the reason', () => {
+    const cancel: WorkflowInput = { kind: 'cancel', id: 'c1', at: T0, by: 'admin', reason: 'tenant left' };
+    const given = [start(), accepted('start-bind/do/1'), cancel, accepted('claim-handle/do/1', { attachHandle: handle })];
+    expect(commands(spec.given(given).when(accepted('claim-handle/compensate/1')).outputs)).toEqual([
+      { key: 'start-bind/compensate/1', type: 'allocation.FailBind', data: { uuid: 'a1', bindId: 'b1', code: 'ARQ.BIND_FAILED', reason: 'cancelled by admin: tenant left' } },
+    ]);
+  });
+
+  it('decides from a stream recorded when failures were "CODE: message" sentences as from one recorded today', () => {
+    const stream = 'workflow-bind-b1';
+    const claim = { uuid: 'a1', bindId: 'b1' };
+    const noHandle = { code: 'INVENTORY.NO_FREE_ATTACH_HANDLE', message: 'deployable dep1 has no free attach handle' };
+    const old = (type: string, data: unknown) => ({ type, data, metadata: { schemaVersion: 1 } });
+    const sendOf = (key: string, type: string, commandData: unknown) => ({ kind: 'command', key, id: `${stream}/${key}`, command: { type, data: commandData } });
+    const note = (step: string, phase: string, outcome: string, attempt: number, more = {}) => ({ kind: 'step', step, phase, outcome, attempt, ...more });
+    // OutputsDecided of schema version 1: the claim's refusal as one sentence; then the FailBind it sent was refused.
+    const recorded = [
+      old('workflow.InputRecorded', { input: start() }),
+      old('workflow.OutputsDecided', { inputId: 'b1', outputs: [note('start-bind', 'do', 'started', 1), sendOf('start-bind/do/1', 'allocation.StartBind', {})] }),
+      old('workflow.OutputSent', { outputId: `${stream}/start-bind/do/1` }),
+      old('workflow.InputRecorded', { input: accepted('start-bind/do/1') }),
+      old('workflow.OutputsDecided', {
+        inputId: 'reply:start-bind/do/1',
+        outputs: [note('start-bind', 'do', 'done', 1), note('charge-capacity', 'do', 'skipped', 0), note('claim-handle', 'do', 'started', 1), sendOf('claim-handle/do/1', 'inventory.ClaimAttachHandle', {})],
+      }),
+      old('workflow.OutputSent', { outputId: `${stream}/claim-handle/do/1` }),
+      old('workflow.InputRecorded', { input: rejected('claim-handle/do/1', noHandle.code, noHandle.message) }),
+      old('workflow.OutputsDecided', {
+        inputId: 'reply:claim-handle/do/1',
+        outputs: [
+          note('claim-handle', 'do', 'failed', 1, { final: true, reason: `${noHandle.code}: ${noHandle.message}` }),
+          note('start-bind', 'compensate', 'started', 1),
+          sendOf('start-bind/compensate/1', 'allocation.FailBind', { ...claim, code: noHandle.code, reason: noHandle.message }),
+        ],
+      }),
+      old('workflow.OutputSent', { outputId: `${stream}/start-bind/compensate/1` }),
+      old('workflow.InputRecorded', { input: rejected('start-bind/compensate/1', 'STORE.BUSY', 'try again') }),
+    ];
+    const record = recorded.reduce((folded, event, index) => evolveRecord(bindWorkflow, folded, upcastWorkflowEvent(event), index + 1), emptyRecord(bindWorkflow, stream));
+    const today = spec.given([start(), accepted('start-bind/do/1'), rejected('claim-handle/do/1', noHandle.code, noHandle.message)]);
+    expect(record.state.failure).toEqual({ step: 'claim-handle', code: noHandle.code, reason: noHandle.message });
+    expect(record.state.failure).toEqual(today.state.failure);
+    const [decision] = decidePending(bindWorkflow, record).decisions;
+    expect(commands(decision.data.outputs)).toEqual([
+      { key: 'start-bind/compensate/2', type: 'allocation.FailBind', data: { ...claim, code: noHandle.code, reason: noHandle.message } },
+    ]);
+  });
+
   describe('when the profile names a bitstream', () => {
     const F1 = 'f1'.repeat(16);
     const previous = { bitstreamId: 'bs0', sha256: '0'.repeat(64), url: '/api/v1/bitstreams/bs0/content' };
@@ -118,7 +166,9 @@ describe('the bind workflow', () => {
     it('fails the step when the agent reads back another function than the profile asked for, and undoes the load', () => {
       const given = claimedWith({ expectedFunctionId: F1 });
       const wrong = spec.given(given).when(programmed('program-region/do/1', 'ee'.repeat(16)));
-      expect(wrong.outputs).toContainEqual(expect.objectContaining({ step: 'program-region', outcome: 'failed', final: false, tookEffect: true, reason: expect.stringMatching(/^ARQ\.FUNCTION_MISMATCH: /) }));
+      expect(wrong.outputs).toContainEqual(
+        expect.objectContaining({ step: 'program-region', outcome: 'failed', final: false, tookEffect: true, code: 'ARQ.FUNCTION_MISMATCH', reason: expect.stringMatching(/^the region reads back function e/) }),
+      );
       expect(jobs(wrong.outputs).map((job) => job.key)).toEqual(['program-region/do/2']);
       const givenUp = spec.given([...given, programmed('program-region/do/1', 'ee'.repeat(16))]).when(programmed('program-region/do/2', 'ee'.repeat(16)));
       expect(jobs(givenUp.outputs)).toEqual([expect.objectContaining({ key: 'program-region/compensate/1', params: expect.objectContaining({ bitstreamId: 'bs0' }) })]);

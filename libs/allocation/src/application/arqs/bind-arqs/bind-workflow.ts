@@ -1,4 +1,17 @@
-import { codedFailure, defineStepWorkflow, jobResultRoute, type StepAction, type StepContext } from '@ledger/workflows';
+import type { ReleaseAttachHandleCommand } from '@ledger/inventory';
+import type { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
+import {
+  commandsOf,
+  defineStepWorkflow,
+  type Failure,
+  jobResultRoute,
+  reportedFailure,
+  type StepAction,
+  type StepContext,
+  stepWhen,
+  type WorkflowCommand,
+} from '@ledger/workflows';
+import { ArqErrorCodes } from '../../../domain/arq.errors';
 import type { BoundAttachHandle } from '../../../domain/arq.events';
 import type { ArqBinding } from '../../../domain/arq.state';
 import type { BindProgram, ProgramImage } from '../../../domain/bind-program';
@@ -18,15 +31,33 @@ export interface BindStart {
   readonly program: BindProgram | null;
 }
 
+/** A bind whose profile names a bitstream: the steps that program see its program. */
+type ProgrammingBind = BindStart & { readonly program: BindProgram };
+
+const programs = (data: BindStart): data is ProgrammingBind => data.program !== null;
+
 /** The claim step's evidence: what the device gave this bind. */
 export interface ClaimEvidence {
   readonly attachHandle: BoundAttachHandle;
 }
 
-const command = (type: string, data: unknown): StepAction => ({ kind: 'command', command: { type, data } });
+/** The evidence the bind's steps read, by step. */
+export type BindEvidence = { readonly 'claim-handle': ClaimEvidence };
 
-/** The code and message of a failure reason recorded as `CODE: message` (a port's refusal). */
-export const failureOf = (context: StepContext<BindStart>): { code: string; reason: string } => codedFailure(context, 'ARQ.BIND_FAILED', 'the bind stopped');
+/** The commands the bind sends, each with its data (`BindWorkflowCommands` serves each type). */
+export type BindCommand =
+  | WorkflowCommand<'allocation.StartBind', { readonly uuid: string; readonly bindId: string; readonly binding: Omit<ArqBinding, 'bindId'> }>
+  | WorkflowCommand<'allocation.FailBind', { readonly uuid: string; readonly bindId: string } & Failure>
+  | WorkflowCommand<'allocation.CompleteBind', { readonly uuid: string; readonly bindId: string; readonly attachHandle: BoundAttachHandle }>
+  | WorkflowCommand<'quota.Reserve', ReserveQuotaCommand['input']>
+  | WorkflowCommand<'quota.Release', ReleaseQuotaCommand['input']>
+  | WorkflowCommand<'inventory.ClaimAttachHandle', { readonly deviceUuid: string; readonly deployableUuid: string; readonly arqUuid: string; readonly bindId: string }>
+  | WorkflowCommand<'inventory.ReleaseAttachHandle', ReleaseAttachHandleCommand['input']>;
+
+const command = commandsOf<BindCommand>();
+
+/** Why the bind stopped, as its BindFailed records it: the failure's code, or ARQ.BIND_FAILED for a timeout or a cancel. */
+const failureOf = (context: Pick<StepContext<BindStart>, 'failure'>): Failure => reportedFailure(context, { code: ArqErrorCodes.BIND_FAILED, reason: 'the bind stopped' });
 
 /**
  * Steps 6–10 of the ten-step workflow (docs/workflows.md), for one
@@ -38,7 +69,7 @@ export const failureOf = (context: StepContext<BindStart>): { code: string; reas
  * bound, which tells Nova (9). Whatever fails, the steps done are undone
  * newest first, and the request ends BindFailed — Nova hears `failed`.
  */
-export const bindWorkflow = defineStepWorkflow<BindStart>({
+export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvidence>({
   name: BIND_WORKFLOW,
   routes: [jobResultRoute(BIND_WORKFLOW)],
   start: (input) => (input.kind === 'start' ? (input.data as BindStart) : undefined),
@@ -72,42 +103,39 @@ export const bindWorkflow = defineStepWorkflow<BindStart>({
       timeoutMs: 30_000,
       retry: { maxAttempts: 1 },
     },
-    {
+    stepWhen(programs, {
       name: 'program-region',
-      skip: ({ data }) => data.program === null,
-      do: ({ data }) => programJob(data, data.program!),
-      doneWhen: (input, context) => programmedVerdict(BIND_WORKFLOW, input, context.attempt, context.data.program!.expectedFunctionId),
+      do: ({ data }) => programJob(data, data.program),
+      doneWhen: (input, { attempt, data }) => programmedVerdict(BIND_WORKFLOW, input, attempt, data.program.expectedFunctionId),
       // The region goes back to what it held; when nothing is known to restore, the function stays loaded, unclaimed.
-      compensate: ({ data }) => (data.program!.previous ? programJob(data, data.program!.previous) : undefined),
+      compensate: ({ data }) => (data.program.previous ? programJob(data, data.program.previous) : undefined),
       timeoutMs: 600_000,
       retry: { maxAttempts: 2 },
-    },
-    {
+    }),
+    stepWhen(programs, {
       name: 'verify-access',
-      skip: ({ data }) => data.program === null,
       do: ({ data }) => ({
         kind: 'job',
         job: {
           hostname: data.binding.hostname,
           kind: 'probe',
-          params: { deviceUuid: data.binding.deviceUuid, pciAddress: data.program!.pciAddress, instanceUuid: data.binding.instanceUuid },
+          params: { deviceUuid: data.binding.deviceUuid, pciAddress: data.program.pciAddress, instanceUuid: data.binding.instanceUuid },
           project: data.projectId,
         },
       }),
       timeoutMs: 60_000,
       retry: { maxAttempts: 2 },
-    },
+    }),
     {
       name: 'mark-bound',
-      do: ({ data, evidence }) =>
-        command('allocation.CompleteBind', { uuid: data.arqUuid, bindId: data.bindId, attachHandle: (evidence['claim-handle'] as ClaimEvidence).attachHandle }),
+      do: ({ data, evidence }) => command('allocation.CompleteBind', { uuid: data.arqUuid, bindId: data.bindId, attachHandle: evidence['claim-handle'].attachHandle }),
       timeoutMs: 30_000,
       retry: { maxAttempts: 3 },
     },
   ],
 });
 
-function programJob(data: BindStart, image: ProgramImage): StepAction {
+function programJob(data: ProgrammingBind, image: ProgramImage): StepAction<BindCommand> {
   return {
     kind: 'job',
     job: {
@@ -116,7 +144,7 @@ function programJob(data: BindStart, image: ProgramImage): StepAction {
       params: {
         deviceUuid: data.binding.deviceUuid,
         deployableUuid: data.binding.deployableUuid,
-        pciAddress: data.program!.pciAddress,
+        pciAddress: data.program.pciAddress,
         image: { url: image.url, sha256: image.sha256 },
         bitstreamId: image.bitstreamId,
       },

@@ -13,12 +13,13 @@ const PROGRAM_KEYS = 'program-region/do/';
 export function programmedVerdict(workflow: string, input: WorkflowInput, attempt: number, expectedFunctionId: string | null): StepVerdict | undefined {
   const result = jobResultOf(workflow, input);
   if (!result?.key.startsWith(PROGRAM_KEYS)) return undefined;
-  if (!result.done) return result.key === `${PROGRAM_KEYS}${attempt}` ? { done: false, reason: result.reason, evidence: result.evidence } : undefined;
+  if (!result.done) return result.key === `${PROGRAM_KEYS}${attempt}` ? { done: false, code: result.code, reason: result.reason, evidence: result.evidence } : undefined;
   const readBack = (result.evidence as { functionId?: unknown } | null)?.functionId;
   if (expectedFunctionId === null || (typeof readBack === 'string' && normalizeHexId(readBack) === expectedFunctionId)) return { done: true, evidence: result.evidence };
   return {
     done: false,
-    reason: `ARQ.FUNCTION_MISMATCH: the region reads back function ${String(readBack)}, not ${expectedFunctionId} as the profile asks`,
+    code: 'ARQ.FUNCTION_MISMATCH',
+    reason: `the region reads back function ${String(readBack)}, not ${expectedFunctionId} as the profile asks`,
     evidence: result.evidence,
     tookEffect: true,
   };

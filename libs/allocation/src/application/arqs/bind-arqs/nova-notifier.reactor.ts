@@ -1,6 +1,10 @@
-import { type ArqEvent, arqDecider, type ArqState, arqStream, novaNotice, type NovaEvents } from '@ledger/allocation';
 import type { EventStore, RecordedEvent } from '@ledger/eventstore';
 import { PositionNotReachedError, type Reactor, ReactorUnavailableError } from '@ledger/processing';
+import { arqDecider } from '../../../domain/arq.decider';
+import { type ArqEvent, arqStream } from '../../../domain/arq.events';
+import type { ArqState } from '../../../domain/arq.state';
+import { novaNotice } from '../../../domain/nova-notice';
+import type { NovaEvents } from '../../nova/nova-events.port';
 
 export interface NovaNotifierPorts {
   readonly nova: NovaEvents;

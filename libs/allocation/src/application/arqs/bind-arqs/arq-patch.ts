@@ -1,5 +1,5 @@
 import { ForbiddenError, isUuid, LedgerError } from '@ledger/kernel';
-import { ArqInvalidError } from './arq.errors';
+import { ArqInvalidError } from '../../../domain/arq.errors';
 
 /** Requests one PATCH may bind or unbind: Nova sends one instance's, a handful. */
 export const MAX_ARQS_PER_PATCH = 64;

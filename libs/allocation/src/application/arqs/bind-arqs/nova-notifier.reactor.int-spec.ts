@@ -1,10 +1,12 @@
-import { type ArqCommand, arqDecider, arqStream, HttpNovaEvents } from '@ledger/allocation';
 import { type CommandContext, handleCommand } from '@ledger/eventstore';
 import { fixedServiceAccess, SYSTEM_ACTOR } from '@ledger/kernel';
 import { openSqliteSqlDatabase, ProcessorRuntime, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, InMemoryEventStore } from '@ledger/processing/testing';
 import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
-import { type NovaSink, startNovaSink } from '../../../../test/support/nova-sink';
+import { type ArqCommand, arqDecider } from '../../../domain/arq.decider';
+import { arqStream } from '../../../domain/arq.events';
+import { HttpNovaEvents } from '../../../infrastructure/nova/http-nova-events';
+import { type NovaSink, startNovaSink } from '../../../../../../test/support/nova-sink';
 import { novaNotifierReactor } from './nova-notifier.reactor';
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'nova-notifier' };
