@@ -71,6 +71,12 @@ describe('loadLedgerConfig', () => {
     expect(() => loadLedgerConfig({ LEDGER_CHECKPOINT_SECONDS: '0' })).toThrow(ConfigError);
   });
 
+  it('verifies the log on one thread per core unless LEDGER_AUDIT_VERIFY_THREADS says how many', () => {
+    expect(loadLedgerConfig({}).auditVerifyThreads).toBe(0);
+    expect(loadLedgerConfig({ LEDGER_AUDIT_VERIFY_THREADS: '3' }).auditVerifyThreads).toBe(3);
+    expect(() => loadLedgerConfig({ LEDGER_AUDIT_VERIFY_THREADS: '-1' })).toThrow(/LEDGER_AUDIT_VERIFY_THREADS/);
+  });
+
   it("enforces Cyborg's default policy unless LEDGER_POLICY_FILE names a file, resolved from the working directory", () => {
     expect(loadLedgerConfig({}, '/srv/ledger').policyFile).toBeUndefined();
     expect(loadLedgerConfig({ LEDGER_POLICY_FILE: 'etc/policy.yaml' }, '/srv/ledger').policyFile).toBe('/srv/ledger/etc/policy.yaml');

@@ -140,6 +140,12 @@ export interface LedgerConfig {
    * checkpoint (e.g. on a mount the auditor controls), for `audit verify --checkpoints`.
    */
   readonly checkpointPublishFile?: string;
+  /**
+   * LEDGER_AUDIT_VERIFY_THREADS (0: one per core): worker threads that verify
+   * ranges of the log at once (`audit verify`, GET /api/v1/audit/verify); a
+   * small log is verified on one thread whatever this says.
+   */
+  readonly auditVerifyThreads: number;
   /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
   readonly placement: PlacementConfig;
   /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
@@ -207,6 +213,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     telemetryHistoryStepSeconds: integerSetting(env, 'LEDGER_TELEMETRY_HISTORY_STEP_SECONDS', 60, 1, 3600),
     checkpointSeconds: integerSetting(env, 'LEDGER_CHECKPOINT_SECONDS', 60, 1, 86_400),
     checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
+    auditVerifyThreads: integerSetting(env, 'LEDGER_AUDIT_VERIFY_THREADS', 0, 0, 256),
     placement: loadPlacementConfig(env, auth.keystone !== undefined),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),

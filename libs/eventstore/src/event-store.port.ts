@@ -1,6 +1,7 @@
 import type { NewEvent, RecordedEvent } from './envelope';
 import type { ExpectedVersion } from './expected-version';
 import type { StoredEvent } from './hash-chain/stored-event';
+import type { StoreLocation } from './store-location';
 
 export interface AppendOptions {
   readonly expected: ExpectedVersion;
@@ -113,6 +114,12 @@ export interface EventStore {
    * that keep the written text offer it (SQLite; PostgreSQL's jsonb does not).
    */
   readAllStored?(after: number, max: number): Promise<StoredEvent[]>;
+  /**
+   * Where another thread can open this same log (an SQLite file, a
+   * PostgreSQL schema); absent, or undefined, for a store only this process
+   * can read (in memory).
+   */
+  location?(): StoreLocation | undefined;
   /** Position of the last event a reader can see now (0 when empty). */
   headPosition(): Promise<number>;
   subscribe(options?: SubscribeOptions): Subscription;

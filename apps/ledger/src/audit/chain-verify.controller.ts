@@ -10,8 +10,9 @@ import { ChainVerdictResponse } from './chain-verdict.response';
  * The console's "verify the chain" (docs/audit.md): the same walk as
  * `ledgerctl audit verify` on the live store, against the checkpoints this
  * machine holds (the data dir's file and the published copy) and the data
- * dir's key. One read of the whole log: seconds on millions of events, so it
- * runs when an admin asks, never on a timer.
+ * dir's key. One read of the whole log, in ranges on worker threads
+ * (LEDGER_AUDIT_VERIFY_THREADS), so the event loop stays free: seconds on
+ * millions of events, so it runs when an admin asks, never on a timer.
  */
 @ApiTags('audit')
 @Controller('api/v1/audit')
@@ -31,6 +32,6 @@ export class ChainVerifyController {
   verify(): Promise<AnchoredVerdict> {
     const files = dataFiles(this.config);
     const checkpoints = [files.checkpoints, this.config.checkpointPublishFile].flatMap((file) => (file ? readCheckpointLines(file) : []));
-    return verifyStoreLog(this.store, checkpoints, readCheckpointKeys(files.checkpointKey)?.publicKey);
+    return verifyStoreLog(this.store, checkpoints, readCheckpointKeys(files.checkpointKey)?.publicKey, { threads: this.config.auditVerifyThreads });
   }
 }

@@ -30,6 +30,7 @@ export function tracedEventStore(store: EventStore): EventStore {
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     ...(store.readAllStored ? { readAllStored: store.readAllStored.bind(store) } : {}),
+    ...(store.location ? { location: store.location.bind(store) } : {}),
     headPosition: () => store.headPosition(),
     subscribe: (options) => store.subscribe(options),
     waitForAppend: (timeoutMs, signal) => store.waitForAppend(timeoutMs, signal),

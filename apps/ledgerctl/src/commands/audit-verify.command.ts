@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { AnchoredVerifier, type AnchoredVerdict, verifyBatches } from '@ledger/eventstore';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { AnchoredVerdict } from '@ledger/eventstore';
 import { auditorCheckpoints, liveCheckpoints, verifyingKey } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { openSource } from '../support/event-source';
@@ -11,6 +11,7 @@ interface VerifyOptions {
   checkpoints?: string;
   json?: boolean;
   quiet?: boolean;
+  threads?: number;
 }
 
 /**
@@ -29,6 +30,7 @@ export function registerAuditVerify(audit: Command): void {
     .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints (e.g. the published copy)')
     .option('--json', 'print the verdict as JSON')
     .option('--quiet', 'no progress on stderr')
+    .option('--threads <n>', 'worker threads verifying ranges of the log at once (default LEDGER_AUDIT_VERIFY_THREADS; 0: one per core)', parseThreads)
     .action(async (options: VerifyOptions) => {
       const config = cliConfig();
       const source = await openSource(options.file);
@@ -37,11 +39,11 @@ export function registerAuditVerify(audit: Command): void {
         ...(options.file ? [] : liveCheckpoints(config)),
         ...(options.checkpoints ? auditorCheckpoints(options.checkpoints) : []),
       ];
-      const verifier = new AnchoredVerifier(checkpoints, verifyingKey(config, options.publicKey));
+      const publicKey = verifyingKey(config, options.publicKey);
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
       let verdict: AnchoredVerdict;
       try {
-        verdict = await verifyBatches(source.verifiableBatches(), verifier, (seen) => progress.update(seen));
+        verdict = await source.verify(checkpoints, publicKey, { threads: options.threads ?? config.auditVerifyThreads, onProgress: (seen) => progress.update(seen) });
       } finally {
         await source.close();
       }
@@ -49,6 +51,13 @@ export function registerAuditVerify(audit: Command): void {
       process.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
       process.exitCode = verdict.ok ? 0 : 1;
     });
+}
+
+/** `--threads`: a whole number from 0 (one per core) to 256. */
+export function parseThreads(value: string): number {
+  const threads = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+  if (!(threads <= 256)) throw new InvalidArgumentError('expected a whole number of threads from 0 (one per core) to 256');
+  return threads;
 }
 
 function describe(verdict: AnchoredVerdict): string {

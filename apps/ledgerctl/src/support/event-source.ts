@@ -1,9 +1,14 @@
+import type { KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { isSignedCheckpoint, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches } from '@ledger/eventstore';
+import { AnchoredVerifier, type AnchoredVerdict, verifyBatches, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
+import { exportEventBatches, isCheckpointLine, parseJson } from './export-lines';
+import { verifyExportInWorkers } from './export-verify';
+
+export type { CheckpointLine } from './export-lines';
 
 const BATCH = 5000;
 
@@ -23,6 +28,8 @@ export interface EventSource {
    * without parsing; decoded events elsewhere.
    */
   verifiableBatches(): AsyncIterable<ReadonlyArray<RecordedEvent | StoredEvent>>;
+  /** The whole verify (`audit verify`): ranges on worker threads where the log is long enough, else one walk of verifiableBatches. */
+  verify(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined, options: VerifyStoreLogOptions): Promise<AnchoredVerdict>;
   close(): Promise<void>;
 }
 
@@ -40,17 +47,10 @@ export async function openLiveSource(): Promise<EventSource> {
     checkpoints: async () => [],
     batches: () => upToHead(head, readDecoded),
     verifiableBatches: () => verifiableBatches(store, head, BATCH),
+    verify: (checkpoints, publicKey, options) => verifyStoreLog(store, checkpoints, publicKey, { ...options, head }),
     close: () => store.close(),
   };
 }
-
-/** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */
-export interface CheckpointLine {
-  readonly checkpoint: SignedCheckpoint;
-}
-
-const isCheckpointLine = (value: unknown): value is CheckpointLine =>
-  typeof value === 'object' && value !== null && 'checkpoint' in value && isSignedCheckpoint((value as CheckpointLine).checkpoint);
 
 /**
  * An export written by `audit export`: the signed checkpoints first (one
@@ -77,48 +77,21 @@ export function openFileSource(file: string): EventSource {
     },
     async *batches() {
       const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-      let batch: RecordedEvent[] = [];
-      let lineNumber = 0;
       try {
-        for await (const line of lines) {
-          lineNumber++;
-          if (line.trim() === '') continue;
-          const parsed = parseJson(line);
-          if (isCheckpointLine(parsed)) continue;
-          batch.push(asRecordedEvent(parsed, file, lineNumber));
-          if (batch.length === BATCH) {
-            yield batch;
-            batch = [];
-          }
-        }
+        yield* exportEventBatches(lines, BATCH, (line, problem) => new CliError(`${file}:${line} ${problem}`));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`${file} does not exist`, 2);
         throw error;
       }
-      if (batch.length > 0) yield batch;
     },
     // An export's lines are whole envelopes in the writer's key order, not the canonical text: decoded, then checked.
     verifiableBatches: () => source.batches(),
+    verify: async (checkpoints, publicKey, options) =>
+      (await verifyExportInWorkers(file, checkpoints, publicKey, options)) ??
+      verifyBatches(source.verifiableBatches(), new AnchoredVerifier(checkpoints, publicKey), options.onProgress),
     close: async () => undefined,
   };
   return source;
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-function asRecordedEvent(parsed: unknown, file: string, lineNumber: number): RecordedEvent {
-  if (parsed === undefined) throw new CliError(`${file}:${lineNumber} is not JSON: the export is damaged`);
-  const event = parsed as RecordedEvent;
-  if (typeof event?.position !== 'number' || typeof event.hash !== 'string' || typeof event.stream !== 'string') {
-    throw new CliError(`${file}:${lineNumber} is not a recorded event (position, stream, hash missing)`);
-  }
-  return event;
 }
 
 /** Opens the file when given, else the live store. */

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { RecordedEvent } from '../envelope';
-import { type ChainBreak, type ChainVerdict, ChainVerifier } from '../hash-chain/chain-verifier';
+import { type ChainBreak, type ChainPoint, type ChainVerdict, ChainVerifier } from '../hash-chain/chain-verifier';
 import type { StoredEvent } from '../hash-chain/stored-event';
 import { checkpointSignatureValid, type SignedCheckpoint } from './head-checkpoint';
 
@@ -24,16 +24,22 @@ export interface AnchoredVerdict extends ChainVerdict {
  * checkpoint's position). Constant memory in the log's length, like the chain.
  */
 export class AnchoredVerifier {
-  private readonly chain = new ChainVerifier();
+  private readonly chain: ChainVerifier;
   /** Position → hash vouched for by a genuine checkpoint. */
   private readonly vouched = new Map<number, SignedCheckpoint>();
   private newest: SignedCheckpoint | undefined;
   private broken: ChainBreak | undefined;
 
-  constructor(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined) {
+  /**
+   * `publicKey` 'genuine': the checkpoints were verified already, by a
+   * verifier of the whole log (a range worker's, parallel-verify.ts).
+   * `start`: check one range of the log, after this point; the genesis by default.
+   */
+  constructor(checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | 'genuine' | undefined, start?: ChainPoint) {
+    this.chain = new ChainVerifier(start);
     if (!publicKey) return;
     for (const checkpoint of [...checkpoints].sort((a, b) => a.position - b.position)) {
-      if (!checkpointSignatureValid(checkpoint, publicKey)) {
+      if (publicKey !== 'genuine' && !checkpointSignatureValid(checkpoint, publicKey)) {
         this.broken ??= {
           position: checkpoint.position,
           reason: 'checkpoint-forged',
@@ -72,15 +78,30 @@ export class AnchoredVerifier {
   }
 
   verdict(): AnchoredVerdict {
+    return this.conclude(this.eventVerdict());
+  }
+
+  /**
+   * What the events checked so far show: the chain's verdict, broken also by
+   * a forged checkpoint or an event a checkpoint disagrees with. Not yet
+   * whether the log ends too soon: a range's verdict (parallel-verify.ts).
+   */
+  eventVerdict(): ChainVerdict {
     const chain = this.chain.verdict();
-    const anchor = this.newest && this.newest.position <= chain.headPosition ? this.newest : undefined;
+    const firstBreak = this.broken ?? chain.firstBreak;
+    return { ...chain, ok: firstBreak === undefined, firstBreak };
+  }
+
+  /** The verdict on the whole log from what its events show (this verifier's, or ranges' joined): adds the anchor and a cut tail. */
+  conclude(events: ChainVerdict): AnchoredVerdict {
+    const anchor = this.newest && this.newest.position <= events.headPosition ? this.newest : undefined;
     const extra = {
       anchor: anchor ? { position: anchor.position, at: anchor.at } : undefined,
-      unanchored: chain.headPosition - (anchor?.position ?? 0),
+      unanchored: events.headPosition - (anchor?.position ?? 0),
       checkpoints: this.vouched.size,
     };
-    const firstBreak = this.broken ?? chain.firstBreak ?? this.truncation(chain.headPosition);
-    return { ...chain, ...extra, ok: firstBreak === undefined, firstBreak };
+    const firstBreak = events.firstBreak ?? this.truncation(events.headPosition);
+    return { ...events, ...extra, ok: firstBreak === undefined, firstBreak };
   }
 
   private truncation(head: number): ChainBreak | undefined {

@@ -5,6 +5,7 @@ import type { StoredEvent } from '../hash-chain/stored-event';
 import { type AnchoredVerdict, AnchoredVerifier } from './anchored-verifier';
 import type { SignedCheckpoint } from './head-checkpoint';
 import { verifiableBatches } from './log-batches';
+import { verifyInWorkers, verifyThreadCount } from './parallel-verify';
 
 const BATCH = 5000;
 
@@ -28,8 +29,25 @@ export async function verifyBatches(
   return verifier.verdict();
 }
 
-/** The live store's whole chain, up to its head now, against these signed checkpoints (`ledgerctl audit verify`, GET /api/v1/audit/verify). */
-export async function verifyStoreLog(store: EventStore, checkpoints: readonly SignedCheckpoint[], publicKey: KeyObject | undefined): Promise<AnchoredVerdict> {
-  const head = await store.headPosition();
-  return verifyBatches(verifiableBatches(store, head, BATCH), new AnchoredVerifier(checkpoints, publicKey));
+export interface VerifyStoreLogOptions {
+  /** Worker threads (0 or absent: one per core); a small log, or a store no other thread can open, stays on this one. */
+  readonly threads?: number;
+  /** The head to verify up to (default: the store's head now). */
+  readonly head?: number;
+  /** Hears the events checked so far. */
+  readonly onProgress?: (seen: number) => void;
+}
+
+/** The live store's whole chain, up to its head, against these signed checkpoints (`ledgerctl audit verify`, GET /api/v1/audit/verify). */
+export async function verifyStoreLog(
+  store: EventStore,
+  checkpoints: readonly SignedCheckpoint[],
+  publicKey: KeyObject | undefined,
+  options: VerifyStoreLogOptions = {},
+): Promise<AnchoredVerdict> {
+  const head = options.head ?? (await store.headPosition());
+  const location = store.location?.();
+  const threads = verifyThreadCount(options.threads, head);
+  if (location && threads > 1) return verifyInWorkers(location, head, checkpoints, publicKey, { threads, batch: BATCH, onProgress: options.onProgress });
+  return verifyBatches(verifiableBatches(store, head, BATCH), new AnchoredVerifier(checkpoints, publicKey), options.onProgress);
 }

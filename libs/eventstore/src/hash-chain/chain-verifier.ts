@@ -32,17 +32,31 @@ export interface ChainVerdict {
   readonly firstBreak?: ChainBreak;
 }
 
+/** A place in the chain: an event's position and hash (position 0 and GENESIS_HASH before the first). */
+export interface ChainPoint {
+  readonly position: number;
+  readonly hash: string;
+}
+
+export const GENESIS_POINT: ChainPoint = { position: 0, hash: GENESIS_HASH };
+
 /**
  * Checks events in log order, one at a time, so a caller can stream a store
  * or an export through it in constant memory. Stops at the first break.
  * Takes decoded events or stored ones (JSON text undecoded): the verdict is
- * the same for either form of the same log.
+ * the same for either form of the same log. Starts at the genesis, or after
+ * `start` to check one range of the log (parallel-verify.ts).
  */
 export class ChainVerifier {
-  private previousHash = GENESIS_HASH;
-  private previousPosition = 0;
+  private previousHash: string;
+  private previousPosition: number;
   private count = 0;
   private broken: ChainBreak | undefined;
+
+  constructor(start: ChainPoint = GENESIS_POINT) {
+    this.previousHash = start.hash;
+    this.previousPosition = start.position;
+  }
 
   /** Returns false once the chain is broken; further events are ignored. */
   check(event: RecordedEvent | StoredEvent): boolean {

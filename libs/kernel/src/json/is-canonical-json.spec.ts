@@ -16,7 +16,7 @@ describe('isCanonicalJson', () => {
   });
 
   it('refuses text that is not the canonical form of its value', () => {
-    const texts = ['{"b":1,"a":2}', '{"a":1,"a":2}', '{ "a":1}', '[1, 2]', '1.0', '-0', '1E21', '1e21', '0x1', '"\\u0041"', '"\\n"', '{"a":1}x', '{"a":1', '[1,]', 'nul', '"\ud800"', '', '01', '1x', '{1:2}', '["a]', '99999999999999999'];
+    const texts = ['{"b":1,"a":2}', '{"a":1,"a":2}', '{ "a":1}', '[1, 2]', '1.0', '-0', '1E21', '1e21', '0x1', '"\\u0041"', '"\\n"', '{"a":1}x', '{"a":1', '[1,]', 'nul', '"\ud800"', '', '01', '1x', '{1:2}', '["a]', '99999999999999999', '{"a\\"b":1}', '[1,\n2]', '{"a":["x","y\\u0000"]}', '-01', '-'];
     for (const text of texts) expect({ text, canonical: isCanonicalJson(text) }).toEqual({ text, canonical: false });
   });
 

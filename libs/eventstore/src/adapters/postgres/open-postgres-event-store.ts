@@ -41,5 +41,6 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     await pool.end();
     throw error;
   }
-  return new PostgresEventStore(pool, listener, appended, options.observer);
+  // A verify worker opens the same database and schema over one connection of its own.
+  return new PostgresEventStore(pool, listener, appended, options.observer, { kind: 'postgres', connectionString: options.connectionString, schema, maxConnections: 1 });
 }

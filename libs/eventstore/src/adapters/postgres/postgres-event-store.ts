@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { EventStoreObserver } from '../../event-store-observer';
+import type { StoreLocation } from '../../store-location';
 import type { AppendSignal } from '../shared/append-signal';
 import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
 import { headPositionPostgres } from './head-position-postgres';
@@ -24,7 +25,13 @@ export interface PostgresEventStoreStats {
  * LISTEN/NOTIFY (the listener raises `appended`) wakes readers on any replica.
  */
 export class PostgresEventStore extends GroupCommittedEventStore {
-  constructor(pool: Pool, listener: PostgresAppendListener, appended: AppendSignal, observer?: EventStoreObserver) {
+  constructor(
+    pool: Pool,
+    listener: PostgresAppendListener,
+    appended: AppendSignal,
+    observer?: EventStoreObserver,
+    private readonly where?: StoreLocation,
+  ) {
     super(
       {
         kind: 'postgres',
@@ -43,6 +50,11 @@ export class PostgresEventStore extends GroupCommittedEventStore {
       appended,
       observer,
     );
+  }
+
+  /** The database and schema, for a verify worker's own connection. */
+  location(): StoreLocation | undefined {
+    return this.where;
   }
 
   stats(): PostgresEventStoreStats {

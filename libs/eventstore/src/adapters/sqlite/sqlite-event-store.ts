@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredEvent } from '../../hash-chain/stored-event';
+import type { StoreLocation } from '../../store-location';
 import type { EventStoreObserver } from '../../event-store-observer';
 import { AppendSignal } from '../shared/append-signal';
 import { GroupCommittedEventStore } from '../shared/group-committed-event-store';
@@ -22,6 +23,7 @@ export interface SqliteEventStoreStats {
  */
 export class SqliteEventStore extends GroupCommittedEventStore {
   private readonly statements: SqliteStatements;
+  private readonly file: string;
 
   constructor(db: Database, observer?: EventStoreObserver) {
     const statements = prepareSqliteStatements(db);
@@ -40,6 +42,12 @@ export class SqliteEventStore extends GroupCommittedEventStore {
       observer,
     );
     this.statements = statements;
+    this.file = db.name;
+  }
+
+  /** The database file; none for an in-memory database, which no other connection can see. */
+  location(): StoreLocation | undefined {
+    return this.file === ':memory:' || this.file === '' ? undefined : { kind: 'sqlite', file: this.file };
   }
 
   async readAllStored(after: number, max: number): Promise<StoredEvent[]> {

@@ -1,0 +1,25 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openEventStore } from '../open-event-store';
+import { AnchoredVerifier } from './anchored-verifier';
+import { checkRange } from './check-range';
+import { verifiableBatches } from './log-batches';
+import type { RangeJob, RangeMessage } from './parallel-verify';
+
+/**
+ * A worker thread of parallel-verify.ts: opens the store itself (its own
+ * connection, so reading runs in parallel too), checks positions (after,
+ * upto], and posts its progress, then its outcome or its error.
+ */
+async function run(job: RangeJob): Promise<void> {
+  const post = (message: RangeMessage) => parentPort!.postMessage(message);
+  const store = await openEventStore(job.location);
+  try {
+    const batches = verifiableBatches(store, job.upto, job.batch, job.after);
+    const outcome = await checkRange(batches, (start) => new AnchoredVerifier(job.checkpoints, 'genuine', start), (seen) => post({ seen }));
+    post({ outcome });
+  } finally {
+    await store.close();
+  }
+}
+
+run(workerData as RangeJob).catch((error: unknown) => parentPort!.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies RangeMessage));
