@@ -46,6 +46,8 @@ export type RouteCoverage =
 const get = (path: string, headers?: Record<string, string>) => (): RouteCall => ({ method: 'GET', path, headers });
 const at = (method: string, path: (fixture: TenancyFixture) => string, body?: unknown) => (fixture: TenancyFixture): RouteCall => ({ method, path: path(fixture), body });
 const REPORT = { devices: [] };
+/** A period that is over (a usage report refuses one that is not), ending just before the call. */
+const untilNow = () => new Date(Date.now() - 1).toISOString();
 const MICROVERSION_2_2 = { 'openstack-api-version': 'accelerator 2.2' };
 const GRAPHQL_OWN_DATA = '{ acceleratorRequests { edges { node { uuid projectId instanceUuid } } } quota { project usage } }';
 const GRAPHQL_THROUGH_DEVICES =
@@ -122,6 +124,9 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/quotas': { kind: 'call', call: get('/api/v1/quotas') },
   // The whole log's chain: the operator's (admin), nothing a tenant reads.
   'GET /api/v1/audit/verify': { kind: 'call', call: get('/api/v1/audit/verify') },
+  // Usage and health beside tenancy up to now, over every project's holdings so far: a tenant's answer holds its own project's rows only.
+  'GET /api/v1/usage': { kind: 'call', call: () => ({ method: 'GET', path: `/api/v1/usage?from=2000-01-01T00:00:00Z&to=${untilNow()}&groupBy=device` }) },
+  'GET /api/v1/audit/health-holders': { kind: 'call', call: () => ({ method: 'GET', path: `/api/v1/audit/health-holders?from=2000-01-01T00:00:00Z&to=${untilNow()}` }) },
   'GET /api/v1/deployables': { kind: 'call', call: get('/api/v1/deployables') },
   'GET /api/v1/deployables/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/deployables/${f.deployable}`) },
   'GET /api/v1/placement': { kind: 'call', call: get('/api/v1/placement') },
