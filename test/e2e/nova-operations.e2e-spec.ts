@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { arqStream } from '@ledger/allocation';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { eventually } from '@ledger/processing/testing';
 import { imageBody } from '../support/bitstreams';
 import { hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { startNovaSink, type NovaSink } from '../support/nova-sink';
+import { startAgentOnLedger } from '../support/simulated-agent';
 
 const PROJECT = 'tenant-nova-ops';
 const HOSTS = ['nova-ops-1', 'nova-ops-2'] as const;
-/** The interface id hostReportBody's FPGAs report: an image built for it fits them. */
-const FPGA_SHELL = 'f3c99413-5081-4aad-bced-07eb84a6d0bb';
 /** A bind that programs waits this long for its workflow before Nova gets its 202 (LEDGER_BIND_TIMEOUT_MS). */
 const BIND_WAIT_MS = 1500;
 
@@ -253,25 +256,43 @@ describe("Nova's operations on accelerator requests", () => {
     expect(await claimsOn(providers[host].nic)).toEqual([]);
   });
 
-  it('deletes by instance while a bind that programs is in flight: the request goes, and the device keeps no hold', async () => {
-    const host = HOSTS[1];
-    const registered = await admin('POST', '/api/v1/bitstreams', imageBody(Buffer.from(`nova-ops ${randomUUID()} `.repeat(32)), null, { name: 'nova-ops', interfaceId: FPGA_SHELL }));
-    expect(registered.status).toBe(201);
-    expect((await admin('POST', '/v2/device_profiles', [{ name: 'nova-programmed', groups: [{ 'resources:FPGA': '1', 'accel:bitstream_id': registered.body.bitstreamId }] }])).status).toBe(201);
-    const instance = randomUUID();
-    const arqs = await createArqs('nova-programmed');
-    // The host's agent is alive but takes no job yet: the 202 comes after the bind wait, the request still BindStarted.
-    const beat = await ledger.request('POST', `/api/v1/hosts/${host}/heartbeat`, { token: agentOf(host), body: { agentVersion: '0', intervalSeconds: 3600, devices: [] } });
-    expect(beat.status).toBe(200);
-    const inFlight = await bindArqs(arqs, host, () => providers[host].fpga.rpUuid, instance);
-    expect(inFlight.status).toBe(202);
-    const pending = await asNova('GET', `/accelerator_requests?instance=${instance}`);
-    expect(pending.body.arqs.map((arq: any) => arq.state)).toEqual(['BindStarted']);
-    expect((await asNova('GET', `/accelerator_requests?instance=${instance}&bind_state=resolved`)).status).toBe(423);
-    // The server is deleted before the bind finishes.
-    expect((await asNova('DELETE', `/accelerator_requests?instance=${instance}`)).status).toBe(204);
-    expect((await eventTypes(arqs[0].uuid)).at(-1)).toBe('allocation.ArqDeleted');
-    expect((await asNova('GET', `/accelerator_requests?instance=${instance}`)).body.arqs).toEqual([]);
-    expect(await claimsOn(providers[host].fpga)).not.toContain(arqs[0].uuid);
+  it('deletes by instance while a bind that programs is in flight: the request goes at once, and the bind ends compensated once the agent is back', async () => {
+    const host = 'nova-ops-3';
+    const dir = mkdtempSync(join(tmpdir(), 'nova-ops-agent-'));
+    const simulated = { fpgas: 1, fpgaVfs: 2, gpus: 0, nics: 0 };
+    let agent = await startAgentOnLedger(ledger, { hostname: host, dir, simulated });
+    try {
+      const device = (await admin('GET', `/api/v1/devices?hostname=${host}`)).body.items[0];
+      const deployable = (await admin('GET', `/api/v1/deployables?hostname=${host}&resourceClass=FPGA`)).body.items[0];
+      const fpga = { deployableUuid: deployable.uuid, rpUuid: deployable.rpUuid };
+      const image = imageBody(Buffer.from(`nova-ops ${randomUUID()} `.repeat(32)), null, { name: 'nova-ops', interfaceId: device.boardInfo.interface_id });
+      const registered = await admin('POST', '/api/v1/bitstreams', image);
+      expect(registered.status).toBe(201);
+      const profile = [{ name: 'nova-programmed', groups: [{ 'resources:FPGA': '1', 'accel:bitstream_id': registered.body.bitstreamId }] }];
+      expect((await admin('POST', '/v2/device_profiles', profile)).status).toBe(201);
+      // The agent stops before the bind: its program job waits, and Nova gets its 202 after the bind wait.
+      await agent.stop('SIGKILL');
+      const instance = randomUUID();
+      const arqs = await createArqs('nova-programmed');
+      expect((await bindArqs(arqs, host, () => fpga.rpUuid, instance)).status).toBe(202);
+      const pending = await asNova('GET', `/accelerator_requests?instance=${instance}`);
+      expect(pending.body.arqs.map((arq: any) => arq.state)).toEqual(['BindStarted']);
+      expect((await asNova('GET', `/accelerator_requests?instance=${instance}&bind_state=resolved`)).status).toBe(423);
+      // The server is deleted before the bind finishes: the request and its handle go at once.
+      expect((await asNova('DELETE', `/accelerator_requests?instance=${instance}`)).status).toBe(204);
+      expect((await eventTypes(arqs[0].uuid)).at(-1)).toBe('allocation.ArqDeleted');
+      expect((await asNova('GET', `/accelerator_requests?instance=${instance}`)).body.arqs).toEqual([]);
+      expect(await claimsOn(fpga)).toEqual([]);
+      // The agent comes back and runs the job; the step after it finds the request gone, and the bind is undone.
+      agent = await startAgentOnLedger(ledger, { hostname: host, dir, simulated });
+      const bindStatus = async () => (await admin('GET', `/api/v1/workflows?arq=${arqs[0].uuid}`)).body.items[0].status as string;
+      await eventually(async () => (await bindStatus()) !== 'running', 60_000);
+      expect(await bindStatus()).toBe('compensated');
+      expect(await claimsOn(fpga)).toEqual([]);
+      expect(await eventTypes(arqs[0].uuid)).toEqual(['allocation.ArqCreated', 'allocation.ArqBindStarted', 'allocation.ArqDeleted']);
+    } finally {
+      await agent.stop('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
