@@ -233,25 +233,32 @@ describe("Nova's operations on accelerator requests", () => {
     expect((await asNova('DELETE', `/accelerator_requests?instance=${instance}`)).status).toBe(204);
   });
 
-  it('binds one request per accelerator-direct port, with the handle details Nova copies into the port binding', async () => {
+  it('binds one request per accelerator-direct port with the flavor\'s, and serves the handle details Nova copies into the port binding', async () => {
     const instance = randomUUID();
     const host = HOSTS[1];
-    // One request per port, from the port's device profile and its one group.
-    const ports = [randomUUID(), randomUUID()];
+    const flavorArqs = await createArqs('nova-fpga');
+    // One request per port, from the port's device profile (Nova refuses a port profile that yields more).
     const portArqs = [];
-    for (const _port of ports) portArqs.push(...(await createArqs('nova-port', { device_profile_group_id: 0 })));
+    for (const _port of [randomUUID(), randomUUID()]) portArqs.push(...(await createArqs('nova-port')));
     expect(portArqs).toHaveLength(2);
-    expect((await bindArqs(portArqs, host, () => providers[host].nic.rpUuid, instance)).status).toBe(202);
-    const listed = await waitForBound(instance, portArqs);
-    expect(listed.map((arq) => arq.state)).toEqual(['Bound', 'Bound']);
-    const profiles = listed.map((arq) => {
-      expect(arq.attach_handle_type).toBe('PCI');
-      const { domain, bus, device, function: fn, physical_network } = arq.attach_handle_info;
-      // What Nova writes into the port's binding:profile.
-      return { pci_slot: `${domain}:${bus}:${device}.${fn}`, physical_network };
-    });
+    const portUuids = new Set(portArqs.map((arq) => arq.uuid));
+    // One PATCH for the instance: the flavor's bindings updated with the ports'.
+    const all = [...flavorArqs, ...portArqs];
+    expect((await bindArqs(all, host, (arq) => (portUuids.has(arq.uuid) ? providers[host].nic : providers[host].fpga).rpUuid, instance)).status).toBe(202);
+    const listed = await waitForBound(instance, all);
+    expect(listed.map((arq) => arq.state)).toEqual(['Bound', 'Bound', 'Bound']);
+    const profiles = listed
+      .filter((arq) => portUuids.has(arq.uuid))
+      .map((arq) => {
+        expect(arq.attach_handle_type).toBe('PCI');
+        const { domain, bus, device, function: fn, physical_network } = arq.attach_handle_info;
+        // What Nova writes into the port's binding:profile.
+        return { pci_slot: `${domain}:${bus}:${device}.${fn}`, physical_network };
+      });
+    expect(profiles).toHaveLength(2);
     expect(profiles.every((profile) => /^0000:af:02\.[0-3]$/.test(profile.pci_slot) && profile.physical_network === 'physnet1')).toBe(true);
     expect(new Set(profiles.map((profile) => profile.pci_slot)).size).toBe(2);
+    expect((await claimsOn(providers[host].nic)).sort()).toEqual([...portUuids].sort());
     expect((await asNova('DELETE', `/accelerator_requests?instance=${instance}`)).status).toBe(204);
     expect(await claimsOn(providers[host].nic)).toEqual([]);
   });
