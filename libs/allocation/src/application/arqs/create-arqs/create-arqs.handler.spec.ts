@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { type AggregateCache, type CommandContext, EVENT_STORE, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
 import { SYSTEM_ACTOR } from '@ledger/kernel';
-import { InMemoryEventStore } from '@ledger/processing/testing';
+import { InMemoryEventStore, testEvent } from '@ledger/processing/testing';
 import { QUOTA_CACHE, type QuotaState, quotaStream, SetQuotaLimitsCommand } from '@ledger/quota';
 import { QuotaModule } from '@ledger/quota/nest';
 import { arqStream } from '../../../domain/arq.events';
@@ -72,6 +72,30 @@ describe('creating accelerator requests (in a small Nest app)', () => {
       await expect(create()).rejects.toMatchObject({ code: 'QUOTA.EXCEEDED', status: 403 });
       expect(appends).toEqual([]);
       expect(await store.headPosition()).toBe(head);
+    });
+
+    it("checks the quota stream's version: decided again on another replica's reservation, it refuses and records nothing", async () => {
+      // 4 units: 2 used after this create, and 2 more fit by the quota this process reads next.
+      await bus.execute(new SetQuotaLimitsCommand({ project: PROJECT, limits: { FPGA: 4 } }, context));
+      await create();
+      const quota = quotaStream(PROJECT);
+      const head = await store.headPosition();
+      // Another replica reserves a unit just after this process read the quota stream, before its append.
+      const readStream = store.readStream.bind(store);
+      let raced = false;
+      jest.spyOn(store, 'readStream').mockImplementation(async (stream, options) => {
+        const events = await readStream(stream, options);
+        if (stream === quota && !raced) {
+          raced = true;
+          await store.append(quota, [testEvent('quota.Reserved', { project: PROJECT, consumerId: 'elsewhere', resources: { FPGA: 1 } })], { expected: 'any' });
+        }
+        return events;
+      });
+      appends = [];
+      await expect(create()).rejects.toMatchObject({ code: 'QUOTA.EXCEEDED' });
+      // The other replica's append, then this decision's, refused by the expected version; decided again on fresh states, it refused.
+      expect(appends).toEqual([[quota], [quota, expect.stringMatching(/^arq-/), expect.stringMatching(/^arq-/)]]);
+      expect(await store.headPosition()).toBe(head + 1);
     });
 
     it("leaves the quota commands' cache at the appended reservations, so the next command reads no tail", async () => {
