@@ -22,7 +22,7 @@ import { SetQuotaLimitsHandler } from './set-quota-limits/set-quota-limits.handl
     ReleaseQuotaHandler,
     { provide: QuotaReader, useFactory: (store: EventStore, cache: AggregateCache<QuotaState>) => new QuotaReader(store, cache), inject: [EVENT_STORE, QUOTA_CACHE] },
   ],
-  // The bind decides over a project's quota with the same cache as the quota commands.
+  // The bind and the create of requests decide over a project's quota with the same cache as the quota commands.
   exports: [QuotaReader, QUOTA_CACHE],
 })
 export class QuotaModule {}

@@ -11,7 +11,8 @@ export interface CreateArqsInput {
 
 /**
  * Creates one request per unit of every `resources:*` of the profile's
- * groups, after reserving quota for all of them at once (all or none).
+ * groups, with quota reserved for all of them (all or none) in the same
+ * atomic append where the store has one (CreateArqsAtOnce).
  */
 export class CreateArqsCommand extends LedgerCommand<LiveArq[]> {
   constructor(

@@ -1,17 +1,18 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type AggregateCache, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
+import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
 import { uuidV7 } from '@ledger/kernel';
-import { ReserveQuotaCommand } from '@ledger/quota';
+import { type ReserveQuota, ReserveQuotaCommand } from '@ledger/quota';
 import type { CreateArq } from '../../../domain/arq.decider';
 import { ArqInvalidError } from '../../../domain/arq.errors';
-import type { LiveArq } from '../../../domain/arq.state';
+import type { ArqState, LiveArq } from '../../../domain/arq.state';
 import { DeviceProfileNotFoundError } from '../../../domain/device-profile.errors';
 import { parseDeviceProfileGroups, type RequestGroup } from '../../../domain/device-profile-groups';
 import { deviceProfileDecider, type DeviceProfileState } from '../../../domain/device-profile.decider';
 import { deviceProfileStream } from '../../../domain/device-profile.streams';
 import { DEVICE_PROFILE_CACHE } from '../../device-profiles/device-profile.tokens';
 import { ArqStore, liveOrThrow } from '../arq-store';
+import { CreateArqsAtOnce, reservationFor } from './create-at-once';
 import { CreateArqsCommand } from './create-arqs.command';
 
 @CommandHandler(CreateArqsCommand)
@@ -21,6 +22,7 @@ export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
     @Inject(DEVICE_PROFILE_CACHE) private readonly profiles: AggregateCache<DeviceProfileState>,
     @Inject(ArqStore) private readonly arqs: ArqStore,
     @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(CreateArqsAtOnce) private readonly atOnce: CreateArqsAtOnce,
   ) {}
 
   async execute({ input, context }: CreateArqsCommand): Promise<LiveArq[]> {
@@ -46,16 +48,19 @@ export class CreateArqsHandler implements ICommandHandler<CreateArqsCommand> {
         })),
       ),
     );
-    // Quota first, for all of them: a request that exists is always paid for. A crash before the
-    // requests are recorded leaves reservations without requests, which the arq-holds reactor releases.
-    await this.commands.execute(
-      new ReserveQuotaCommand(
-        { project: input.projectId, consumers: creates.map((create) => ({ consumerId: create.uuid, resources: { [create.resourceClass]: 1 } })) },
-        context,
-      ),
-    );
-    const states = await Promise.all(creates.map((create) => this.arqs.run(create, context)));
+    const reservation = reservationFor(input.projectId, creates);
+    const states = this.atOnce.available ? await this.atOnce.create(reservation, creates, context) : await this.inTwoSteps(reservation, creates, context);
     return states.map((state, index) => liveOrThrow(state, creates[index].uuid));
+  }
+
+  /**
+   * Where the store appends to one stream at a time (EventStoreDB): quota first, for all of them, so a
+   * request that exists is always paid for. A crash before the requests are recorded leaves
+   * reservations without requests, which the arq-holds reactor releases.
+   */
+  private async inTwoSteps(reservation: ReserveQuota, creates: readonly CreateArq[], context: CommandContext): Promise<ArqState[]> {
+    await this.commands.execute(new ReserveQuotaCommand(reservation, context));
+    return Promise.all(creates.map((create) => this.arqs.run(create, context)));
   }
 }
 
