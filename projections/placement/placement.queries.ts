@@ -39,7 +39,7 @@ export class PlacementQueries implements DesiredPlacementSource {
     ]);
     const devicesByUuid = new Map(devices.map(deviceRowFrom).map((row) => [row.device_uuid, row]));
     const hostRow = hostRowFrom(host);
-    const hostFacts = { agentLost: hostRow.agent_lost === 1, hostOutOfService: hostRow.out_of_service === 1 };
+    const hostFacts = { agentLost: hostRow.agent_lost === 1, hostOutOfService: hostRow.out_of_service === 1, hostFenced: hostRow.fenced === 1 };
     const programJobs = jobs.map(programJobRowFrom);
     const facts = deployables.map(deployableRowFrom).map((row) => providerFacts(row, devicesByUuid.get(row.device_uuid), hostFacts, programJobs));
     return desiredHostPlacement(hostname, facts, position);
@@ -49,7 +49,7 @@ export class PlacementQueries implements DesiredPlacementSource {
 function providerFacts(
   row: DeployableRow,
   device: DeviceRow | undefined,
-  host: Pick<ProviderFacts, 'agentLost' | 'hostOutOfService'>,
+  host: Pick<ProviderFacts, 'agentLost' | 'hostOutOfService' | 'hostFenced'>,
   jobs: readonly ProgramJobRow[],
 ): ProviderFacts {
   const own = jobs.filter((job) => job.deployable_uuid === row.deployable_uuid);

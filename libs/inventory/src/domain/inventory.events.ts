@@ -29,6 +29,8 @@ export const InventoryEventTypes = {
   HostProvisioningStarted: 'inventory.HostProvisioningStarted',
   HostProvisioned: 'inventory.HostProvisioned',
   HostProvisionFailed: 'inventory.HostProvisionFailed',
+  HostFenced: 'inventory.HostFenced',
+  HostUnfenced: 'inventory.HostUnfenced',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -60,6 +62,8 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.HostProvisioningStarted': 1,
   'inventory.HostProvisioned': 1,
   'inventory.HostProvisionFailed': 1,
+  'inventory.HostFenced': 1,
+  'inventory.HostUnfenced': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -346,3 +350,23 @@ export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent |
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);
+
+// ---- host stream `host-<hostname>`: an operator (or the auto-fence monitor) takes a dead host out of use ----
+
+/**
+ * The host is fenced: every hold on its devices is released with `reason`,
+ * its providers are reserved in Placement and nothing on it is claimable
+ * until HostUnfenced. `by` is the operator's user id, or `auto-fence`.
+ */
+export type HostFenced = DomainEvent<
+  'inventory.HostFenced',
+  { readonly hostname: string; readonly reason: string; readonly by: string; readonly at: string }
+>;
+
+/** The operator let a fenced host be used again (once cleaning exists, after its devices were cleaned). */
+export type HostUnfenced = DomainEvent<
+  'inventory.HostUnfenced',
+  { readonly hostname: string; readonly fencedAt: string; readonly by: string; readonly at: string }
+>;
+
+export type HostFenceEvent = HostFenced | HostUnfenced;
