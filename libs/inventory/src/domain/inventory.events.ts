@@ -30,6 +30,8 @@ export const InventoryEventTypes = {
   HostProvisioned: 'inventory.HostProvisioned',
   HostProvisionFailed: 'inventory.HostProvisionFailed',
   HostFenced: 'inventory.HostFenced',
+  DeviceFenced: 'inventory.DeviceFenced',
+  DeviceUnfenced: 'inventory.DeviceUnfenced',
   HostUnfenced: 'inventory.HostUnfenced',
 } as const;
 
@@ -63,6 +65,8 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.HostProvisioned': 1,
   'inventory.HostProvisionFailed': 1,
   'inventory.HostFenced': 1,
+  'inventory.DeviceFenced': 1,
+  'inventory.DeviceUnfenced': 1,
   'inventory.HostUnfenced': 1,
 };
 
@@ -171,8 +175,8 @@ export interface AttachHandleClaim {
 /** A bind took a free attach handle of the device for an accelerator request. */
 export type AttachHandleClaimed = DomainEvent<'inventory.AttachHandleClaimed', AttachHandleClaim>;
 
-/** An unbind, a delete or a failed bind gave the handle back. */
-export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased', AttachHandleClaim>;
+/** An unbind, a delete, a failed bind or a fence gave the handle back; `reason` is the fence's, absent otherwise. */
+export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased', AttachHandleClaim & { readonly reason?: string }>;
 
 export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
 
@@ -261,7 +265,23 @@ export type VfsConfigured = DomainEvent<
 
 export type DeviceJobEvent = RegionProgrammed | RegionProgramFailed | ShellProgrammed | VfsConfigured;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent;
+/**
+ * The device's host was fenced (HostFenced): every hold on it was released
+ * with `reason` in the same append, and nothing on it can be claimed until
+ * DeviceUnfenced. Recorded on the device stream because that stream decides
+ * claims: a bind racing the fence is refused by the stream itself.
+ */
+export type DeviceFenced = DomainEvent<
+  'inventory.DeviceFenced',
+  { readonly deviceUuid: string; readonly hostname: string; readonly reason: string; readonly fencedAt: string }
+>;
+
+/** The device's host was unfenced: it is offered again. */
+export type DeviceUnfenced = DomainEvent<'inventory.DeviceUnfenced', { readonly deviceUuid: string; readonly hostname: string }>;
+
+export type DeviceFenceEvent = DeviceFenced | DeviceUnfenced;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent;
 
 // ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
 
