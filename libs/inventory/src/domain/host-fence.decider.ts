@@ -26,6 +26,11 @@ export type HostFenceCommand = FenceHost | UnfenceHost;
 export interface HostFenceState {
   /** Null until the host's first report registered it. */
   readonly hostname: string | null;
+  /**
+   * Every device the host ever reported (removed ones too): a fence reaches
+   * each of them, so a device that vanished and comes back is still fenced.
+   */
+  readonly devices: ReadonlySet<string>;
   /** The fence in force, or null. */
   readonly fenced: { readonly reason: string; readonly at: string } | null;
 }
@@ -58,6 +63,8 @@ export const hostFenceDecider: Decider<HostFenceCommand, HostFenceState, HostInv
     switch (event.type) {
       case 'inventory.HostRegistered':
         return { ...state, hostname: event.data.hostname };
+      case 'inventory.DeviceDiscovered':
+        return state.devices.has(event.data.device.uuid) ? state : { ...state, devices: new Set(state.devices).add(event.data.device.uuid) };
       case 'inventory.HostFenced':
         return { ...state, fenced: { reason: event.data.reason, at: event.data.at } };
       case 'inventory.HostUnfenced':
@@ -66,5 +73,5 @@ export const hostFenceDecider: Decider<HostFenceCommand, HostFenceState, HostInv
         return state;
     }
   },
-  initialState: () => ({ hostname: null, fenced: null }),
+  initialState: () => ({ hostname: null, devices: new Set<string>(), fenced: null }),
 };
