@@ -28,6 +28,12 @@ export class PlacementQueries implements DesiredPlacementSource {
     return [...new Set([...devices, ...jobs].flatMap((row) => (row.hostname ? [row.hostname] : [])))].sort(compareCodeUnits);
   }
 
+  /** Whether the host is fenced (HostFenced, no HostUnfenced since); false for a host never seen. */
+  async isFenced(hostname: string): Promise<boolean> {
+    const row = await this.db.get<{ fenced: unknown }>('SELECT fenced FROM pl_hosts WHERE hostname = $1', [hostname]);
+    return Number(row?.fenced ?? 0) === 1;
+  }
+
   async host(hostname: string): Promise<DesiredHostPlacement | undefined> {
     const position = await this.position();
     const host = await this.db.get<Row>('SELECT * FROM pl_hosts WHERE hostname = $1', [hostname]);

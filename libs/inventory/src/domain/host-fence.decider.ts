@@ -2,6 +2,9 @@ import { ConflictError, type Decider, NotFoundError } from '@ledger/kernel';
 import { InventoryErrorCodes } from './inventory.errors';
 import type { HostFenceEvent, HostInventoryEvent } from './inventory.events';
 
+/** Who an automatic fence is by (LEDGER_AUTO_FENCE_AFTER_SECONDS). */
+export const AUTO_FENCE_ACTOR = 'ledger:auto-fence';
+
 /** Take the host out of use: its holds are released with `reason`, its providers reserved. */
 export interface FenceHost {
   readonly type: 'FenceHost';

@@ -14,9 +14,6 @@ import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
 
-/** The actor name the auto-fence monitor records as `by`. */
-export const AUTO_FENCE_ACTOR = 'ledger:auto-fence';
-
 @CommandHandler(FenceHostCommand)
 export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
   constructor(
