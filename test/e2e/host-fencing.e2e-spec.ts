@@ -132,3 +132,44 @@ describe('fencing a host (embedded SQLite)', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe('fencing a lost host automatically (LEDGER_AUTO_FENCE_AFTER_SECONDS)', () => {
+  let ledger: TestLedger;
+  let store: EventStore;
+  const agentOf = (host: string) => ledger.token({ user: `agent:${host}`, project: null, roles: ['agent'], host });
+  const beat = (host: string, intervalSeconds: number) =>
+    ledger.request('POST', `/api/v1/hosts/${host}/heartbeat`, { token: agentOf(host), body: { agentVersion: '0.1.0', intervalSeconds, devices: [] } });
+  const hostEvents = async (host: string) => ((await store.readStream(`host-${host}`)) as RecordedEvent[]).map((event) => event.type);
+
+  beforeAll(async () => {
+    ledger = await startTestLedger({
+      LEDGER_AGENT_LOST_AFTER_INTERVALS: '1',
+      LEDGER_AGENT_LIVENESS_CHECK_MS: '50',
+      LEDGER_AGENT_HEARTBEAT_SECONDS: '3600',
+      LEDGER_AUTO_FENCE_AFTER_SECONDS: '1',
+    });
+    store = ledger.app.get(EVENT_STORE);
+    for (const host of ['compute-silent', 'compute-alive']) {
+      expect((await ledger.request('PUT', `/api/v1/hosts/${host}/report`, { token: agentOf(host), body: eightGpus() })).status).toBe(200);
+    }
+  });
+  afterAll(() => ledger.close());
+
+  it('fences a host lost longer than the setting, with the reason and by auto-fence, and leaves a live host alone', async () => {
+    // A one-second interval with one interval allowed: the monitor finds the host lost, then fences it a second later.
+    expect((await beat('compute-silent', 1)).status).toBe(200);
+    expect((await beat('compute-alive', 3600)).status).toBe(200);
+    await eventually(async () => (await hostEvents('compute-silent')).includes('inventory.HostFenced'), 15_000);
+    const events = (await store.readStream('host-compute-silent')) as RecordedEvent[];
+    const lost = events.find((event) => event.type === 'inventory.AgentLost')!;
+    const fenced = events.find((event) => event.type === 'inventory.HostFenced')!;
+    expect(fenced.data).toEqual({
+      hostname: 'compute-silent',
+      reason: `agent lost since ${(lost.data as { detectedAt: string }).detectedAt}`,
+      by: 'ledger:auto-fence',
+      at: expect.any(String),
+    });
+    expect(Date.parse((fenced.data as { at: string }).at) - Date.parse((lost.data as { detectedAt: string }).detectedAt)).toBeGreaterThanOrEqual(1000);
+    expect(await hostEvents('compute-alive')).not.toContain('inventory.HostFenced');
+  });
+});
