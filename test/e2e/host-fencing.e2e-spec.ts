@@ -1,6 +1,7 @@
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { ledgerctl } from '../support/ledgerctl-process';
 
 const HOST = 'compute-fence';
 const REASON = 'PSU dead, host unreachable';
@@ -171,5 +172,21 @@ describe('fencing a lost host automatically (LEDGER_AUTO_FENCE_AFTER_SECONDS)', 
     });
     expect(Date.parse((fenced.data as { at: string }).at) - Date.parse((lost.data as { detectedAt: string }).detectedAt)).toBeGreaterThanOrEqual(1000);
     expect(await hostEvents('compute-alive')).not.toContain('inventory.HostFenced');
+  });
+
+  it('fences and unfences through ledgerctl, with the reason recorded', async () => {
+    const env = { LEDGER_URL: ledger.url, LEDGER_TOKEN: ledger.adminToken };
+    const fenced = await ledgerctl(env, 'host', 'fence', 'compute-alive', '--reason', 'NIC flapping');
+    expect([fenced.code, fenced.stdout]).toEqual([0, 'compute-alive: fenced\n']);
+    const fence = ((await store.readStream('host-compute-alive')) as RecordedEvent[]).find((event) => event.type === 'inventory.HostFenced')!;
+    expect(fence.data).toMatchObject({ reason: 'NIC flapping' });
+    const unfenced = await ledgerctl(env, 'host', 'unfence', 'compute-alive', '--json');
+    expect([unfenced.code, JSON.parse(unfenced.stdout)]).toEqual([0, { hostname: 'compute-alive', fenced: false, appended: 1, position: expect.any(Number) }]);
+    const again = await ledgerctl(env, 'host', 'unfence', 'compute-alive');
+    expect([again.code, again.stderr]).toEqual([expect.any(Number), expect.stringContaining('INVENTORY.HOST_NOT_FENCED')]);
+    expect(again.code).not.toBe(0);
+    const noReason = await ledgerctl(env, 'host', 'fence', 'compute-alive');
+    expect([noReason.code, noReason.stderr]).toEqual([expect.any(Number), expect.stringContaining('--reason')]);
+    expect(noReason.code).not.toBe(0);
   });
 });
