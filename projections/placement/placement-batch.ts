@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeployableDescription, DeviceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
+import type { DeployableDescription, DeviceEvent, HostFenceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
 import { isShellProgram, type JobEvent, type JobParams, type ProgramParams } from '@ledger/jobs';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
 
-export type PlacementEvent = HostInventoryEvent | HostLivenessEvent | HostProvisioningEvent | DeviceEvent | JobEvent;
+export type PlacementEvent = HostInventoryEvent | HostLivenessEvent | HostProvisioningEvent | HostFenceEvent | DeviceEvent | JobEvent;
 
 /**
  * One batch applied in memory to the rows it touches, then written back
@@ -47,6 +47,11 @@ export class PlacementBatch {
         // Out of service from the start of a provisioning (its providers appear as it runs) until it ends well.
         return this.onHost(event.data.hostname, event.position, (row) => {
           row.out_of_service = event.type === 'inventory.HostProvisioned' ? 0 : 1;
+        });
+      case 'inventory.HostFenced':
+      case 'inventory.HostUnfenced':
+        return this.onHost(event.data.hostname, event.position, (row) => {
+          row.fenced = event.type === 'inventory.HostFenced' ? 1 : 0;
         });
       case 'inventory.DeviceDiscovered': {
         const { hostname, device } = event.data;
@@ -163,7 +168,7 @@ export class PlacementBatch {
   private hostRow(hostname: string): HostRow {
     let row = this.hosts.get(hostname);
     if (!row) {
-      row = { hostname, agent_lost: 0, out_of_service: 0, position: 0 };
+      row = { hostname, agent_lost: 0, out_of_service: 0, fenced: 0, position: 0 };
       this.hosts.set(hostname, row);
       this.changedHosts.add(hostname);
     }

@@ -32,7 +32,7 @@ describe('placementProjection (SQLite :memory:)', () => {
   }
 
   it('reads the host, device and job streams, and only the events the desired state follows from', () => {
-    expect(placementProjection).toMatchObject({ name: 'placement', version: 2, filter: { categories: ['host', 'device', 'job'] } });
+    expect(placementProjection).toMatchObject({ name: 'placement', version: 3, filter: { categories: ['host', 'device', 'job'] } });
     expect(placementProjection.handles).not.toContain('jobs.JobDispatched');
     expect(placementProjection.handles).not.toContain('inventory.AttachHandleClaimed');
   });
@@ -116,6 +116,19 @@ describe('placementProjection (SQLite :memory:)', () => {
     expect(await reservedAfter(2)).toEqual([[2, ['out-of-service']]]);
     expect(await reservedAfter(3)).toEqual([[2, ['out-of-service']]]);
     expect(await reservedAfter(4)).toEqual([[0, []]]);
+  });
+
+  it('reserves a fenced host’s providers (reserved = total) until it is unfenced', async () => {
+    const history = await recordPlacementHistory([
+      { hostname: 'compute-5', report: [arria10('0000:5e:00.0', 3)] },
+      { type: 'FenceHost', hostname: 'compute-5', reason: 'PSU dead', by: 'admin-1', at: at(1) },
+      { type: 'UnfenceHost', hostname: 'compute-5', by: 'admin-1', at: at(2) },
+    ]);
+    const unfencedAt = history.find((event) => event.type === 'inventory.HostUnfenced')!.position;
+    await project(history.filter((event) => event.position < unfencedAt));
+    expect((await queries.host('compute-5'))!.providers.map((provider) => [provider.reserved, provider.total, provider.reservedBecause])).toEqual([[3, 3, ['fenced']]]);
+    await project(history);
+    expect((await queries.host('compute-5'))!.providers.map((provider) => [provider.reserved, provider.reservedBecause])).toEqual([[0, []]]);
   });
 
   it('reserves the FPGA while any program job on it is in flight, with the programmed function once one completed', async () => {

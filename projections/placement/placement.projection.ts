@@ -21,6 +21,8 @@ export const PLACEMENT_EVENT_TYPES = [
   InventoryEventTypes.HostProvisioningStarted,
   InventoryEventTypes.HostProvisioned,
   InventoryEventTypes.HostProvisionFailed,
+  InventoryEventTypes.HostFenced,
+  InventoryEventTypes.HostUnfenced,
   JobEventTypes.JobRequested,
   JobEventTypes.JobCompleted,
   JobEventTypes.JobFailed,
@@ -38,7 +40,7 @@ export const PLACEMENT_EVENT_TYPES = [
 export const placementProjection: Projection = {
   name: 'placement',
   // 2: hosts out of service while provisioned or after a provisioning failed.
-  version: 2,
+  version: 3,
   handles: PLACEMENT_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'job'] },
   setup: createPlacementSchema,

@@ -28,6 +28,12 @@ export class PlacementQueries implements DesiredPlacementSource {
     return [...new Set([...devices, ...jobs].flatMap((row) => (row.hostname ? [row.hostname] : [])))].sort(compareCodeUnits);
   }
 
+  /** Whether the host is fenced (HostFenced, no HostUnfenced since); false for a host never seen. */
+  async isFenced(hostname: string): Promise<boolean> {
+    const row = await this.db.get<{ fenced: unknown }>('SELECT fenced FROM pl_hosts WHERE hostname = $1', [hostname]);
+    return Number(row?.fenced ?? 0) === 1;
+  }
+
   async host(hostname: string): Promise<DesiredHostPlacement | undefined> {
     const position = await this.position();
     const host = await this.db.get<Row>('SELECT * FROM pl_hosts WHERE hostname = $1', [hostname]);
@@ -39,7 +45,7 @@ export class PlacementQueries implements DesiredPlacementSource {
     ]);
     const devicesByUuid = new Map(devices.map(deviceRowFrom).map((row) => [row.device_uuid, row]));
     const hostRow = hostRowFrom(host);
-    const hostFacts = { agentLost: hostRow.agent_lost === 1, hostOutOfService: hostRow.out_of_service === 1 };
+    const hostFacts = { agentLost: hostRow.agent_lost === 1, hostOutOfService: hostRow.out_of_service === 1, hostFenced: hostRow.fenced === 1 };
     const programJobs = jobs.map(programJobRowFrom);
     const facts = deployables.map(deployableRowFrom).map((row) => providerFacts(row, devicesByUuid.get(row.device_uuid), hostFacts, programJobs));
     return desiredHostPlacement(hostname, facts, position);
@@ -49,7 +55,7 @@ export class PlacementQueries implements DesiredPlacementSource {
 function providerFacts(
   row: DeployableRow,
   device: DeviceRow | undefined,
-  host: Pick<ProviderFacts, 'agentLost' | 'hostOutOfService'>,
+  host: Pick<ProviderFacts, 'agentLost' | 'hostOutOfService' | 'hostFenced'>,
   jobs: readonly ProgramJobRow[],
 ): ProviderFacts {
   const own = jobs.filter((job) => job.deployable_uuid === row.deployable_uuid);

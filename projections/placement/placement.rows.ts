@@ -9,6 +9,8 @@ export interface HostRow {
   agent_lost: number;
   /** 1 while a provisioning runs and after one failed (inventory.HostProvision*): the host is not in service. */
   out_of_service: number;
+  /** 1 from inventory.HostFenced until inventory.HostUnfenced. */
+  fenced: number;
   position: number;
 }
 
@@ -50,7 +52,7 @@ export interface ProgramJobRow {
   finished_position: number | null;
 }
 
-export const HOST_COLUMNS = ['hostname', 'agent_lost', 'out_of_service', 'position'] as const satisfies readonly (keyof HostRow)[];
+export const HOST_COLUMNS = ['hostname', 'agent_lost', 'out_of_service', 'fenced', 'position'] as const satisfies readonly (keyof HostRow)[];
 export const DEVICE_COLUMNS = ['device_uuid', 'hostname', 'removed', 'disabled', 'health', 'position'] as const satisfies readonly (keyof DeviceRow)[];
 export const DEPLOYABLE_COLUMNS = [
   'deployable_uuid',
@@ -77,7 +79,7 @@ export const PROGRAM_JOB_COLUMNS = [
 const numbers = <Row>(row: Record<string, unknown>, columns: readonly string[]): Row =>
   Object.fromEntries(Object.entries(row).map(([column, value]) => [column, columns.includes(column) && value !== null ? Number(value) : value])) as Row;
 
-export const hostRowFrom = (row: Record<string, unknown>): HostRow => numbers(row, ['agent_lost', 'out_of_service', 'position']);
+export const hostRowFrom = (row: Record<string, unknown>): HostRow => numbers(row, ['agent_lost', 'out_of_service', 'fenced', 'position']);
 export const deviceRowFrom = (row: Record<string, unknown>): DeviceRow => numbers(row, ['removed', 'disabled', 'position']);
 export const deployableRowFrom = (row: Record<string, unknown>): DeployableRow => numbers(row, ['count', 'traits_position']);
 export const programJobRowFrom = (row: Record<string, unknown>): ProgramJobRow => numbers(row, ['finished_position']);

@@ -12,6 +12,7 @@ const STATEMENTS = [
     hostname TEXT PRIMARY KEY,
     agent_lost INTEGER NOT NULL,
     out_of_service INTEGER NOT NULL,
+    fenced INTEGER NOT NULL,
     position BIGINT NOT NULL
   )`,
   `CREATE TABLE IF NOT EXISTS pl_devices (
@@ -51,8 +52,8 @@ const STATEMENTS = [
 /** Every table of the read model (the order `reset` empties them in). */
 export const PLACEMENT_TABLES = ['pl_program_jobs', 'pl_deployables', 'pl_devices', 'pl_hosts'] as const;
 
-/** Bump with any change to the tables above (together with the projection's version). 2: pl_hosts.out_of_service. */
-const SCHEMA_VERSION = 2;
+/** Bump with any change to the tables above (together with the projection's version). 2: pl_hosts.out_of_service; 3: pl_hosts.fenced. */
+const SCHEMA_VERSION = 3;
 
 export async function createPlacementSchema(tx: SqlExecutor): Promise<void> {
   await createVersionedTables(tx, { versionTable: 'pl_schema', version: SCHEMA_VERSION, tables: PLACEMENT_TABLES, statements: STATEMENTS });

@@ -160,6 +160,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/hosts/{host}/drivers',                    '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/hosts/{host}/jobs',                      '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/hosts/{host}/provision',                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/hosts/{host}/fence',                     '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/hosts/{host}/unfence',                   '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
   ['GET /api/v1/hosts/{host}/jobs/next?waitSeconds=0',    'other', [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  HOST]],
   ['POST /api/v1/jobs/{jobId}/result',                    'own',   [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  OK]],
@@ -223,6 +225,8 @@ interface Call {
 const PROFILE = 'matrix-fpga';
 const IMAGE = '9e1b8a2c-4d3e-4f5a-8b6c-7d8e9f0a1b2c';
 const OTHER_HOST = 'compute-2';
+/** A host only the fence cells use: fencing it releases nothing another cell holds. */
+const FENCE_HOST = 'compute-fence';
 const FIXTURE_LIMITS = { FPGA: 1000 };
 /** The FPGA of hostReportBody's hosts: heartbeats carry its telemetry. */
 const FPGA_PCI = '0000:5e:00.0';
@@ -799,6 +803,28 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         expect(await jobEventsOf(jobId)).toEqual([{ type: 'jobs.JobRequested', data: expect.objectContaining({ jobId, hostname: AGENT_HOST, kind: 'discover' }) }]);
       },
     }),
+    // The fence cells' own host, reported first; each cell leaves it unfenced for the next.
+    'POST /api/v1/hosts/{host}/fence': async () => {
+      expect((await asAdmin('PUT', `/api/v1/hosts/${FENCE_HOST}/report`, hostReportBody(3))).status).toBe(200);
+      // A refused unfence cell may have left it fenced (409 INVENTORY.HOST_NOT_FENCED when it is not).
+      expect([200, 409]).toContain((await asAdmin('POST', `/api/v1/hosts/${FENCE_HOST}/unfence`)).status);
+      return {
+        path: `/api/v1/hosts/${FENCE_HOST}/fence`,
+        body: { reason: 'policy matrix' },
+        allowed: async (r) => {
+          expect([r.status, r.body.fenced, r.body.appended]).toEqual([200, true, 1]);
+          expect((await asAdmin('POST', `/api/v1/hosts/${FENCE_HOST}/unfence`)).status).toBe(200);
+        },
+      };
+    },
+    'POST /api/v1/hosts/{host}/unfence': async () => {
+      expect((await asAdmin('PUT', `/api/v1/hosts/${FENCE_HOST}/report`, hostReportBody(3))).status).toBe(200);
+      expect((await asAdmin('POST', `/api/v1/hosts/${FENCE_HOST}/fence`, { reason: 'policy matrix' })).status).toBe(200);
+      return {
+        path: `/api/v1/hosts/${FENCE_HOST}/unfence`,
+        allowed: (r) => expect([r.status, r.body.fenced, r.body.appended]).toEqual([200, false, 1]),
+      };
+    },
     // A provisioning of the agent's host; undone after the cell (cancelled, its waiting probe failed), so it ends compensated.
     'POST /api/v1/hosts/{host}/provision': () => ({
       path: `/api/v1/hosts/${AGENT_HOST}/provision`,

@@ -110,6 +110,8 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/hosts/{hostname}/drivers': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/drivers`) },
   'POST /api/v1/hosts/{hostname}/jobs': { kind: 'call', call: at('POST', (f) => `/api/v1/hosts/${f.host}/jobs`, { kind: 'discover', params: {} }) },
   'POST /api/v1/hosts/{hostname}/provision': { kind: 'call', call: (f) => ({ method: 'POST', path: `/api/v1/hosts/${f.host}/provision`, body: { shell: f.bitstream, vfs: 1 } }) },
+  'POST /api/v1/hosts/{hostname}/fence': { kind: 'call', call: at('POST', (f) => `/api/v1/hosts/${f.host}/fence`, { reason: 'tenancy property' }) },
+  'POST /api/v1/hosts/{hostname}/unfence': { kind: 'call', call: at('POST', (f) => `/api/v1/hosts/${f.host}/unfence`) },
   'GET /api/v1/hosts/{hostname}/jobs/next': { kind: 'call', call: at('GET', (f) => `/api/v1/hosts/${f.host}/jobs/next?waitSeconds=0`) },
   'GET /api/v1/devices': { kind: 'call', call: get('/api/v1/devices') },
   'GET /api/v1/devices/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}`) },

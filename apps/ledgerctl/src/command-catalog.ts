@@ -118,7 +118,7 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
-    commands: [['host', "hosts: bring one into service (the provision workflow; a running ledger's API)"]],
+    commands: [['host', "hosts: bring one into service (the provision workflow), fence or unfence one (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/host-provision.command')).registerHostCommands(program);
     },

@@ -39,6 +39,11 @@ describe('loadLedgerConfig', () => {
     });
   });
 
+  it('fences no host automatically unless LEDGER_AUTO_FENCE_AFTER_SECONDS says after how long lost', () => {
+    expect(loadLedgerConfig({}).autoFenceAfterSeconds).toBe(0);
+    expect(loadLedgerConfig({ LEDGER_AUTO_FENCE_AFTER_SECONDS: '600' }).autoFenceAfterSeconds).toBe(600);
+  });
+
   it('shows a reactor stalled after a call outstanding 5 s unless told otherwise, and refuses a bound below 100 ms', () => {
     expect(loadLedgerConfig({}).reactorStalledAfterMs).toBe(5000);
     expect(loadLedgerConfig({ LEDGER_REACTOR_STALLED_AFTER_MS: '1500' }).reactorStalledAfterMs).toBe(1500);
@@ -124,6 +129,8 @@ describe('loadLedgerConfig', () => {
     [{ LEDGER_AUTH_SECRET: 'short' }, 'LEDGER_AUTH_SECRET'],
     [{ LEDGER_POSTGRES_SCHEMA: 'Robert"); DROP' }, 'LEDGER_POSTGRES_SCHEMA'],
     [{ LEDGER_AGENT_LOST_AFTER_INTERVALS: '0' }, 'LEDGER_AGENT_LOST_AFTER_INTERVALS'],
+    [{ LEDGER_AUTO_FENCE_AFTER_SECONDS: 'soon' }, 'LEDGER_AUTO_FENCE_AFTER_SECONDS'],
+    [{ LEDGER_AUTO_FENCE_AFTER_SECONDS: '9999999' }, 'LEDGER_AUTO_FENCE_AFTER_SECONDS'],
     [{ LEDGER_TELEMETRY_FLUSH_MS: 'soon' }, 'LEDGER_TELEMETRY_FLUSH_MS'],
     [{ LEDGER_TELEMETRY_HISTORY_MINUTES: '-1' }, 'LEDGER_TELEMETRY_HISTORY_MINUTES'],
     [{ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '0' }, 'LEDGER_TELEMETRY_HISTORY_STEP_SECONDS'],

@@ -111,6 +111,12 @@ export interface LedgerConfig {
    * recorded lost (inventory.AgentLost).
    */
   readonly agentLostAfterIntervals: number;
+  /**
+   * LEDGER_AUTO_FENCE_AFTER_SECONDS (0: off): a host whose agent has been
+   * lost this long is fenced automatically (reason `agent lost since …`, by
+   * `ledger:auto-fence`), as `ledgerctl host fence` would. At most 30 days.
+   */
+  readonly autoFenceAfterSeconds: number;
   /** LEDGER_AGENT_HEARTBEAT_SECONDS (15): the heartbeat interval assumed for a host until its agent announces its own. */
   readonly agentHeartbeatSeconds: number;
   /** LEDGER_AGENT_LIVENESS_CHECK_MS (5000): how often the liveness monitor (processors role) looks for silent hosts. */
@@ -206,6 +212,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     ...(nova !== undefined ? { nova } : {}),
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
+    autoFenceAfterSeconds: integerSetting(env, 'LEDGER_AUTO_FENCE_AFTER_SECONDS', 0, 0, 30 * 86_400),
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),

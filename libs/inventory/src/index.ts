@@ -32,4 +32,6 @@ export * from './domain/host-liveness.decider';
 export * from './application/agent-liveness/record-agent-seen.command';
 export * from './application/record-heartbeat/record-heartbeat.command';
 export * from './domain/host-provisioning.decider';
+export * from './domain/host-fence.decider';
+export * from './application/fence-host/fence-host.command';
 export * from './application/host-provisioning/host-provisioning.command';

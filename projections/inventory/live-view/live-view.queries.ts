@@ -86,6 +86,15 @@ export class LiveViewQueries {
     return { up, lost, unknown: hosts - lost - up };
   }
 
+  /** Hosts whose agent was lost at or before `lostNoLaterThan` (ISO-8601), longest lost first. */
+  async lostSince(lostNoLaterThan: string): Promise<{ hostname: string; lostAt: string }[]> {
+    const rows = await this.db.all<Row>(
+      'SELECT hostname, agent_lost_at FROM inv_hosts WHERE agent_lost_at IS NOT NULL AND agent_lost_at <= $1 ORDER BY agent_lost_at, hostname',
+      [lostNoLaterThan],
+    );
+    return rows.map((row) => ({ hostname: row.hostname as string, lostAt: row.agent_lost_at as string }));
+  }
+
   /**
    * Hosts not seen for `lostAfterIntervals` of their intervals, oldest
    * first. Lost hosts stay overdue until they are seen again; the monitor

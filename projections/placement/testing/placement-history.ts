@@ -3,8 +3,10 @@ import {
   type DeviceCommand,
   deviceDecider,
   deviceStream,
+  type HostFenceCommand,
   type HostLivenessCommand,
   type HostProvisioningCommand,
+  hostFenceDecider,
   hostInventoryDecider,
   hostProvisioningDecider,
   hostLivenessDecider,
@@ -21,6 +23,7 @@ export type PlacementStep =
   | DeviceCommand
   | HostLivenessCommand
   | HostProvisioningCommand
+  | HostFenceCommand
   | (JobCommand & { readonly jobId: string });
 
 const context: CommandContext = { actor: SYSTEM_ACTOR, correlationId: 'placement-history' };
@@ -40,6 +43,8 @@ export async function recordPlacementHistory(steps: readonly PlacementStep[]): P
       await handleCommand(store, hostStream(step.hostname), hostLivenessDecider, step, context);
     } else if (step.type === 'StartHostProvisioning' || step.type === 'CompleteHostProvisioning' || step.type === 'FailHostProvisioning') {
       await handleCommand(store, hostStream(step.hostname), hostProvisioningDecider, step, context);
+    } else if (step.type === 'FenceHost' || step.type === 'UnfenceHost') {
+      await handleCommand(store, hostStream(step.hostname), hostFenceDecider, step, context);
     } else if ('jobId' in step) {
       await handleCommand(store, jobStream(step.jobId), jobDecider, step, context);
     } else {

@@ -1,10 +1,12 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { LedgerConfig } from '@ledger/config';
-import { HOST_LIVENESS_COMMANDS } from '@ledger/inventory';
+import { AUTO_FENCE_ACTOR, FenceHostCommand, HOST_LIVENESS_COMMANDS } from '@ledger/inventory';
 import type { HostLivenessCommands } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { acquireLease, ensureProcessingTables, releaseLease, type SqlDatabase } from '@ledger/processing';
 import { ensureLiveViewTables, LiveViewQueries } from '@ledger/projections/inventory';
+import { PlacementQueries } from '@ledger/projections/placement';
 import { LEDGER_CONFIG, READ_MODEL_DB } from '../infrastructure/tokens';
 
 const LEASE = 'agent-liveness';
@@ -17,6 +19,8 @@ const LEASE = 'agent-liveness';
  * count as seen no earlier than the moment this instance took the lease, so
  * a ledger that was down gives its agents a full window to come back
  * instead of declaring them all lost at once.
+ * With LEDGER_AUTO_FENCE_AFTER_SECONDS set, it also fences each host lost
+ * that long and not fenced yet (docs/operations.md, "Fencing a host").
  */
 @Injectable()
 export class AgentLivenessMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -34,6 +38,8 @@ export class AgentLivenessMonitor implements OnApplicationBootstrap, BeforeAppli
     @Inject(READ_MODEL_DB) private readonly db: SqlDatabase,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     @Inject(HOST_LIVENESS_COMMANDS) private readonly liveness: HostLivenessCommands,
+    /** Absent where no command bus runs (unit tests): no auto-fence then. */
+    @Optional() @Inject(CommandBus) private readonly commands?: CommandBus,
   ) {
     this.queries = new LiveViewQueries(db);
   }
@@ -67,7 +73,25 @@ export class AgentLivenessMonitor implements OnApplicationBootstrap, BeforeAppli
       if (this.marked.has(hostname)) continue;
       if (await this.markLost(hostname, lastSeenMs, nowMs)) lost.push(hostname);
     }
+    await this.autoFence(nowMs);
     return lost;
+  }
+
+  /** Fences hosts lost longer than LEDGER_AUTO_FENCE_AFTER_SECONDS (off at 0); a host already fenced is left as it is. */
+  private async autoFence(nowMs: number): Promise<void> {
+    const afterSeconds = this.config.autoFenceAfterSeconds;
+    if (afterSeconds === 0 || !this.commands) return;
+    const placement = new PlacementQueries(this.db);
+    for (const { hostname, lostAt } of await this.queries.lostSince(new Date(nowMs - afterSeconds * 1000).toISOString())) {
+      if (await placement.isFenced(hostname)) continue;
+      const context = { actor: { ...SYSTEM_ACTOR, user: AUTO_FENCE_ACTOR }, correlationId: uuidV7() };
+      try {
+        await this.commands.execute(new FenceHostCommand({ hostname, reason: `agent lost since ${lostAt}` }, context));
+        this.logger.warn(`host ${hostname} fenced: its agent has been lost since ${lostAt}`);
+      } catch (error) {
+        this.logger.error(`could not fence ${hostname}: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
   }
 
   private async markLost(hostname: string, lastSeenMs: number, nowMs: number): Promise<boolean> {

@@ -5,10 +5,12 @@ import { mayBeLoaded, PROGRAMMING_SETTINGS, type ProgrammingSettings } from '@le
 import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
 import { BitstreamQueries, type BitstreamView, bitstreamsProjection } from '@ledger/projections/bitstreams';
 import { InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
+import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
 import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 
-const DIRECTORY_PROJECTIONS = [inventoryProjection.name, arqProjection.name, bitstreamsProjection.name];
+// Placement's read model keeps whether a host is fenced.
+const DIRECTORY_PROJECTIONS = [inventoryProjection.name, arqProjection.name, bitstreamsProjection.name, placementProjection.name];
 
 /** The allocation commands' view of the read models: providers and their handles, an instance's requests, bitstreams. */
 @Injectable()
@@ -16,6 +18,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
   private readonly inventory: InventoryQueries;
   private readonly arqs: ArqQueries;
   private readonly bitstreams: BitstreamQueries;
+  private readonly placement: PlacementQueries;
 
   constructor(
     @Inject(READ_MODEL_DB) db: SqlDatabase,
@@ -25,6 +28,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
     this.inventory = new InventoryQueries(db);
     this.arqs = new ArqQueries(db);
     this.bitstreams = new BitstreamQueries(db);
+    this.placement = new PlacementQueries(db);
   }
 
   /** Waits only for the read models this directory reads. */
@@ -35,6 +39,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
   async providerByRpUuid(rpUuid: string): Promise<ProviderDescription | undefined> {
     const deployable = await this.inventory.findDeployableByRpUuid(rpUuid);
     const device = deployable && (await this.inventory.getDevice(deployable.deviceUuid));
+    const hostFenced = deployable !== undefined && (await this.placement.isFenced(deployable.hostname));
     return (
       deployable &&
       device && {
@@ -46,6 +51,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
         deviceHealth: deployable.deviceHealth,
         deviceHealthReason: deployable.deviceHealthReason,
         agentLost: deployable.agentLost,
+        hostFenced,
         capacity: deployable.deviceCapacity ?? {},
         pciAddress: device.pciAddress,
         shell: { loadedInterfaceId: device.shellInterfaceId, boardInfo: device.boardInfo },

@@ -7,12 +7,13 @@ import { DeployablesController } from './deployables.controller';
 import { DevicesController } from './devices.controller';
 import { FleetOverviewController } from './fleet-overview.controller';
 import { HostReportController } from './host-report.controller';
+import { HostFenceController } from './host-fence.controller';
 import { HostsController } from './hosts.controller';
 import { inventoryQueriesProvider } from './inventory-queries.provider';
 
 /** The native inventory API: the agents' report endpoint and the reads of the inventory projection. */
 @Module({
-  controllers: [HostReportController, HostsController, DevicesController, DeployablesController, FleetOverviewController],
+  controllers: [HostReportController, HostsController, HostFenceController, DevicesController, DeployablesController, FleetOverviewController],
   providers: [inventoryQueriesProvider, { provide: FleetOverviewQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new FleetOverviewQueries(db) }, ConsistencyService],
 })
 export class InventoryHttpModule {}

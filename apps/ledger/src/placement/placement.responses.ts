@@ -28,7 +28,7 @@ export class DesiredProviderResponse {
   @ApiProperty({ type: [String], example: ['CUSTOM_NVIDIA_20B5', 'OWNER_CYBORG'] })
   traits!: string[];
 
-  @ApiProperty({ type: [String], enum: ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'reprogramming'], example: [] })
+  @ApiProperty({ type: [String], enum: ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'fenced', 'reprogramming'], example: [] })
   reservedBecause!: string[];
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../support/cli-error';
 import { LedgerApiClient as Client, withLedgerApiOptions } from '../support/ledger-api-client';
+import { registerHostFenceCommands } from './host-fence.command';
 import { instancePath, reportWorkflow, type WorkflowDetail, type WorkflowReportOptions } from './workflow.command';
 
 type Options = WorkflowReportOptions & { readonly shell: string; readonly vfs: number; readonly device?: string };
@@ -16,7 +17,8 @@ function vfCount(value: string): number {
  * `--wait` follows it to its end as `workflow show --wait` does.
  */
 export function registerHostCommands(program: Command): void {
-  const host = program.command('host').description("hosts: bring one into service (the provision workflow; a running ledger's API)");
+  const host = program.command('host').description("hosts: bring one into service (the provision workflow), fence or unfence one (a running ledger's API)");
+  registerHostFenceCommands(host);
   withLedgerApiOptions(
     host
       .command('provision')

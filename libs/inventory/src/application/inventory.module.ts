@@ -16,6 +16,7 @@ import { hostLivenessCommandsProvider } from './agent-liveness/host-liveness-com
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
+import { FenceHostHandler, UnfenceHostHandler } from './fence-host/fence-host.handlers';
 
 /**
  * The inventory command side. Expects the app to import
@@ -41,6 +42,8 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
     RecordHeartbeatHandler,
     RecordAgentSeenHandler,
     HostProvisioningHandler,
+    FenceHostHandler,
+    UnfenceHostHandler,
   ],
   // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
   exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],

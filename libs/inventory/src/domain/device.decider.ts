@@ -1,7 +1,7 @@
 import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
-import { DeviceUnhealthyError, InventoryErrorCodes } from './inventory.errors';
+import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
 
 export const MAX_DISABLE_REASON_LENGTH = 255;
@@ -53,8 +53,25 @@ export interface RecordDeviceHealth {
   readonly observedAt: string;
 }
 
+/** The device's host is fenced: give back every hold on it with the fence's reason and refuse claims until UnfenceDevice. */
+export interface FenceDevice {
+  readonly type: 'FenceDevice';
+  readonly deviceUuid: string;
+  readonly hostname: string;
+  readonly reason: string;
+  /** The HostFenced's `at`, for the record. */
+  readonly fencedAt: string;
+}
+
+/** The device's host was unfenced (the seam where cleaning, issue 24 part 3, will require a clean device). */
+export interface UnfenceDevice {
+  readonly type: 'UnfenceDevice';
+  readonly deviceUuid: string;
+  readonly hostname: string;
+}
+
 export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
-export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand;
+export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand | FenceDevice | UnfenceDevice;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -67,6 +84,8 @@ export interface DeviceState {
   readonly health?: DeviceHealthRecord;
   /** Absent until a finished job made a fact here: which fact each job made, so a re-sent outcome appends nothing. */
   readonly jobFacts?: DeviceJobFacts;
+  /** Absent unless the host is fenced: the fence in force. */
+  readonly fenced?: { readonly hostname: string; readonly reason: string; readonly fencedAt: string };
 }
 
 /** The claim a request holds on the device, if any. */
@@ -97,6 +116,10 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'RecordShellProgrammed':
       case 'RecordVfsConfigured':
         return decideDeviceJobFact(deviceUuid, command, state.jobFacts ?? {});
+      case 'FenceDevice':
+        return decideFence(deviceUuid, command, state);
+      case 'UnfenceDevice':
+        return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }] : [];
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         return Object.values(state.claims)
@@ -126,6 +149,14 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'inventory.ShellProgrammed':
       case 'inventory.VfsConfigured':
         return { ...state, jobFacts: evolveDeviceJobFacts(state.jobFacts, event) };
+      case 'inventory.DeviceFenced': {
+        const { hostname, reason, fencedAt } = event.data;
+        return { ...state, fenced: { hostname, reason, fencedAt } };
+      }
+      case 'inventory.DeviceUnfenced': {
+        const { fenced: _ended, ...rest } = state;
+        return rest;
+      }
       default:
         return state;
     }
@@ -152,6 +183,7 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
       deviceUuid,
     });
   }
+  if (state.fenced) throw new HostFencedError(state.fenced.hostname, deviceUuid);
   // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
   if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
   const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined || state.claims[uuid] === held);
@@ -163,6 +195,14 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   }
   const bind = command.bindId === undefined ? {} : { bindId: command.bindId };
   return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind } }];
+}
+
+/** The fence and the release of every hold, in one append: no claim can slip between them. */
+function decideFence(deviceUuid: string, command: FenceDevice, state: DeviceState): DeviceEvent[] {
+  if (state.fenced) return [];
+  const { hostname, reason, fencedAt } = command;
+  const released = Object.values(state.claims).map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: { ...claim, reason } }));
+  return [{ type: 'inventory.DeviceFenced', data: { deviceUuid, hostname, reason, fencedAt } }, ...released];
 }
 
 /** A claim belongs to `bindId` when either names no bind (claims and commands from before workflows). */

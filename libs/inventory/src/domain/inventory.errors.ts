@@ -28,6 +28,10 @@ export const InventoryErrorCodes = {
   HOST_PROVISIONING: 'INVENTORY.HOST_PROVISIONING',
   /** A provisioning that is not the host's running one cannot be ended (409). */
   PROVISIONING_NOT_RUNNING: 'INVENTORY.PROVISIONING_NOT_RUNNING',
+  /** The device's host is fenced: nothing on it can be claimed until an operator unfences it (409). */
+  HOST_FENCED: 'INVENTORY.HOST_FENCED',
+  /** Unfence of a host that is not fenced (409). */
+  HOST_NOT_FENCED: 'INVENTORY.HOST_NOT_FENCED',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;
@@ -64,6 +68,16 @@ export class DeviceUnhealthyError extends ConflictError {
 export class AgentLostError extends ConflictError {
   constructor(hostname: string, deviceUuid: string) {
     super(InventoryErrorCodes.AGENT_LOST, `the agent of host ${hostname} is lost: device ${deviceUuid} offers no attach handles until it is back`, {
+      hostname,
+      deviceUuid,
+    });
+  }
+}
+
+/** A claim on a device of a fenced host; nothing was recorded. */
+export class HostFencedError extends ConflictError {
+  constructor(hostname: string, deviceUuid: string) {
+    super(InventoryErrorCodes.HOST_FENCED, `host ${hostname} is fenced: device ${deviceUuid} offers no attach handles until an operator unfences it`, {
       hostname,
       deviceUuid,
     });

@@ -29,6 +29,10 @@ export const InventoryEventTypes = {
   HostProvisioningStarted: 'inventory.HostProvisioningStarted',
   HostProvisioned: 'inventory.HostProvisioned',
   HostProvisionFailed: 'inventory.HostProvisionFailed',
+  HostFenced: 'inventory.HostFenced',
+  DeviceFenced: 'inventory.DeviceFenced',
+  DeviceUnfenced: 'inventory.DeviceUnfenced',
+  HostUnfenced: 'inventory.HostUnfenced',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -60,6 +64,10 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.HostProvisioningStarted': 1,
   'inventory.HostProvisioned': 1,
   'inventory.HostProvisionFailed': 1,
+  'inventory.HostFenced': 1,
+  'inventory.DeviceFenced': 1,
+  'inventory.DeviceUnfenced': 1,
+  'inventory.HostUnfenced': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -167,8 +175,8 @@ export interface AttachHandleClaim {
 /** A bind took a free attach handle of the device for an accelerator request. */
 export type AttachHandleClaimed = DomainEvent<'inventory.AttachHandleClaimed', AttachHandleClaim>;
 
-/** An unbind, a delete or a failed bind gave the handle back. */
-export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased', AttachHandleClaim>;
+/** An unbind, a delete, a failed bind or a fence gave the handle back; `reason` is the fence's, absent otherwise. */
+export type AttachHandleReleased = DomainEvent<'inventory.AttachHandleReleased', AttachHandleClaim & { readonly reason?: string }>;
 
 export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
 
@@ -257,7 +265,23 @@ export type VfsConfigured = DomainEvent<
 
 export type DeviceJobEvent = RegionProgrammed | RegionProgramFailed | ShellProgrammed | VfsConfigured;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent;
+/**
+ * The device's host was fenced (HostFenced): every hold on it was released
+ * with `reason` in the same append, and nothing on it can be claimed until
+ * DeviceUnfenced. Recorded on the device stream because that stream decides
+ * claims: a bind racing the fence is refused by the stream itself.
+ */
+export type DeviceFenced = DomainEvent<
+  'inventory.DeviceFenced',
+  { readonly deviceUuid: string; readonly hostname: string; readonly reason: string; readonly fencedAt: string }
+>;
+
+/** The device's host was unfenced: it is offered again. */
+export type DeviceUnfenced = DomainEvent<'inventory.DeviceUnfenced', { readonly deviceUuid: string; readonly hostname: string }>;
+
+export type DeviceFenceEvent = DeviceFenced | DeviceUnfenced;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent;
 
 // ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
 
@@ -346,3 +370,23 @@ export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent |
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);
+
+// ---- host stream `host-<hostname>`: an operator (or the auto-fence monitor) takes a dead host out of use ----
+
+/**
+ * The host is fenced: every hold on its devices is released with `reason`,
+ * its providers are reserved in Placement and nothing on it is claimable
+ * until HostUnfenced. `by` is the operator's user id, or `auto-fence`.
+ */
+export type HostFenced = DomainEvent<
+  'inventory.HostFenced',
+  { readonly hostname: string; readonly reason: string; readonly by: string; readonly at: string }
+>;
+
+/** The operator let a fenced host be used again (once cleaning exists, after its devices were cleaned). */
+export type HostUnfenced = DomainEvent<
+  'inventory.HostUnfenced',
+  { readonly hostname: string; readonly fencedAt: string; readonly by: string; readonly at: string }
+>;
+
+export type HostFenceEvent = HostFenced | HostUnfenced;

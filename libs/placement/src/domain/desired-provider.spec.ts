@@ -13,6 +13,7 @@ const gpu: ProviderFacts = {
   deviceHealth: 'ok',
   agentLost: false,
   hostOutOfService: false,
+  hostFenced: false,
   programInFlight: false,
   programmedFunctionId: null,
 };
@@ -47,10 +48,11 @@ describe('desiredProviderOf', () => {
     [{ deviceHealth: 'failed' }, ['unhealthy']],
     [{ agentLost: true }, ['agent-lost']],
     [{ hostOutOfService: true }, ['out-of-service']],
+    [{ hostFenced: true }, ['fenced']],
     [{ programInFlight: true }, ['reprogramming']],
     [
-      { deviceDisabled: true, deviceHealth: 'failed', agentLost: true, hostOutOfService: true, programInFlight: true },
-      ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'reprogramming'],
+      { deviceDisabled: true, deviceHealth: 'failed', agentLost: true, hostOutOfService: true, hostFenced: true, programInFlight: true },
+      ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'fenced', 'reprogramming'],
     ],
   ] as const)('reserves the whole inventory while %j, and says why', (facts, reasons) => {
     const provider = desiredProviderOf({ ...fpga, ...facts });

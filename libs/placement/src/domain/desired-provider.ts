@@ -22,6 +22,8 @@ export interface ProviderFacts {
   readonly agentLost: boolean;
   /** The host is being provisioned, or its provisioning failed: it is not in service. */
   readonly hostOutOfService: boolean;
+  /** An operator (or auto-fence) fenced the host: nothing on it is offered until it is unfenced. */
+  readonly hostFenced: boolean;
   /** A program job on this deployable is requested or dispatched, not yet finished. */
   readonly programInFlight: boolean;
   /** The function id the last completed program job read back, when it finished after the report last changed the traits. */
@@ -35,6 +37,7 @@ export function reservationReasonsOf(facts: ProviderFacts): ReservationReason[] 
     [UNUSABLE_HEALTH.includes(facts.deviceHealth), 'unhealthy'],
     [facts.agentLost, 'agent-lost'],
     [facts.hostOutOfService, 'out-of-service'],
+    [facts.hostFenced, 'fenced'],
     [facts.programInFlight, 'reprogramming'],
   ];
   return reasons.filter(([holds]) => holds).map(([, reason]) => reason);

@@ -15,6 +15,8 @@ export interface ProviderDescription {
   readonly deviceHealthReason: string | null;
   /** The host's agent is lost (no report or heartbeat for the lost-after window). */
   readonly agentLost: boolean;
+  /** The host is fenced (an operator or auto-fence): nothing on it is claimable until it is unfenced. */
+  readonly hostFenced: boolean;
   /** What the device measures (`{ memoryGiB: 80 }`): charged to capacity quota while bound. */
   readonly capacity: Readonly<Record<string, number>>;
   /** The device's PCI address: a program job names the region by it. */

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AgentLostError, DeviceUnhealthyError } from '@ledger/inventory';
+import { AgentLostError, DeviceUnhealthyError, HostFencedError } from '@ledger/inventory';
 import type { CommandContext } from '@ledger/eventstore';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
@@ -182,6 +182,8 @@ const isBindRunOrDone = (arq: LiveArq): boolean => arq.state === 'BindStarted' |
 function assertDeviceUsable(provider: ProviderDescription): void {
   if (provider.deviceHealth === 'failed') throw new DeviceUnhealthyError(provider.deviceUuid, provider.deviceHealthReason);
   if (provider.agentLost) throw new AgentLostError(provider.hostname, provider.deviceUuid);
+  // The device's stream refuses a claim too (a fence recorded after this check): the bind then ends BindFailed.
+  if (provider.hostFenced) throw new HostFencedError(provider.hostname, provider.deviceUuid);
 }
 
 function assertProviderFits(arq: LiveArq, provider: ProviderDescription, rpUuid: string): void {
