@@ -1,11 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { AggregateCache, type DeciderCommandHandler, deciderCommandHandler, EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { ValidationError } from '@ledger/kernel';
 import { type HostLivenessCommand, hostLivenessDecider, type HostLivenessState } from '../../domain/host-liveness.decider';
-import { hostnameProblem } from '../../domain/hostname';
-import { InventoryErrorCodes } from '../../domain/inventory.errors';
 import { type HostInventoryEvent, type HostLivenessEvent, INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
-import { hostStream } from '../../domain/streams';
+import { checkedHostStream } from '../../domain/streams';
 import { HOST_LIVENESS_COMMANDS } from '../inventory.tokens';
 
 /** The liveness commands' runner on hosts' streams (AgentLost, AgentBack). */
@@ -19,12 +16,7 @@ export type HostLivenessCommands = DeciderCommandHandler<HostLivenessCommand, Ho
 export function hostLivenessCommands(store: EventStore): HostLivenessCommands {
   return deciderCommandHandler(store, {
     decider: hostLivenessDecider,
-    // The stream name comes from the hostname, so it is checked before anything is read.
-    streamOf: (command) => {
-      const problem = hostnameProblem(command.hostname);
-      if (problem) throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, `hostname ${problem}`, { path: 'hostname' });
-      return hostStream(command.hostname);
-    },
+    streamOf: (command) => checkedHostStream(command.hostname),
     // Sized for the 10,000-host scale target with headroom; states are immutable, so sharing them is safe.
     cache: new AggregateCache<HostLivenessState>(20_000),
     schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS,

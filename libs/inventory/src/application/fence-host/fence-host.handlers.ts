@@ -1,12 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type CommandContext, EVENT_STORE, type EventStore, handleCommand } from '@ledger/eventstore';
+import { deciderCommandHandler, EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
 import { type HostFenceCommand, hostFenceDecider } from '../../domain/host-fence.decider';
-import { hostnameProblem } from '../../domain/hostname';
 import { InventoryErrorCodes } from '../../domain/inventory.errors';
 import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
-import { hostStream } from '../../domain/streams';
+import { checkedHostStream } from '../../domain/streams';
 import type { DeviceCommands } from '../device-commands';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
 import { DEVICE_COMMANDS } from '../inventory.tokens';
@@ -16,10 +15,15 @@ export const MAX_FENCE_REASON_LENGTH = 255;
 
 @CommandHandler(FenceHostCommand)
 export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
+  private readonly hosts: ReturnType<typeof hostFenceCommands>;
+
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(STREAM_LOCKS) locks: StreamLocks,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
-  ) {}
+  ) {
+    this.hosts = hostFenceCommands(store, locks);
+  }
 
   async execute({ target, context }: FenceHostCommand): Promise<InventoryCommandResult> {
     const { hostname, reason } = target;
@@ -29,7 +33,7 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
       });
     }
     const command: HostFenceCommand = { type: 'FenceHost', hostname, reason, by: context.actor.user, at: new Date().toISOString() };
-    const result = await runOnHost(this.store, command, context);
+    const result = await this.hosts.run(command, context);
     const fence = result.state.fenced!;
     // The fence in force (this one, or an earlier one a retry completes) reaches every device; each release is one append with its DeviceFenced.
     for (const deviceUuid of result.state.devices) {
@@ -41,13 +45,18 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
 
 @CommandHandler(UnfenceHostCommand)
 export class UnfenceHostHandler implements ICommandHandler<UnfenceHostCommand> {
+  private readonly hosts: ReturnType<typeof hostFenceCommands>;
+
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(STREAM_LOCKS) locks: StreamLocks,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
-  ) {}
+  ) {
+    this.hosts = hostFenceCommands(store, locks);
+  }
 
   async execute({ target, context }: UnfenceHostCommand): Promise<InventoryCommandResult> {
-    const result = await runOnHost(this.store, { type: 'UnfenceHost', hostname: target.hostname, by: context.actor.user, at: new Date().toISOString() }, context);
+    const result = await this.hosts.run({ type: 'UnfenceHost', hostname: target.hostname, by: context.actor.user, at: new Date().toISOString() }, context);
     for (const deviceUuid of result.state.devices) {
       await this.devices.run({ type: 'UnfenceDevice', deviceUuid, hostname: result.state.hostname! }, context);
     }
@@ -55,11 +64,12 @@ export class UnfenceHostHandler implements ICommandHandler<UnfenceHostCommand> {
   }
 }
 
-async function runOnHost(store: EventStore, command: HostFenceCommand, context: CommandContext) {
-  // The stream name comes from the hostname, so it is checked before anything is read.
-  const problem = hostnameProblem(command.hostname);
-  if (problem) throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, `hostname ${problem}`, { path: 'hostname' });
-  return handleCommand(store, hostStream(command.hostname), hostFenceDecider, command, context, {
+/** Fence and unfence on the host's stream, queued with its other writers. */
+function hostFenceCommands(store: EventStore, locks: StreamLocks) {
+  return deciderCommandHandler(store, {
+    decider: hostFenceDecider,
+    streamOf: (command: HostFenceCommand) => checkedHostStream(command.hostname),
+    locks,
     schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS,
   });
 }
