@@ -16,7 +16,7 @@ import { hostLivenessCommandsProvider } from './agent-liveness/host-liveness-com
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
-import { FenceHostHandler, UnfenceHostHandler } from './fence-host/fence-host.handlers';
+import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from './fence-host/fence-host.handlers';
 
 /**
  * The inventory command side. Expects the app to import
@@ -39,6 +39,7 @@ import { FenceHostHandler, UnfenceHostHandler } from './fence-host/fence-host.ha
     CreateAttributeHandler,
     DeleteAttributeHandler,
     hostLivenessCommandsProvider,
+    hostFenceCommandsProvider,
     RecordHeartbeatHandler,
     RecordAgentSeenHandler,
     HostProvisioningHandler,

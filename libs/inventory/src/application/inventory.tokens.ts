@@ -12,6 +12,8 @@ export const DEVICE_COMMANDS = Symbol('DEVICE_COMMANDS');
 
 /** Nest token of the host liveness commands' runner (HostLivenessCommands). */
 export const HOST_LIVENESS_COMMANDS = Symbol('HOST_LIVENESS_COMMANDS');
+/** Fence and unfence on hosts' streams (HostFenceCommands). */
+export const HOST_FENCE_COMMANDS = Symbol('HOST_FENCE_COMMANDS');
 
 /** Nest token of the devices' maintenance (DeviceMaintenance: the host check, then the device command). */
 export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, type Provider } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { deciderCommandHandler, EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
@@ -8,22 +8,17 @@ import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
 import { checkedHostStream } from '../../domain/streams';
 import type { DeviceCommands } from '../device-commands';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { DEVICE_COMMANDS } from '../inventory.tokens';
+import { DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
 import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
 
 @CommandHandler(FenceHostCommand)
 export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
-  private readonly hosts: ReturnType<typeof hostFenceCommands>;
-
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(STREAM_LOCKS) locks: StreamLocks,
+    @Inject(HOST_FENCE_COMMANDS) private readonly hosts: HostFenceCommands,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
-  ) {
-    this.hosts = hostFenceCommands(store, locks);
-  }
+  ) {}
 
   async execute({ target, context }: FenceHostCommand): Promise<InventoryCommandResult> {
     const { hostname, reason } = target;
@@ -45,15 +40,10 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
 
 @CommandHandler(UnfenceHostCommand)
 export class UnfenceHostHandler implements ICommandHandler<UnfenceHostCommand> {
-  private readonly hosts: ReturnType<typeof hostFenceCommands>;
-
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
-    @Inject(STREAM_LOCKS) locks: StreamLocks,
+    @Inject(HOST_FENCE_COMMANDS) private readonly hosts: HostFenceCommands,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
-  ) {
-    this.hosts = hostFenceCommands(store, locks);
-  }
+  ) {}
 
   async execute({ target, context }: UnfenceHostCommand): Promise<InventoryCommandResult> {
     const result = await this.hosts.run({ type: 'UnfenceHost', hostname: target.hostname, by: context.actor.user, at: new Date().toISOString() }, context);
@@ -73,3 +63,7 @@ function hostFenceCommands(store: EventStore, locks: StreamLocks) {
     schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS,
   });
 }
+
+type HostFenceCommands = ReturnType<typeof hostFenceCommands>;
+
+export const hostFenceCommandsProvider: Provider = { provide: HOST_FENCE_COMMANDS, inject: [EVENT_STORE, STREAM_LOCKS], useFactory: hostFenceCommands };
