@@ -1,4 +1,4 @@
-import type { ReportedAttachHandle, ReportedDeployable, ReportedDevice } from '@ledger/inventory';
+import type { ReportedAttachHandle, ReportedDeployable } from '@ledger/inventory';
 import type { PciFunction } from '../../discovery/pci-function';
 import type { AcceleratorDriver, DeviceHealthSample, JobEvidence, JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
@@ -98,11 +98,9 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
         },
         ...(memoryGiB !== undefined ? { capacity: { memoryGiB } } : {}),
         deployables: [deployable],
+        partitioning: partitioningOf(gpu, mig),
       });
-      const partitioning = partitioningOf(gpu, mig);
-      // `partitioning` joins ReportedDevice with the ledger side of issue 26.
-      const withPartitioning: ReportedDevice & { readonly partitioning?: ReportedPartitioning } = partitioning ? { ...report, partitioning } : report;
-      return { device: gpu, functions: vgpuType ? [] : [gpu], report: withPartitioning };
+      return { device: gpu, functions: vgpuType ? [] : [gpu], report };
     });
   }
 
