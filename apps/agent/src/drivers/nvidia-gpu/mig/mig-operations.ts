@@ -67,6 +67,10 @@ export function migOperations(tools: MigTools): MigOperations {
       if (placement !== undefined && starts !== undefined && !starts.includes(placement)) {
         throw invalidParams(`${profileName} cannot start at slice ${placement} on ${device} (placements: ${starts.join(', ')})`);
       }
+      // A carve offered again (the agent restarted before reporting) finds its partition at the placement it named.
+      const carvedBefore = placement === undefined ? undefined : before.gpuInstances.find((gi) => gi.profileId === profile.profileId && gi.start === placement);
+      const existing = carvedBefore && partitionsOf(before, gpu).find((candidate) => candidate.gpuInstanceId === carvedBefore.gpuInstanceId);
+      if (existing?.computeInstanceId !== undefined) return { pciAddress: device, profileId: profile.profileId, ...existing, changed: false };
       if (profile.free < 1) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device} has no room for another ${profileName}`);
 
       const run = await tools.run(createGpuInstanceArgs(before.uuid, profile.profileId, placement));

@@ -66,6 +66,20 @@ describe('nvidia-gpu driver: MIG partitions (nvidia-gpu fixture)', () => {
     expect((await a100())?.partitioning).toMatchObject({ partitions: [{ handle: FIRST_MIG }, { handle: CARVED_MIG, start: 4 }] });
   });
 
+  it('reads a GPU in MIG mode with nothing carved: "No … found" listings are empty, whatever their exit status', async () => {
+    await migState('empty');
+
+    expect((await a100())?.partitioning).toMatchObject({ enabled: true, partitions: [], profiles: expect.arrayContaining([expect.objectContaining({ name: '7g.80gb', maxCount: 1 })]) });
+    expect(host.warnings).toEqual([]);
+  });
+
+  it('answers a carve offered again at the same placement with the partition it made, carving nothing', async () => {
+    await migState('carved');
+
+    expect(await driver.carvePartition(A100, '1g.10gb', 4)).toMatchObject({ handle: CARVED_MIG, gpuInstanceId: 2, start: 4, changed: false });
+    expect(smiCalls().filter((args) => args.includes('-cgi'))).toEqual([]);
+  });
+
   it('destroys a partition: its compute instances, then its GPU instance; one already gone is success', async () => {
     await migState('carved');
 
