@@ -89,6 +89,16 @@ describe('nvidia-gpu driver: MIG partitions (nvidia-gpu fixture)', () => {
     expect(await driver.destroyPartition(A100, CARVED_MIG)).toEqual({ pciAddress: A100, handle: CARVED_MIG, changed: false });
   });
 
+  it('refuses to destroy a partition in use, saying it is still there', async () => {
+    await migState('in-use');
+
+    expect(await failureOf(driver.destroyPartition(A100, CARVED_MIG))).toMatchObject({
+      code: 'DRIVER.DEVICE_BUSY',
+      message: expect.stringContaining('In use by another client'),
+      deviceState: 'GPU instance 2 still exists',
+    });
+  });
+
   it('destroys again what a failed carve left (a GPU instance whose compute instance could not be made)', async () => {
     await migState('ci-fails');
 
