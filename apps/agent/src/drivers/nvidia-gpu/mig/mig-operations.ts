@@ -44,6 +44,16 @@ export function migOperations(tools: MigTools): MigOperations {
 
   const partitionsOf = (layout: MigGpuLayout, gpu: MigGpu) => migPartitioning(layout, gpu).partitions;
 
+  /** The layout after a command ran: one that cannot be read leaves the GPU's state unknown, not unchanged. */
+  async function readBack(pciAddress: string, after: string): Promise<MigGpuLayout & { readonly uuid: string }> {
+    try {
+      return await layoutOf(pciAddress);
+    } catch (error) {
+      const cause = error as DriverOperationError;
+      throw new DriverOperationError(cause.code, `${after}, reading the layout back failed: ${cause.message}`, 'unknown (the MIG layout could not be read back)');
+    }
+  }
+
   /** Destroys a GPU instance and its compute instances; returns why it could not, or null. */
   async function destroyGpuInstance(layout: MigGpuLayout & { readonly uuid: string }, gpuInstanceId: number): Promise<string | null> {
     for (const ci of layout.computeInstances.filter((candidate) => candidate.gpuInstanceId === gpuInstanceId)) {
@@ -74,7 +84,7 @@ export function migOperations(tools: MigTools): MigOperations {
       if (profile.free < 1) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device} has no room for another ${profileName}`);
 
       const run = await tools.run(createGpuInstanceArgs(before.uuid, profile.profileId, placement));
-      const after = await layoutOf(device);
+      const after = await readBack(device, `after carving ${profileName} on ${device}`);
       const existed = new Set(before.gpuInstances.map((gi) => gi.gpuInstanceId));
       const created = run.status === 'ok' || run.status === 'failed' ? parseCreatedInstances(run.status === 'ok' ? run.stdout : run.output) : undefined;
       const madeIds = created?.gpuInstances.map((gi) => gi.gpuInstanceId) ?? [];
@@ -101,7 +111,7 @@ export function migOperations(tools: MigTools): MigOperations {
       const partition = partitionsOf(layout, gpu).find((candidate) => candidate.handle === handle);
       if (!partition || partition.gpuInstanceId === undefined) return { pciAddress: device, handle, changed: false };
       const failure = await destroyGpuInstance(layout, partition.gpuInstanceId);
-      const after = await layoutOf(device);
+      const after = await readBack(device, `after destroying ${handle} on ${device}`);
       const stillThere = after.gpuInstances.some((gi) => gi.gpuInstanceId === partition.gpuInstanceId);
       if (failure !== null || stillThere) {
         const code = failure !== null && /in use/i.test(failure) ? DRIVER_ERROR_CODES.deviceBusy : failure !== null ? DRIVER_ERROR_CODES.toolFailed : DRIVER_ERROR_CODES.verifyFailed;
