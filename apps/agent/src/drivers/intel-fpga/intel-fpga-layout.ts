@@ -12,6 +12,16 @@ export const INTERFACE_ID_LAYOUTS = [
   ['fpga', /^intel-fpga-dev\.\d+$/, /^intel-fpga-fme\.\d+$/, 'pr', 'interface_id'],
 ] as const;
 
+/**
+ * The partial-reconfiguration regions: under DFL, the FME's
+ * `dfl-fme-region.N`, each an fpga_region (`/sys/class/fpga_region/regionM`)
+ * behind its own fpga_bridge; under OPAE's intel-fpga driver, each port.
+ */
+export const PR_REGION_LAYOUTS = [
+  ['fpga_region', region, /^dfl-fme\.\d+$/, /^dfl-fme-region\.\d+$/, 'fpga_region', region],
+  ['fpga', /^intel-fpga-dev\.\d+$/, /^intel-fpga-port\.\d+$/],
+] as const;
+
 /** The AFU id of the function loaded in the port (a VF's, once SR-IOV hands the port to it). */
 export const AFU_ID_LAYOUTS = [
   ['fpga_region', region, /^dfl-port\.\d+$/, 'afu_id'],

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AcceleratorDriver } from '../accelerator-driver';
 import { failureOf, fixtureDriverContext, type FixtureDriverContext } from '../testing/driver-test-context';
@@ -50,6 +50,7 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
             attachHandles: [{ kind: 'VF', address: '0000:5e:00.1' }],
           },
         ],
+        partitioning: { kind: 'FPGA_REGION', enabled: true, slices: 1, profiles: [{ name: 'region', slices: 1, maxCount: 1 }], partitions: [{ profile: 'region', handle: 'region1', start: 0, slices: 1 }] },
       },
       {
         type: 'FPGA',
@@ -72,6 +73,7 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
             attachHandles: [{ kind: 'PCI', address: '0000:86:00.0' }],
           },
         ],
+        partitioning: { kind: 'FPGA_REGION', enabled: true, slices: 1, profiles: [{ name: 'region', slices: 1, maxCount: 1 }], partitions: [{ profile: 'region', handle: 'intel-fpga-port.0', start: 0, slices: 1 }] },
       },
       {
         type: 'FPGA',
@@ -99,9 +101,30 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
             attachHandles: [{ kind: 'PCI', address: '0000:be:00.0' }],
           },
         ],
+        partitioning: { kind: 'FPGA_REGION', enabled: true, slices: 1, profiles: [{ name: 'region', slices: 1, maxCount: 1 }], partitions: [{ profile: 'region', handle: 'region4', start: 0, slices: 1 }] },
       },
     ]);
     expect(host.warnings).toEqual([]);
+  });
+
+  it('reports each partial-reconfiguration region of a card as a partition of its own', async () => {
+    // A second PR region on the N3000's FME, as the DFL driver shows one per port.
+    const fme = join(host.copy.root, 'bus/pci/devices/0000:be:00.0/fpga_region/region3/dfl-fme.1');
+    await mkdir(join(fme, 'dfl-fme-region.6/fpga_region/region6'), { recursive: true });
+    await writeFile(join(fme, 'dfl-fme-region.6/fpga_region/region6/compat_id'), '9346116da8495b7dbe35e9a81cba4e0e\n');
+
+    const n3000 = (await driver.discover()).find((device) => device.pciAddress === '0000:be:00.0') as { partitioning?: unknown } | undefined;
+
+    expect(n3000?.partitioning).toEqual({
+      kind: 'FPGA_REGION',
+      enabled: true,
+      slices: 2,
+      profiles: [{ name: 'region', slices: 1, maxCount: 2 }],
+      partitions: [
+        { profile: 'region', handle: 'region4', start: 0, slices: 1 },
+        { profile: 'region', handle: 'region6', start: 1, slices: 1 },
+      ],
+    });
   });
 
   it('reports every card healthy, with its AER totals where the kernel has them', async () => {

@@ -6,12 +6,13 @@ import type { AcceleratorDriver, JobEvidence, JobParams } from '../accelerator-d
 import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
+import { findFpgaRegions, fpgaRegionPartitioning } from '../fpga/fpga-regions';
 import { programWithRestore, type FpgaTarget } from '../fpga/program-with-restore';
 import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
 import { isBlankFpgaId, OWNER_CYBORG, traitPart } from '../pci/trait-names';
-import { AFU_ID_LAYOUTS, INTEL_FPGA_PRODUCTS, INTERFACE_ID_LAYOUTS } from './intel-fpga-layout';
+import { AFU_ID_LAYOUTS, INTEL_FPGA_PRODUCTS, INTERFACE_ID_LAYOUTS, PR_REGION_LAYOUTS } from './intel-fpga-layout';
 import type { IntelFpgaSettings } from './intel-fpga.settings';
 
 /**
@@ -36,7 +37,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
       pfs.map(async (pf) => {
         const product = INTEL_FPGA_PRODUCTS[pf.productId];
         const vfs = presentVfs(pf, byAddress);
-        const [regions, afus] = await Promise.all([interfaceIds(pf), loadedAfus([pf, ...vfs])]);
+        const [regions, afus, prRegions] = await Promise.all([interfaceIds(pf), loadedAfus([pf, ...vfs]), findFpgaRegions(pf.path, PR_REGION_LAYOUTS)]);
         const attachHandles: ReportedAttachHandle[] =
           vfs.length > 0 ? vfs.map((vf) => ({ kind: 'VF', address: vf.address })) : [{ kind: 'PCI', address: pf.address }];
         const traits = [
@@ -51,6 +52,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
           model: product.model,
           boardInfo: regions.length > 0 ? { interface_id: regions.join(',') } : {},
           deployables: [{ resourceClass: 'FPGA', count: attachHandles.length, traits, driverName: 'intel-fpga', attachHandles }],
+          partitioning: fpgaRegionPartitioning(prRegions),
         });
         return { device: pf, functions: vfs.length > 0 ? vfs : [pf], report };
       }),

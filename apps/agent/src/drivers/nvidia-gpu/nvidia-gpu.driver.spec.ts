@@ -47,6 +47,8 @@ describe('nvidia-gpu driver (nvidia-gpu fixture)', () => {
         deployables: [
           { resourceClass: 'PGPU', count: 1, traits: ['OWNER_CYBORG', 'CUSTOM_NVIDIA_20B5'], driverName: 'nvidia-gpu', attachHandles: [{ kind: 'PCI', address: '0000:3b:00.0' }] },
         ],
+        // MIG-capable, MIG off: nothing to carve until an operator turns it on.
+        partitioning: { kind: 'MIG', enabled: false, slices: 8, profiles: [], partitions: [] },
       },
       {
         type: 'GPU',

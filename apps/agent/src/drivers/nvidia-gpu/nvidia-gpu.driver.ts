@@ -2,7 +2,8 @@ import type { ReportedAttachHandle, ReportedDeployable } from '@ledger/inventory
 import type { PciFunction } from '../../discovery/pci-function';
 import type { AcceleratorDriver, DeviceHealthSample, JobEvidence, JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
-import { DRIVER_ERROR_CODES, untouched } from '../driver-errors';
+import { normalizePciAddress } from '../../discovery/pci-address';
+import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
 import { nameParam, pciAddressParam, uuidParam } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
@@ -11,7 +12,11 @@ import { nvidiaGpuHealth } from './nvidia-gpu-health';
 import { NVIDIA_GPU_MODELS } from './nvidia-gpu-models';
 import type { NvidiaGpuSettings } from './nvidia-gpu.settings';
 import { createMdev, removeMdev } from './nvidia-mdevs';
-import { readNvidiaSmi, type NvidiaSmiReading } from './nvidia-smi';
+import { readMigLayouts, type MigLayoutReading } from './mig/mig-layout';
+import { migOperations, type MigGpu, type PartitionOperations } from './mig/mig-operations';
+import { migPartitioning } from './mig/mig-partitioning';
+import type { ReportedPartitioning } from './mig/reported-partitioning';
+import { readNvidiaSmi, runNvidiaSmi, type NvidiaSmiReading } from './nvidia-smi';
 import { readCriticalXids } from './nvidia-xid';
 
 const NVIDIA = '10de';
@@ -23,9 +28,11 @@ const SMI_REUSE_MS = 1000;
  * deployable with an MDEV handle per instance of that type. SR-IOV VFs
  * (A100 and later) are never GPUs of their own (Cyborg's LP#1987380); on
  * those GPUs the vGPU instances live on the VFs, so the handles do too.
- * nvidia-smi, when present, adds UUID, MIG mode, health and telemetry.
+ * nvidia-smi, when present, adds UUID, MIG mode, health and telemetry, and
+ * for MIG-capable GPUs their partitioning: MIG profiles and the GPU
+ * instances carved now, which carvePartition and destroyPartition change.
  */
-export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSettings): AcceleratorDriver {
+export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSettings): AcceleratorDriver & PartitionOperations {
   const { sysfs } = context;
   const smiTimeoutMs = settings.nvidiaSmiTimeoutSeconds * 1000;
   let warnedNoSmi = false;
@@ -46,6 +53,25 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     return reading;
   }
 
+  let lastMig: { readonly at: number; readonly reading: Promise<MigLayoutReading> } | undefined;
+
+  /** The MIG layouts, read at most once a second like smi(); `fresh` for an operation that must see the GPU as it is now. */
+  function migLayouts(fresh = false): Promise<MigLayoutReading> {
+    const now = Date.now();
+    if (!fresh && lastMig && now - lastMig.at < SMI_REUSE_MS) return lastMig.reading;
+    const reading = readMigLayouts(context.runCommand, settings.nvidiaSmiPath, smiTimeoutMs);
+    lastMig = { at: now, reading };
+    return reading;
+  }
+
+  /** A MIG-capable GPU's partitioning; none when the GPU cannot do MIG or nvidia-smi cannot tell (then the ledger keeps what it knew). */
+  function partitioningOf(gpu: PciFunction, mig: MigLayoutReading | undefined): ReportedPartitioning | undefined {
+    const model = NVIDIA_GPU_MODELS[gpu.productId];
+    const layout = mig?.status === 'ok' ? mig.gpus.get(gpu.address) : undefined;
+    if (model?.migSlices === undefined || settings.vgpuTypes[gpu.address] || !layout || layout.migCurrent === null) return undefined;
+    return migPartitioning(layout, { migSlices: model.migSlices, memoryGiB: model.memoryGiB });
+  }
+
   /** A GPU: NVIDIA's VGA (0300) or 3D (0302) controller that is not a VF. Its audio and USB functions are other classes. */
   const isGpu = (fn: PciFunction) =>
     fn.vendorId === NVIDIA && (fn.classCode.startsWith('0300') || fn.classCode.startsWith('0302')) && fn.physicalFunction === null;
@@ -55,6 +81,8 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     if (gpus.length === 0) return [];
     const byAddress = indexByAddress(functions);
     const reading = await smi();
+    const mig = gpus.some((gpu) => NVIDIA_GPU_MODELS[gpu.productId]?.migSlices !== undefined) ? await migLayouts() : undefined;
+    if (mig?.status === 'failed') context.logger.warn(`nvidia-gpu: MIG layout unreadable (${mig.reason}); partitions not reported`);
     return gpus.map((gpu) => {
       const seen = reading.status === 'ok' ? reading.gpus.get(gpu.address) : undefined;
       const known = NVIDIA_GPU_MODELS[gpu.productId];
@@ -70,6 +98,7 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
         },
         ...(memoryGiB !== undefined ? { capacity: { memoryGiB } } : {}),
         deployables: [deployable],
+        partitioning: partitioningOf(gpu, mig),
       });
       return { device: gpu, functions: vgpuType ? [] : [gpu], report };
     });
@@ -112,6 +141,21 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
 
   const basics = sysfsDriverBasics(sysfs, findDevices);
 
+  const mig = migOperations({
+    run: (args) => runNvidiaSmi(context.runCommand, settings.nvidiaSmiPath, args, smiTimeoutMs),
+    readLayouts: () => migLayouts(true),
+  });
+
+  /** The MIG-capable GPU at a PCI address, read afresh. */
+  async function migGpu(address: string): Promise<MigGpu> {
+    if (normalizePciAddress(address) === undefined) throw invalidParams(`"${address}" is not a PCI address`);
+    sysfs.invalidate();
+    const gpu = (await sysfs.scanPci()).find((fn) => fn.address === normalizePciAddress(address) && isGpu(fn));
+    const model = gpu && NVIDIA_GPU_MODELS[gpu.productId];
+    if (!gpu || model?.migSlices === undefined) throw untouched(DRIVER_ERROR_CODES.deviceNotFound, `no MIG-capable NVIDIA GPU at ${address}`);
+    return { pciAddress: gpu.address, migSlices: model.migSlices, memoryGiB: model.memoryGiB };
+  }
+
   /** The GPU or VF that holds a job's mdevs, read afresh. */
   async function mdevParent(params: JobParams): Promise<PciFunction> {
     const address = pciAddressParam(params);
@@ -147,6 +191,14 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     async removeMdev(params: JobParams): Promise<JobEvidence> {
       const mdevUuid = uuidParam(params, 'mdevUuid');
       return removeMdev(sysfs, await mdevParent(params), mdevUuid);
+    },
+
+    async carvePartition(device, profile, placement) {
+      return mig.carve(await migGpu(device), profile, placement);
+    },
+
+    async destroyPartition(device, partition) {
+      return mig.destroy(await migGpu(device), partition);
     },
   };
 }

@@ -36,12 +36,25 @@ export type NvidiaSmiReading =
   | { readonly status: 'failed'; readonly reason: string }
   | { readonly status: 'ok'; readonly gpus: ReadonlyMap<string, NvidiaSmiGpu> };
 
-/** Runs the query. No binary is `absent` (a host without NVIDIA's driver stack), not a failure. */
-export async function readNvidiaSmi(runCommand: RunCommand, path: string, timeoutMs: number): Promise<NvidiaSmiReading> {
-  const result = await runCommand(path, NVIDIA_SMI_ARGS, { timeoutMs });
+/** How one nvidia-smi run ended; `output` on failure is what it printed (some listings say "No … found" and exit non-zero). */
+export type NvidiaSmiRun =
+  | { readonly status: 'absent' }
+  | { readonly status: 'failed'; readonly reason: string; readonly output: string }
+  | { readonly status: 'ok'; readonly stdout: string };
+
+/** The one way the agent runs nvidia-smi. No binary is `absent` (a host without NVIDIA's driver stack), not a failure. */
+export async function runNvidiaSmi(runCommand: RunCommand, path: string, args: readonly string[], timeoutMs: number): Promise<NvidiaSmiRun> {
+  const result = await runCommand(path, args, { timeoutMs });
   if (result.spawnError === 'ENOENT') return { status: 'absent' };
-  if (result.exitCode !== 0) return { status: 'failed', reason: describeCommandFailure('nvidia-smi', result) };
-  return { status: 'ok', gpus: parseNvidiaSmiCsv(result.stdout) };
+  if (result.exitCode !== 0) return { status: 'failed', reason: describeCommandFailure('nvidia-smi', result), output: `${result.stdout}\n${result.stderr}` };
+  return { status: 'ok', stdout: result.stdout };
+}
+
+/** Runs the query. */
+export async function readNvidiaSmi(runCommand: RunCommand, path: string, timeoutMs: number): Promise<NvidiaSmiReading> {
+  const run = await runNvidiaSmi(runCommand, path, NVIDIA_SMI_ARGS, timeoutMs);
+  if (run.status !== 'ok') return run.status === 'absent' ? run : { status: 'failed', reason: run.reason };
+  return { status: 'ok', gpus: parseNvidiaSmiCsv(run.stdout) };
 }
 
 /** Lines of `--format=csv,noheader,nounits`; a line that is not one GPU's is ignored. */

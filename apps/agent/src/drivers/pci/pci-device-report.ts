@@ -1,5 +1,6 @@
 import type { DeviceType, ReportedDeployable, ReportedDevice } from '@ledger/inventory';
 import type { PciFunction } from '../../discovery/pci-function';
+import type { ReportedPartitioning } from '../nvidia-gpu/mig/reported-partitioning';
 
 export interface DeviceReportFields {
   readonly type: DeviceType;
@@ -8,10 +9,12 @@ export interface DeviceReportFields {
   readonly boardInfo?: Readonly<Record<string, string>>;
   readonly capacity?: Readonly<Record<string, number>>;
   readonly deployables: readonly ReportedDeployable[];
+  /** MIG layout, FPGA regions (issue 26); absent for devices that cannot be partitioned or whose layout cannot be read now. */
+  readonly partitioning?: ReportedPartitioning;
 }
 
 /** A ReportedDevice for the PCI function that identifies the device (its PF, or the management PF). */
-export function pciDeviceReport(fn: PciFunction, fields: DeviceReportFields): ReportedDevice {
+export function pciDeviceReport(fn: PciFunction, fields: DeviceReportFields): ReportedDevice & { readonly partitioning?: ReportedPartitioning } {
   return {
     type: fields.type,
     vendorId: fn.vendorId,
@@ -25,6 +28,7 @@ export function pciDeviceReport(fn: PciFunction, fields: DeviceReportFields): Re
     numaNode: fn.numaNode,
     ...(fields.capacity !== undefined ? { capacity: fields.capacity } : {}),
     deployables: fields.deployables,
+    ...(fields.partitioning !== undefined ? { partitioning: fields.partitioning } : {}),
   };
 }
 

@@ -51,6 +51,13 @@ describe('xilinx-fpga driver (xilinx-fpga fixture)', () => {
             ],
           },
         ],
+        partitioning: {
+          kind: 'FPGA_REGION',
+          enabled: true,
+          slices: 1,
+          profiles: [{ name: 'region', slices: 1, maxCount: 1 }],
+          partitions: [{ profile: 'region', handle: '862c7020a250293e32036f19956669e5', start: 0, slices: 1 }],
+        },
       },
     ]);
     expect(await driver.health()).toEqual([{ pciAddress: '0000:d8:00.0', health: 'ok', reason: null, telemetry: { aerFatal: 0, aerNonFatal: 0 } }]);

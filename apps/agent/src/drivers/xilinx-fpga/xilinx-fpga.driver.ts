@@ -5,6 +5,7 @@ import type { AcceleratorDriver, JobEvidence, JobParams } from '../accelerator-d
 import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
+import { fpgaRegionPartitioning } from '../fpga/fpga-regions';
 import { programWithRestore } from '../fpga/program-with-restore';
 import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
@@ -65,6 +66,8 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
           deployables: [
             { resourceClass: 'FPGA', count: 1, traits, driverName: 'xilinx-fpga', attachHandles: card.map((fn) => ({ kind: 'PCI', address: fn.address })) },
           ],
+          // XRT names each dynamic (user) region by the interface it offers: the region's id.
+          partitioning: fpgaRegionPartitioning(interfaces),
         });
         return { device: mgmt, functions: card, report };
       }),
