@@ -29,7 +29,7 @@ export function registerAuditVerify(audit: Command): void {
     .description('check the hash chain and the signed checkpoints of the whole log; names the first broken position')
     .option('--file <export.jsonl>', 'verify an export instead of the live store')
     .option('--public-key <file.pem>', "an auditor-held copy of the checkpoint key (default: the data dir's)")
-    .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints (e.g. the published copy)')
+    .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints and accepted rollbacks (e.g. the published copy, or the Kafka topic consumed into a file)')
     .option('--json', 'print the verdict as JSON')
     .option('--quiet', 'no progress on stderr')
     .option('--threads <n>', 'worker threads verifying ranges of the log at once (default LEDGER_AUDIT_VERIFY_THREADS; 0: one per core)', parseThreads)
