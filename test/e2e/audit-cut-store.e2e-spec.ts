@@ -19,7 +19,8 @@ interface Readiness {
  * back beside the newer checkpoints.jsonl): export refuses, carries the
  * later checkpoints when told to, and signs nothing below them; a ledger on
  * it is not ready and signs nothing until an operator accepts the rollback
- * with `ledgerctl audit accept-rollback`, which is recorded.
+ * with `ledgerctl audit accept-rollback`, which is recorded, and which
+ * verify then reads (live and in the export) instead of reporting a cut.
  */
 describe('a store cut below its signed head', () => {
   const dirs: string[] = [];
@@ -112,5 +113,17 @@ describe('a store cut below its signed head', () => {
     // The head has not passed the signed head: still nothing signed, only the acceptance recorded.
     expect(checkpointLines().slice(before).filter((line) => 'position' in line)).toEqual([]);
     expect((await ledgerctlProcess(env, 'audit', 'export', '--out', join(dataDir, 'accepted.jsonl'), '--quiet')).code).toBe(0);
+  });
+
+  it('audit verify reads the acceptance: the live store and its export verify, naming the rollback instead of a cut', async () => {
+    const rollback = { to: storeHead, signedHead, by: 'ops-alice', reason: 'restored the backup' };
+    const live = await ledgerctlProcess(env, 'audit', 'verify', '--json', '--quiet');
+    expect([live.code, JSON.parse(live.stdout)]).toEqual([0, expect.objectContaining({ ok: true, headPosition: storeHead, rollbacks: [expect.objectContaining(rollback)] })]);
+    expect((await ledgerctlProcess(env, 'audit', 'verify', '--quiet')).stdout).toContain(`rollback accepted by ops-alice`);
+    const out = join(dataDir, 'accepted.jsonl');
+    const header = readFileSync(out, 'utf8').split('\n').filter((line) => line.startsWith('{"rollbackAccepted"'));
+    expect(header.map((line) => JSON.parse(line).rollbackAccepted)).toEqual([expect.objectContaining(rollback)]);
+    const exported = await ledgerctlProcess(env, 'audit', 'verify', '--file', out, '--json', '--quiet');
+    expect([exported.code, JSON.parse(exported.stdout)]).toEqual([0, expect.objectContaining({ ok: true, headPosition: storeHead, rollbacks: [expect.objectContaining(rollback)] })]);
   });
 });

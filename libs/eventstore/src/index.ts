@@ -34,6 +34,7 @@ export * from './anchoring/checkpoint-key-file';
 export * from './anchoring/checkpoint-files';
 export * from './anchoring/rollback-acceptance';
 export * from './anchoring/log-cut';
+export * from './anchoring/standing-checkpoints';
 export * from './anchoring/anchored-verifier';
 export * from './anchoring/head-checkpointer';
 export * from './anchoring/log-batches';

@@ -22,6 +22,23 @@ export class CheckpointAnchorResponse {
   at!: string;
 }
 
+export class RollbackResponse {
+  @ApiProperty({ example: 15, description: "the store's head the operator accepted: the log was put back to it" })
+  to!: number;
+
+  @ApiProperty({ example: 30, description: 'the signed head given up' })
+  signedHead!: number;
+
+  @ApiProperty({ example: 'ops-alice' })
+  by!: string;
+
+  @ApiProperty({ example: 'restored the backup' })
+  reason!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+}
+
 /** GET /api/v1/audit/verify: what `ledgerctl audit verify --json` prints. */
 export class ChainVerdictResponse {
   @ApiProperty({ description: 'the chain and every signed checkpoint agree' })
@@ -47,4 +64,7 @@ export class ChainVerdictResponse {
 
   @ApiPropertyOptional({ type: ChainBreakResponse })
   firstBreak?: ChainBreakResponse;
+
+  @ApiPropertyOptional({ type: [RollbackResponse], description: 'accepted rollbacks (`ledgerctl audit accept-rollback`) that gave up signed checkpoints; absent when none did' })
+  rollbacks?: RollbackResponse[];
 }

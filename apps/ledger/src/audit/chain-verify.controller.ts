@@ -2,15 +2,16 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Allow } from '@ledger/auth/nest';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
-import { type AnchoredVerdict, EVENT_STORE, type EventStore, readCheckpointKeys, readCheckpointLines, verifyStoreLog } from '@ledger/eventstore';
+import { type AnchoredVerdict, EVENT_STORE, type EventStore, readCheckpointKeys, readCheckpointRecords, verifyAgainstRecords, verifyStoreLog } from '@ledger/eventstore';
 import { LEDGER_CONFIG } from '../infrastructure/tokens';
 import { ChainVerdictResponse } from './chain-verdict.response';
 
 /**
  * The console's "verify the chain" (docs/audit.md): the same walk as
  * `ledgerctl audit verify` on the live store, against the checkpoints this
- * machine holds (the data dir's file and the published copy) and the data
- * dir's key. One read of the whole log, in ranges on worker threads
+ * machine holds (the data dir's file and the published copy: accepted
+ * rollbacks in them give up the checkpoints they cover) and the data dir's
+ * key. One read of the whole log, in ranges on worker threads
  * (LEDGER_AUDIT_VERIFY_THREADS), so the event loop stays free: seconds on
  * millions of events, so it runs when an admin asks, never on a timer.
  */
@@ -31,7 +32,8 @@ export class ChainVerifyController {
   @ApiOkResponse({ type: ChainVerdictResponse })
   verify(): Promise<AnchoredVerdict> {
     const files = dataFiles(this.config);
-    const checkpoints = [files.checkpoints, this.config.checkpointPublishFile].flatMap((file) => (file ? readCheckpointLines(file) : []));
-    return verifyStoreLog(this.store, checkpoints, readCheckpointKeys(files.checkpointKey)?.publicKey, { threads: this.config.auditVerifyThreads });
+    const records = readCheckpointRecords([files.checkpoints, this.config.checkpointPublishFile]);
+    const publicKey = readCheckpointKeys(files.checkpointKey)?.publicKey;
+    return verifyAgainstRecords(records, publicKey, (checkpoints) => verifyStoreLog(this.store, checkpoints, publicKey, { threads: this.config.auditVerifyThreads }));
   }
 }

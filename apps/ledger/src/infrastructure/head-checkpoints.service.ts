@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { dataFiles, type LedgerConfig } from '@ledger/config';
-import { EVENT_STORE, type EventStore, HeadCheckpointer, type LogCut, loadOrCreateCheckpointKeys, readCheckpointLines } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, HeadCheckpointer, type LogCut, loadOrCreateCheckpointKeys, readCheckpointLines, type SignedRollbackAcceptance } from '@ledger/eventstore';
 import { isLedgerError } from '@ledger/kernel';
 import type { MessagePublisher } from '@ledger/messaging';
 import { CheckpointRelay } from '../messaging/checkpoint-relay';
@@ -13,7 +13,8 @@ import { LEDGER_CONFIG } from './tokens';
  * and appends it to data/checkpoints.jsonl and the published copy, and
  * publishes it to Kafka when LEDGER_KAFKA_BROKERS is set. On a store cut
  * below the signed head it signs nothing, logs why, and tells /readyz
- * (`cut`) until an operator accepts the rollback.
+ * (`cut`) until an operator accepts the rollback; that acceptance goes to
+ * Kafka too, once per process, when a tick first finds the store in it.
  */
 @Injectable()
 export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -22,6 +23,8 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
   private relay: CheckpointRelay | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  /** The signatures of the acceptances this process has handed to the relay. */
+  private readonly relayedAcceptances = new Set<string>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -57,14 +60,23 @@ export class HeadCheckpointsService implements OnApplicationBootstrap, BeforeApp
   private sign(): Promise<unknown> {
     this.running = this.running.then(async () => {
       try {
+        const accepted = this.relay ? await this.acceptanceToRelay() : undefined;
         const signed = await this.checkpointer?.checkpoint();
         if (signed) this.logger.debug(`signed head checkpoint at position ${signed.position}`);
-        await this.relay?.relay(signed).catch((error: Error) => this.logger.warn(`head checkpoints not yet on Kafka (sent again with the next): ${error.message}`));
+        await this.relay?.relay(signed, accepted).catch((error: Error) => this.logger.warn(`head checkpoints not yet on Kafka (sent again with the next): ${error.message}`));
       } catch (error) {
         const code = isLedgerError(error) ? `${error.code}: ` : '';
         this.logger.error(`could not sign the head checkpoint: ${code}${(error as Error).message}`);
       }
     });
     return this.running;
+  }
+
+  /** The accepted rollback the store is in, the first time a tick finds it. */
+  private async acceptanceToRelay(): Promise<SignedRollbackAcceptance | undefined> {
+    const accepted = (await this.checkpointer?.cut())?.accepted;
+    if (!accepted || this.relayedAcceptances.has(accepted.signature)) return undefined;
+    this.relayedAcceptances.add(accepted.signature);
+    return accepted;
   }
 }

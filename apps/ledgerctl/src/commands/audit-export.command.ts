@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { type LogCut, LogCutBelowSignedHeadError, type RecordedEvent, type SignedCheckpoint, signCheckpoint } from '@ledger/eventstore';
 import { beyondPoint, type LogPoint, reachedPoint } from '@ledger/processing';
-import { ledgerCheckpointKeys, liveCheckpoints, liveLogCut } from '../support/checkpoint-sources';
+import { ledgerCheckpointKeys, liveCheckpointRecords, liveCheckpoints, liveLogCut } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { type EventSource, openLiveSource } from '../support/event-source';
 import { Progress } from '../support/progress';
@@ -22,7 +22,8 @@ interface ExportOptions {
  * with hashes) per line, so it can be verified and replayed offline. The
  * signed checkpoints up to the exported head lead the file, with one signed
  * now at that head when the data dir's key is here, so `audit verify --file`
- * catches a cut or a rewrite of the export itself. Written
+ * catches a cut or a rewrite of the export itself; the accepted rollbacks
+ * follow them (`{"rollbackAccepted": …}` lines). Written
  * to a temporary file and renamed, so a half-written export never looks whole.
  * `--from` / `--to` (positions or times, both ends included) cut a range out
  * for reading and replay: it carries the signed checkpoints inside a range
@@ -56,7 +57,7 @@ export function registerAuditExport(audit: Command): void {
       const progress = new Progress(`exporting ${source.description}`, source.total, options.quiet);
       let written = 0;
       try {
-        const header = (from || to ? rangeCheckpoints(source, from, to) : exportCheckpoints(source, cut)).map((checkpoint) => JSON.stringify({ checkpoint }));
+        const header = from || to ? rangeCheckpoints(source, from, to).map((checkpoint) => JSON.stringify({ checkpoint })) : wholeLogHeader(source, cut);
         if (header.length > 0) output.write(`${header.join('\n')}\n`);
         for await (const batch of source.batches()) {
           const inRange = batch.filter((event) => (!from || reachedPoint(event, from)) && (!to || !beyondPoint(event, to)));
@@ -86,6 +87,16 @@ function rangeCheckpoints(source: EventSource, from?: LogPoint, to?: LogPoint): 
   const first = from && 'position' in from ? from.position : 1;
   const last = Math.min(to && 'position' in to ? to.position : Number.POSITIVE_INFINITY, source.total ?? 0);
   return liveCheckpoints(cliConfig()).filter((checkpoint) => checkpoint.position >= first && checkpoint.position <= last);
+}
+
+/**
+ * A whole log's header: its checkpoints, then every accepted rollback
+ * (`{"rollbackAccepted": …}`), so `audit verify --file` reads the
+ * rollbacks an operator accepted as the live verify does.
+ */
+function wholeLogHeader(source: EventSource, cut: LogCut | undefined): string[] {
+  const acceptances = liveCheckpointRecords(cliConfig()).acceptances;
+  return [...exportCheckpoints(source, cut).map((checkpoint) => JSON.stringify({ checkpoint })), ...acceptances.map((rollbackAccepted) => JSON.stringify({ rollbackAccepted }))];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { AnchoredVerdict } from '@ledger/eventstore';
-import { auditorCheckpoints, liveCheckpoints, verifyingKey } from '../support/checkpoint-sources';
+import { type AnchoredVerdict, verifyAgainstRecords } from '@ledger/eventstore';
+import { auditorCheckpointRecords, joinedRecords, liveCheckpointRecords, verifyingKey } from '../support/checkpoint-sources';
 import { cliConfig } from '../support/config';
 import { openSource } from '../support/event-source';
 import { Progress } from '../support/progress';
@@ -19,7 +19,9 @@ interface VerifyOptions {
  * against the signed head checkpoints it can find (the export's header, the
  * data dir's file and published copy, `--checkpoints`), and names the first
  * broken position: an edit, a rewrite with recomputed hashes up to the
- * newest checkpoint, or a cut tail. Exit 0 when intact, 1 when broken.
+ * newest checkpoint, or a cut tail. Accepted rollbacks found beside them
+ * give up the checkpoints they cover and are named in the verdict.
+ * Exit 0 when intact, 1 when broken.
  */
 export function registerAuditVerify(audit: Command): void {
   audit
@@ -27,23 +29,24 @@ export function registerAuditVerify(audit: Command): void {
     .description('check the hash chain and the signed checkpoints of the whole log; names the first broken position')
     .option('--file <export.jsonl>', 'verify an export instead of the live store')
     .option('--public-key <file.pem>', "an auditor-held copy of the checkpoint key (default: the data dir's)")
-    .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints (e.g. the published copy)')
+    .option('--checkpoints <file.jsonl>', 'also check against these signed checkpoints and accepted rollbacks (e.g. the published copy, or the Kafka topic consumed into a file)')
     .option('--json', 'print the verdict as JSON')
     .option('--quiet', 'no progress on stderr')
     .option('--threads <n>', 'worker threads verifying ranges of the log at once (default LEDGER_AUDIT_VERIFY_THREADS; 0: one per core)', parseThreads)
     .action(async (options: VerifyOptions) => {
       const config = cliConfig();
       const source = await openSource(options.file);
-      const checkpoints = [
-        ...(await source.checkpoints()),
-        ...(options.file ? [] : liveCheckpoints(config)),
-        ...(options.checkpoints ? auditorCheckpoints(options.checkpoints) : []),
-      ];
+      const records = joinedRecords(
+        await source.checkpointRecords(),
+        options.file ? { checkpoints: [], acceptances: [] } : liveCheckpointRecords(config),
+        options.checkpoints ? auditorCheckpointRecords(options.checkpoints) : { checkpoints: [], acceptances: [] },
+      );
       const publicKey = verifyingKey(config, options.publicKey);
       const progress = new Progress(`verifying ${source.description}`, source.total, options.quiet);
       let verdict: AnchoredVerdict;
       try {
-        verdict = await source.verify(checkpoints, publicKey, { threads: options.threads ?? config.auditVerifyThreads, onProgress: (seen) => progress.update(seen) });
+        const threads = options.threads ?? config.auditVerifyThreads;
+        verdict = await verifyAgainstRecords(records, publicKey, (checkpoints) => source.verify(checkpoints, publicKey, { threads, onProgress: (seen) => progress.update(seen) }));
       } finally {
         await source.close();
       }
@@ -64,8 +67,11 @@ function describe(verdict: AnchoredVerdict): string {
   const anchoring = verdict.anchor
     ? `anchored by the checkpoint at position ${verdict.anchor.position} (signed ${verdict.anchor.at}); ${verdict.unanchored} later events are not yet signed`
     : 'NOT anchored: no signed checkpoint verified, so a rewrite with recomputed hashes or a cut tail would not be seen';
+  const rollbacks = (verdict.rollbacks ?? []).map(
+    (rollback) => `rollback accepted by ${rollback.by} at ${rollback.at}: the log was put back to position ${rollback.to}, giving up the signed head ${rollback.signedHead} (${rollback.reason})\n`,
+  );
   if (verdict.ok) {
-    return `chain intact: ${verdict.checked} events; head position ${verdict.headPosition}, head hash ${verdict.headHash}\n${anchoring}\n`;
+    return `chain intact: ${verdict.checked} events; head position ${verdict.headPosition}, head hash ${verdict.headHash}\n${anchoring}\n${rollbacks.join('')}`;
   }
   const broken = verdict.firstBreak!;
   const where = broken.eventId ? `position ${broken.position} (event ${broken.eventId})` : `position ${broken.position}`;

@@ -6,7 +6,6 @@ import {
   type LogCut,
   logCutOf,
   readCheckpointKeys,
-  readCheckpointLines,
   readCheckpointRecords,
   readPublicKeyFile,
   type SignedCheckpoint,
@@ -40,9 +39,15 @@ export function verifyingKey(config: LedgerConfig, publicKeyFile?: string): KeyO
   }
 }
 
-/** A checkpoint file an auditor holds (e.g. the published copy), given with --checkpoints. */
-export function auditorCheckpoints(file: string): SignedCheckpoint[] {
-  const checkpoints = readCheckpointLines(file);
-  if (checkpoints.length === 0) throw new CliError(`--checkpoints ${file}: no signed checkpoint in it`, 2);
-  return checkpoints;
+/** A checkpoint file an auditor holds (e.g. the published copy), given with --checkpoints: its checkpoints and accepted rollbacks. */
+export function auditorCheckpointRecords(file: string): CheckpointRecords {
+  const records = readCheckpointRecords([file]);
+  if (records.checkpoints.length === 0) throw new CliError(`--checkpoints ${file}: no signed checkpoint in it`, 2);
+  return records;
 }
+
+/** Several sources' checkpoints and accepted rollbacks, as one. */
+export const joinedRecords = (...records: readonly CheckpointRecords[]): CheckpointRecords => ({
+  checkpoints: records.flatMap((each) => each.checkpoints),
+  acceptances: records.flatMap((each) => each.acceptances),
+});

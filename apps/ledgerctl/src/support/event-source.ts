@@ -2,7 +2,22 @@ import type { KeyObject } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventStoreOptions } from '@ledger/config';
-import { AnchoredVerifier, type AnchoredVerdict, verifyBatches, openEventStore, type RecordedEvent, type SignedCheckpoint, type StoredEvent, upToHead, verifiableBatches, type VerifyStoreLogOptions, verifyStoreLog } from '@ledger/eventstore';
+import {
+  AnchoredVerifier,
+  type AnchoredVerdict,
+  type CheckpointRecords,
+  isRollbackAcceptanceLine,
+  openEventStore,
+  type RecordedEvent,
+  type SignedCheckpoint,
+  type SignedRollbackAcceptance,
+  type StoredEvent,
+  upToHead,
+  verifiableBatches,
+  verifyBatches,
+  type VerifyStoreLogOptions,
+  verifyStoreLog,
+} from '@ledger/eventstore';
 import { CliError } from './cli-error';
 import { cliConfig } from './config';
 import { exportEventBatches, isCheckpointLine, parseJson } from './export-lines';
@@ -19,8 +34,8 @@ export interface EventSource {
   readonly total?: number;
   /** The chain hash at the head the source reads up to (live store only, for signing an export). */
   readonly headHash?: string;
-  /** The signed checkpoints the source carries (an export's header); the live store's are in files beside it. */
-  checkpoints(): Promise<SignedCheckpoint[]>;
+  /** The signed checkpoints and accepted rollbacks the source carries (an export's header); the live store's are in files beside it. */
+  checkpointRecords(): Promise<CheckpointRecords>;
   batches(): AsyncIterable<RecordedEvent[]>;
   /**
    * The same log for `audit verify`: as stored (data and metadata undecoded)
@@ -44,7 +59,7 @@ export async function openLiveSource(): Promise<EventSource> {
     description: `${config.store} store`,
     total: head,
     headHash: headEvents.find((event) => event.position === head)?.hash,
-    checkpoints: async () => [],
+    checkpointRecords: async () => ({ checkpoints: [], acceptances: [] }),
     batches: () => upToHead(head, readDecoded),
     verifiableBatches: () => verifiableBatches(store, head, BATCH),
     verify: (checkpoints, publicKey, options) => verifyStoreLog(store, checkpoints, publicKey, { ...options, head }),
@@ -54,26 +69,29 @@ export async function openLiveSource(): Promise<EventSource> {
 
 /**
  * An export written by `audit export`: the signed checkpoints first (one
- * `{"checkpoint": …}` line each), then one recorded event per line, in log
- * order. Checkpoints lead so that cutting the export's tail cannot cut them.
+ * `{"checkpoint": …}` line each) and the accepted rollbacks (one
+ * `{"rollbackAccepted": …}` line each), then one recorded event per line, in
+ * log order. They lead so that cutting the export's tail cannot cut them.
  */
 export function openFileSource(file: string): EventSource {
   const source: EventSource = {
     description: file,
-    async checkpoints() {
-      const found: SignedCheckpoint[] = [];
+    async checkpointRecords() {
+      const checkpoints: SignedCheckpoint[] = [];
+      const acceptances: SignedRollbackAcceptance[] = [];
       try {
         for await (const line of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
           if (line.trim() === '') continue;
           const parsed = parseJson(line);
-          if (!isCheckpointLine(parsed)) break;
-          found.push(parsed.checkpoint);
+          if (isCheckpointLine(parsed)) checkpoints.push(parsed.checkpoint);
+          else if (isRollbackAcceptanceLine(parsed)) acceptances.push(parsed.rollbackAccepted);
+          else break;
         }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`${file} does not exist`, 2);
         throw error;
       }
-      return found;
+      return { checkpoints, acceptances };
     },
     async *batches() {
       const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });

@@ -1,4 +1,4 @@
-import { isSignedCheckpoint, type RecordedEvent, type SignedCheckpoint } from '@ledger/eventstore';
+import { isRollbackAcceptanceLine, isSignedCheckpoint, type RecordedEvent, type SignedCheckpoint } from '@ledger/eventstore';
 
 /** A line of an export's header: a signed checkpoint, told apart from an event by its one key. */
 export interface CheckpointLine {
@@ -8,14 +8,17 @@ export interface CheckpointLine {
 export const isCheckpointLine = (value: unknown): value is CheckpointLine =>
   typeof value === 'object' && value !== null && 'checkpoint' in value && isSignedCheckpoint((value as CheckpointLine).checkpoint);
 
-/** What one line of an export holds: an event, nothing to check (a blank line, a checkpoint), or what is wrong with it. */
+/** A line of an export's header: a signed checkpoint or an accepted rollback (`{"rollbackAccepted": …}`). */
+export const isHeaderLine = (value: unknown): boolean => isCheckpointLine(value) || isRollbackAcceptanceLine(value);
+
+/** What one line of an export holds: an event, nothing to check (a blank line, a header line), or what is wrong with it. */
 export type ExportLine = { readonly event: RecordedEvent } | { readonly skip: true } | { readonly problem: string };
 
 /** Reads one line of an export; the file source and the verify workers (export-range-worker.ts) read lines alike. */
 export function readExportLine(line: string): ExportLine {
   if (line.trim() === '') return { skip: true };
   const parsed = parseJson(line);
-  if (isCheckpointLine(parsed)) return { skip: true };
+  if (isHeaderLine(parsed)) return { skip: true };
   if (parsed === undefined) return { problem: 'is not JSON: the export is damaged' };
   const event = parsed as RecordedEvent;
   if (typeof event?.position !== 'number' || typeof event.hash !== 'string' || typeof event.stream !== 'string') {

@@ -51,7 +51,7 @@ describe('verifyExportRanges', () => {
     const file = join(dir, `${name}.jsonl`);
     writeFileSync(file, text);
     const source = openFileSource(file);
-    const checkpoints = await source.checkpoints();
+    const { checkpoints } = await source.checkpointRecords();
     const walked = await outcomeOf(() => verifyBatches(source.verifiableBatches(), new AnchoredVerifier(checkpoints, keys.publicKey)));
     for (const threads of [2, 5]) {
       expect({ threads, result: await outcomeOf(() => verifyExportRanges(file, fileSize(file), checkpoints, keys.publicKey, threads)) }).toEqual({ threads, result: walked });

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { RecordedEvent } from '../envelope';
 import { type ChainBreak, type ChainPoint, type ChainVerdict, ChainVerifier } from '../hash-chain/chain-verifier';
 import type { StoredEvent } from '../hash-chain/stored-event';
+import type { RollbackAcceptance } from './rollback-acceptance';
 import { checkpointSignatureValid, type SignedCheckpoint } from './head-checkpoint';
 
 export interface AnchoredVerdict extends ChainVerdict {
@@ -13,6 +14,8 @@ export interface AnchoredVerdict extends ChainVerdict {
    */
   readonly unanchored: number;
   readonly checkpoints: number;
+  /** Accepted rollbacks that gave up signed checkpoints (standing-checkpoints.ts); absent when none did. */
+  readonly rollbacks?: readonly RollbackAcceptance[];
 }
 
 /**
