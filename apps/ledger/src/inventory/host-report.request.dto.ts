@@ -13,6 +13,7 @@ import {
   Max,
   ValidateNested,
 } from 'class-validator';
+import type { ReportedPartitioning } from '@ledger/inventory';
 
 const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
 const PCI_ID = /^[0-9a-f]{4}$/i;
@@ -147,6 +148,16 @@ export class ReportedDeviceDto {
   @IsOptional()
   @IsObject()
   capacity?: Record<string, number>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'What the device can be carved into and what is carved now (MIG, vGPU types, FPGA regions); checked member by member by the inventory (docs/partitions.md)',
+    example: { kind: 'MIG', enabled: true, slices: 8, profiles: [{ name: '1g.10gb', profileId: 19, slices: 1, memoryMiB: 9856, computeSlices: 1, maxCount: 7, placements: [0, 1, 2, 3, 4, 5, 6] }], partitions: [] },
+  })
+  @IsOptional()
+  @IsObject()
+  partitioning?: ReportedPartitioning;
 
   @ApiProperty({ type: [ReportedDeployableDto] })
   @IsArray()
