@@ -13,7 +13,7 @@ import {
   Max,
   ValidateNested,
 } from 'class-validator';
-import type { ReportedPartitioning } from '@ledger/inventory';
+import { ATTACH_HANDLE_KINDS, type AttachHandleKind, type ReportedPartitioning } from '@ledger/inventory';
 
 const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
 const PCI_ID = /^[0-9a-f]{4}$/i;
@@ -26,9 +26,13 @@ const TRAIT = /^[A-Z0-9_]{1,255}$/;
  * (HOST_REPORT_LIMITS), so they live in one place.
  */
 export class ReportedAttachHandleDto {
-  @ApiProperty({ enum: ['PCI', 'VF', 'MDEV'], description: 'PCI = a physical function, VF = an SR-IOV virtual function, MDEV = a mediated-device slot' })
-  @IsIn(['PCI', 'VF', 'MDEV'])
-  kind!: 'PCI' | 'VF' | 'MDEV';
+  @ApiProperty({
+    enum: ATTACH_HANDLE_KINDS,
+    description:
+      'PCI = a physical function, VF = an SR-IOV virtual function, MDEV = a mediated-device slot; MIG and REGION are partitions, derived from the device\'s partitioning (a normalised report carries them, and the ledger derives them again)',
+  })
+  @IsIn(ATTACH_HANDLE_KINDS)
+  kind!: AttachHandleKind;
 
   @ApiProperty({ example: '0000:3b:00.1', description: 'PCI address; for MDEV the parent function' })
   @Matches(PCI_ADDRESS, { message: 'address must be a PCI address like 0000:3b:00.1' })
@@ -52,6 +56,12 @@ export class ReportedAttachHandleDto {
   @Min(0)
   @Max(65535)
   slot?: number;
+
+  @ApiPropertyOptional({ description: 'a partition\'s own handle (MIG device UUID, mdev UUID, region id): only on handles derived from the partitioning' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  partition?: string;
 }
 
 export class ReportedDeployableDto {

@@ -42,7 +42,8 @@ const MAX_PLACEMENT_TOTAL = 2_147_483_647;
  * unique, handles sorted, MDEV slots defaulted to 0, map keys sorted, unknown
  * members dropped. Throws ReportInvalidError (400) or ReportTooLargeError
  * (413) naming the offending path; the same report always normalises to the
- * same value, which is what makes report fingerprints comparable.
+ * same value, and a normalised report to itself, which is what makes report
+ * fingerprints comparable.
  */
 export function normalizeHostReport(report: HostReport): HostReport {
   if (!isObject(report)) throw new ReportInvalidError('report', 'must be an object');
@@ -69,9 +70,13 @@ interface NormalizedDeviceEntry {
 function normalizeDevice(hostname: string, device: ReportedDevice, path: string): NormalizedDeviceEntry {
   if (!isObject(device)) throw new ReportInvalidError(path, 'must be an object');
   const pciAddress = pciAddressAt(device.pciAddress, `${path}.pciAddress`);
-  const deployables = arrayOf(device.deployables, `${path}.deployables`, HOST_REPORT_LIMITS.deployablesPerDevice);
   const partitioning = optional(device.partitioning, (value) => normalizePartitioning(value, `${path}.partitioning`));
   const derived = partitioning ? partitionDeployables(defaultDeployableName(hostname, pciAddress), pciAddress, partitioning) : [];
+  // A report normalised before (the agent sends what it normalised) carries the derived deployables: they are derived again.
+  const derivedNames = new Set(derived.map((deployable) => deployable.name));
+  const deployables = arrayOf(device.deployables, `${path}.deployables`, HOST_REPORT_LIMITS.deployablesPerDevice + derived.length).filter(
+    (deployable) => !(isObject(deployable) && derivedNames.has(deployable.name as string)),
+  );
   const deployablePaths = new Map<string, string>();
   const handlePaths = new Map<string, Map<string, string>>();
   const normalizedDeployables = [...deployables, ...derived].map((deployable, index) => {

@@ -1,4 +1,5 @@
-import type { ReportedAttachHandle, ReportedDeployable, ReportedPartition, ReportedPartitioning } from '../host-report';
+import type { PartitioningKind, ReportedAttachHandle, ReportedDeployable, ReportedPartition, ReportedPartitioning } from '../host-report';
+import { attachHandleKey, attachHandleUuidOf, defaultDeployableName, deployableUuidOf } from '../identity';
 import { roomToCarve } from './partition-layout';
 import {
   carveRoomDeployableName,
@@ -50,4 +51,22 @@ export function partitionHandle(pciAddress: string, partitioning: ReportedPartit
   const kind = partitionHandleKind(partitioning.kind);
   const mdev = kind === 'MDEV' ? { mdevType: partition.profile, slot: partition.start } : {};
   return { kind, address: pciAddress, ...mdev, partition: partition.handle };
+}
+
+/**
+ * The uuids a partition will have once its host reports it (identities are
+ * derived, so a bind can claim a partition it just carved before the next
+ * report shows it): its deployable's, and its attach handle's.
+ */
+export function carvedPartitionIdentity(
+  hostname: string,
+  deviceUuid: string,
+  pciAddress: string,
+  kind: PartitioningKind,
+  partition: ReportedPartition,
+): { readonly deployableUuid: string; readonly handleUuid: string; readonly handle: ReportedAttachHandle } {
+  const name = partitionDeployableName(defaultDeployableName(hostname, pciAddress), partition.profile, partition.start);
+  const deployableUuid = deployableUuidOf(deviceUuid, name);
+  const handle = partitionHandle(pciAddress, { kind, enabled: true, slices: 0, profiles: [], partitions: [] }, partition);
+  return { deployableUuid, handleUuid: attachHandleUuidOf(deployableUuid, attachHandleKey(handle)), handle };
 }

@@ -32,6 +32,14 @@ export const partitionDeployableName = (parentName: string, profile: string, sta
 /** The provider that offers room to carve `profile` on the parent. */
 export const carveRoomDeployableName = (parentName: string, profile: string): string => `${parentName}_${profile}_carvable`;
 
+/** The profile a carve-room provider offers, when `name` is one of the parent's carve rooms; undefined otherwise. */
+export function carveRoomProfileOf(parentName: string, name: string): string | undefined {
+  const prefix = `${parentName}_`;
+  const suffix = '_carvable';
+  if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length <= prefix.length + suffix.length) return undefined;
+  return name.slice(prefix.length, name.length - suffix.length);
+}
+
 /** `1g.10gb+me` → `1G_10GB_ME`: what Placement allows in a custom class or trait name. */
 export const placementToken = (text: string): string =>
   text

@@ -100,6 +100,11 @@ describe('partitioning in a host report', () => {
     expect(() => normalizedDevice(a100Mig(many))).toThrow(expect.objectContaining({ code: 'INVENTORY.REPORT_TOO_LARGE' }));
   });
 
+  it('normalises a normalised report to itself (an agent sends what it normalised)', () => {
+    const once = normalizeHostReport(hostReport(HOST, [a100Mig([migDevice('1g.10gb', 0, 1)])]));
+    expect(normalizeHostReport(once)).toEqual(once);
+  });
+
   it('normalises profiles by name and partitions by start', () => {
     const device = normalizedDevice({
       ...a100Mig([migDevice('1g.10gb', 5, 1), migDevice('1g.10gb', 2, 1)]),
