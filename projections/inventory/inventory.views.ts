@@ -68,7 +68,7 @@ export interface AttachHandleView {
   readonly deployableUuid: string;
   readonly deviceUuid: string;
   readonly hostname: string;
-  readonly kind: 'PCI' | 'VF' | 'MDEV';
+  readonly kind: 'PCI' | 'VF' | 'MDEV' | 'MIG' | 'REGION';
   readonly address: string;
   readonly physicalNetwork: string | null;
   readonly mdevType: string | null;

@@ -36,6 +36,15 @@ export interface AcceleratorDriver {
   configureVfs?(params: JobParams): Promise<JobEvidence>;
   createMdev?(params: JobParams): Promise<JobEvidence>;
   removeMdev?(params: JobParams): Promise<JobEvidence>;
+  /**
+   * Carves one partition (`params.profile` at slice `params.start`: a MIG GPU
+   * instance and its compute instance, an mdev, …) and answers with
+   * `{handle, profile, start, slices, gpuInstanceId?, computeInstanceId?}`;
+   * a carve that fails leaves nothing carved (docs/partitions.md).
+   */
+  carve?(params: JobParams): Promise<JobEvidence>;
+  /** Destroys the partition `params.handle` (MIG: its compute instances, then its GPU instance); a handle already gone is done. */
+  destroy?(params: JobParams): Promise<JobEvidence>;
   attach?(params: JobParams): Promise<JobEvidence>;
   detach?(params: JobParams): Promise<JobEvidence>;
   /** Is the function reachable (and, for an instance, handed over)? Reads only; never changes the device. */

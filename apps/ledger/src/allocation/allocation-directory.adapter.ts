@@ -44,6 +44,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
       deployable &&
       device && {
         deployableUuid: deployable.uuid,
+        name: deployable.name,
         deviceUuid: deployable.deviceUuid,
         hostname: deployable.hostname,
         resourceClass: deployable.resourceClass,

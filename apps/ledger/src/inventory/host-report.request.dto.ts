@@ -13,6 +13,7 @@ import {
   Max,
   ValidateNested,
 } from 'class-validator';
+import { ATTACH_HANDLE_KINDS, type AttachHandleKind, type ReportedPartitioning } from '@ledger/inventory';
 
 const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
 const PCI_ID = /^[0-9a-f]{4}$/i;
@@ -25,9 +26,13 @@ const TRAIT = /^[A-Z0-9_]{1,255}$/;
  * (HOST_REPORT_LIMITS), so they live in one place.
  */
 export class ReportedAttachHandleDto {
-  @ApiProperty({ enum: ['PCI', 'VF', 'MDEV'], description: 'PCI = a physical function, VF = an SR-IOV virtual function, MDEV = a mediated-device slot' })
-  @IsIn(['PCI', 'VF', 'MDEV'])
-  kind!: 'PCI' | 'VF' | 'MDEV';
+  @ApiProperty({
+    enum: ATTACH_HANDLE_KINDS,
+    description:
+      'PCI = a physical function, VF = an SR-IOV virtual function, MDEV = a mediated-device slot; MIG and REGION are partitions, derived from the device\'s partitioning (a normalised report carries them, and the ledger derives them again)',
+  })
+  @IsIn(ATTACH_HANDLE_KINDS)
+  kind!: AttachHandleKind;
 
   @ApiProperty({ example: '0000:3b:00.1', description: 'PCI address; for MDEV the parent function' })
   @Matches(PCI_ADDRESS, { message: 'address must be a PCI address like 0000:3b:00.1' })
@@ -51,6 +56,12 @@ export class ReportedAttachHandleDto {
   @Min(0)
   @Max(65535)
   slot?: number;
+
+  @ApiPropertyOptional({ description: 'a partition\'s own handle (MIG device UUID, mdev UUID, region id): only on handles derived from the partitioning' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  partition?: string;
 }
 
 export class ReportedDeployableDto {
@@ -147,6 +158,16 @@ export class ReportedDeviceDto {
   @IsOptional()
   @IsObject()
   capacity?: Record<string, number>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'What the device can be carved into and what is carved now (MIG, vGPU types, FPGA regions); checked member by member by the inventory (docs/partitions.md)',
+    example: { kind: 'MIG', enabled: true, slices: 8, profiles: [{ name: '1g.10gb', profileId: 19, slices: 1, memoryMiB: 9856, computeSlices: 1, maxCount: 7, placements: [0, 1, 2, 3, 4, 5, 6] }], partitions: [] },
+  })
+  @IsOptional()
+  @IsObject()
+  partitioning?: ReportedPartitioning;
 
   @ApiProperty({ type: [ReportedDeployableDto] })
   @IsArray()

@@ -3,7 +3,8 @@ import type { BoundAttachHandle } from './arq.events';
 /** An attach handle as the inventory knows it. */
 export interface InventoryAttachHandle {
   readonly uuid: string;
-  readonly kind: 'PCI' | 'VF' | 'MDEV';
+  /** MIG and REGION: a partition of the function at `address` (docs/partitions.md). */
+  readonly kind: 'PCI' | 'VF' | 'MDEV' | 'MIG' | 'REGION';
   /** PCI address `dddd:bb:dd.f`; for an MDEV, of its parent function. */
   readonly address: string;
   readonly physicalNetwork: string | null;
@@ -17,6 +18,9 @@ const PCI_ADDRESS = /^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$/i;
  * What Nova reads from a bound request (CYBORG-V2.md §1.4, §8.7): VFs and
  * whole functions are both `PCI` to Nova's libvirt driver; an MDEV carries
  * its type and a `vgpu_mark` naming the instance slot (`nvidia-35_0`).
+ * A MIG device or an FPGA region is `PCI` too, at its parent's address: what
+ * Nova's libvirt driver can pass through is the parent function, and the
+ * partition is named by the handle's uuid (docs/partitions.md, "Attaching").
  */
 export function boundAttachHandle(handle: InventoryAttachHandle): BoundAttachHandle {
   const match = PCI_ADDRESS.exec(handle.address);

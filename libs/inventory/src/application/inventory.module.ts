@@ -3,6 +3,7 @@ import { AggregateCache } from '@ledger/eventstore';
 import type { DeviceState } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
 import { ClaimAttachHandleHandler, ReleaseAttachHandleHandler } from './attach-handle-claims/attach-handle-claims.handlers';
+import { ReleaseCarveHandler, ReserveCarveHandler } from './carve-partition/carve-partition.handlers';
 import { deviceCommandsProvider } from './device-commands';
 import { deviceMaintenanceProvider } from './device-maintenance';
 import { DisableDeviceHandler } from './disable-device/disable-device.handler';
@@ -36,6 +37,8 @@ import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from 
     EnableDeviceHandler,
     ClaimAttachHandleHandler,
     ReleaseAttachHandleHandler,
+    ReserveCarveHandler,
+    ReleaseCarveHandler,
     CreateAttributeHandler,
     DeleteAttributeHandler,
     hostLivenessCommandsProvider,

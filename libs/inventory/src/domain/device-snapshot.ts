@@ -8,6 +8,8 @@ export interface AttachHandleSnapshot {
   readonly physicalNetwork?: string;
   readonly mdevType?: string;
   readonly slot?: number;
+  /** A partition's own handle (MIG device UUID, mdev UUID, region id); absent on other handles. */
+  readonly partition?: string;
 }
 
 /** A deployable (one Placement provider) without its attach handles. */

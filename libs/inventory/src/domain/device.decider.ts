@@ -3,6 +3,7 @@ import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
+import { decideDevicePartitions, type DevicePartitionCommand, type DevicePartitions, evolveDevicePartitions, noPartitions } from './partitioning/device-partitions';
 
 export const MAX_DISABLE_REASON_LENGTH = 255;
 
@@ -71,7 +72,15 @@ export interface UnfenceDevice {
 }
 
 export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
-export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand | FenceDevice | UnfenceDevice;
+export type DeviceCommand =
+  | DeviceMaintenanceCommand
+  | ClaimAttachHandle
+  | ReleaseAttachHandle
+  | RecordDeviceHealth
+  | DeviceJobCommand
+  | FenceDevice
+  | UnfenceDevice
+  | DevicePartitionCommand;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -86,6 +95,8 @@ export interface DeviceState {
   readonly jobFacts?: DeviceJobFacts;
   /** Absent unless the host is fenced: the fence in force. */
   readonly fenced?: { readonly hostname: string; readonly reason: string; readonly fencedAt: string };
+  /** Absent until a partition is set aside or carved here (docs/partitions.md). */
+  readonly partitions?: DevicePartitions;
 }
 
 /** The claim a request holds on the device, if any. */
@@ -120,6 +131,14 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         return decideFence(deviceUuid, command, state);
       case 'UnfenceDevice':
         return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }] : [];
+      case 'ReserveCarve':
+        // Carving for a bind is a claim on the device: refused where a claim would be.
+        assertClaimable(deviceUuid, state);
+        return decideDevicePartitions(deviceUuid, command, state.partitions ?? noPartitions());
+      case 'ReleaseCarve':
+      case 'RecordPartitionCarved':
+      case 'RecordPartitionDestroyed':
+        return decideDevicePartitions(deviceUuid, command, state.partitions ?? noPartitions());
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         return Object.values(state.claims)
@@ -157,6 +176,11 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const { fenced: _ended, ...rest } = state;
         return rest;
       }
+      case 'inventory.PartitionCarveReserved':
+      case 'inventory.PartitionCarveReleased':
+      case 'inventory.PartitionCarved':
+      case 'inventory.PartitionDestroyed':
+        return { ...state, partitions: evolveDevicePartitions(state.partitions, event) };
       default:
         return state;
     }
@@ -178,14 +202,7 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   const held = claimOf(state, arqUuid);
   if (held && sameBind(held, command.bindId)) return [];
   const stale: DeviceEvent[] = held ? [{ type: 'inventory.AttachHandleReleased', data: held }] : [];
-  if (state.status === 'maintaining') {
-    throw new ConflictError(InventoryErrorCodes.DEVICE_IN_MAINTENANCE, `device ${deviceUuid} is in maintenance and offers no attach handles`, {
-      deviceUuid,
-    });
-  }
-  if (state.fenced) throw new HostFencedError(state.fenced.hostname, deviceUuid);
-  // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
-  if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
+  assertClaimable(deviceUuid, state);
   const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined || state.claims[uuid] === held);
   if (free === undefined) {
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
@@ -195,6 +212,18 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   }
   const bind = command.bindId === undefined ? {} : { bindId: command.bindId };
   return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind } }];
+}
+
+/** A device in maintenance, fenced or failed offers nothing to claim (or carve). */
+function assertClaimable(deviceUuid: string, state: DeviceState): void {
+  if (state.status === 'maintaining') {
+    throw new ConflictError(InventoryErrorCodes.DEVICE_IN_MAINTENANCE, `device ${deviceUuid} is in maintenance and offers no attach handles`, {
+      deviceUuid,
+    });
+  }
+  if (state.fenced) throw new HostFencedError(state.fenced.hostname, deviceUuid);
+  // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
+  if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
 }
 
 /** The fence and the release of every hold, in one append: no claim can slip between them. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReportedDevice } from './host-report';
+import type { ReportedDevice, ReportedPartitioning } from './host-report';
 import { compareStrings } from './identity';
 
 /**
@@ -25,6 +25,7 @@ export function deviceFingerprint(device: ReportedDevice): string {
     device.driver ?? null,
     device.numaNode ?? null,
     device.capacity === undefined || device.capacity === null ? null : entries(device.capacity),
+    device.partitioning === undefined ? null : partitioningFacts(device.partitioning),
     device.deployables.map((deployable) => [
       deployable.name ?? null,
       deployable.resourceClass,
@@ -37,10 +38,37 @@ export function deviceFingerprint(device: ReportedDevice): string {
         handle.physicalNetwork ?? null,
         handle.mdevType ?? null,
         handle.slot ?? null,
+        handle.partition ?? null,
       ]),
     ]),
   ]);
   return sha256(text);
+}
+
+/** The partitioning member by member in a fixed order (a stored copy may have its keys reordered). */
+function partitioningFacts(partitioning: ReportedPartitioning): unknown[] {
+  return [
+    partitioning.kind,
+    partitioning.enabled,
+    partitioning.slices,
+    partitioning.profiles.map((profile) => [
+      profile.name,
+      profile.profileId ?? null,
+      profile.slices,
+      profile.memoryMiB ?? null,
+      profile.computeSlices ?? null,
+      profile.maxCount,
+      profile.placements ?? null,
+    ]),
+    partitioning.partitions.map((partition) => [
+      partition.profile,
+      partition.handle,
+      partition.start,
+      partition.slices,
+      partition.gpuInstanceId ?? null,
+      partition.computeInstanceId ?? null,
+    ]),
+  ];
 }
 
 /** Fingerprint of a whole host from its devices' fingerprints, in PCI address order. */

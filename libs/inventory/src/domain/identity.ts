@@ -26,11 +26,19 @@ export interface AttachHandleIdentity {
   readonly address: string;
   readonly mdevType?: string;
   readonly slot?: number;
+  readonly partition?: string;
 }
 
-/** `PCI/<bdf>`, `VF/<bdf>` or `MDEV/<parent bdf>/<mdev type>/<slot>`. */
-export const attachHandleKey = (handle: AttachHandleIdentity): string =>
-  handle.kind === 'MDEV' ? `MDEV/${handle.address}/${handle.mdevType}/${handle.slot ?? 0}` : `${handle.kind}/${handle.address}`;
+/**
+ * `PCI/<bdf>`, `VF/<bdf>`, `MDEV/<parent bdf>/<mdev type>/<slot>`, or a
+ * partition's `MIG/<parent bdf>/<MIG uuid>`, `REGION/<parent bdf>/<region>`:
+ * a MIG device carved again in the same slot is a new handle.
+ */
+export function attachHandleKey(handle: AttachHandleIdentity): string {
+  if (handle.kind === 'MDEV') return `MDEV/${handle.address}/${handle.mdevType}/${handle.slot ?? 0}`;
+  if (handle.kind === 'MIG' || handle.kind === 'REGION') return `${handle.kind}/${handle.address}/${handle.partition}`;
+  return `${handle.kind}/${handle.address}`;
+}
 
 /** Total order of handles within a deployable: kind, address, mdev type, slot. */
 export function compareAttachHandles(a: AttachHandleIdentity, b: AttachHandleIdentity): number {
@@ -38,7 +46,8 @@ export function compareAttachHandles(a: AttachHandleIdentity, b: AttachHandleIde
     compareStrings(a.kind, b.kind) ||
     compareStrings(a.address, b.address) ||
     compareStrings(a.mdevType ?? '', b.mdevType ?? '') ||
-    (a.slot ?? 0) - (b.slot ?? 0)
+    (a.slot ?? 0) - (b.slot ?? 0) ||
+    compareStrings(a.partition ?? '', b.partition ?? '')
   );
 }
 

@@ -30,6 +30,8 @@ export const InventoryErrorCodes = {
   PROVISIONING_NOT_RUNNING: 'INVENTORY.PROVISIONING_NOT_RUNNING',
   /** The device's host is fenced: nothing on it can be claimed until an operator unfences it (409). */
   HOST_FENCED: 'INVENTORY.HOST_FENCED',
+  /** No partition of the profile fits in what the device has left to carve (409). */
+  NO_ROOM_TO_CARVE: 'INVENTORY.NO_ROOM_TO_CARVE',
   /** Unfence of a host that is not fenced (409). */
   HOST_NOT_FENCED: 'INVENTORY.HOST_NOT_FENCED',
   /** A read-model query parameter (limit, cursor) is malformed. */

@@ -33,6 +33,10 @@ export const InventoryEventTypes = {
   DeviceFenced: 'inventory.DeviceFenced',
   DeviceUnfenced: 'inventory.DeviceUnfenced',
   HostUnfenced: 'inventory.HostUnfenced',
+  PartitionCarveReserved: 'inventory.PartitionCarveReserved',
+  PartitionCarveReleased: 'inventory.PartitionCarveReleased',
+  PartitionCarved: 'inventory.PartitionCarved',
+  PartitionDestroyed: 'inventory.PartitionDestroyed',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -68,6 +72,10 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.DeviceFenced': 1,
   'inventory.DeviceUnfenced': 1,
   'inventory.HostUnfenced': 1,
+  'inventory.PartitionCarveReserved': 1,
+  'inventory.PartitionCarveReleased': 1,
+  'inventory.PartitionCarved': 1,
+  'inventory.PartitionDestroyed': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -83,6 +91,8 @@ export type DeviceChangedField =
   | 'driver'
   | 'numaNode'
   | 'capacity'
+  /** What the device can be carved into, or what is carved, changed (docs/partitions.md). */
+  | 'partitioning'
   /** A deployable appeared or vanished (by name). */
   | 'deployables'
   | 'deployables.resourceClass'
@@ -281,7 +291,58 @@ export type DeviceUnfenced = DomainEvent<'inventory.DeviceUnfenced', { readonly 
 
 export type DeviceFenceEvent = DeviceFenced | DeviceUnfenced;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent;
+// ---- device stream `device-<uuid>`: partitions carved on demand and given back (docs/partitions.md) ----
+
+/** The slices a partition takes: first slice and how many. */
+export interface PartitionSpan {
+  readonly profile: string;
+  readonly start: number;
+  readonly slices: number;
+}
+
+/**
+ * A bind set aside slices of the device to carve a partition of `profile`:
+ * no other bind carves there until the carve is recorded or given back.
+ * Decided on the device's stream, so two binds never carve one span.
+ */
+export type PartitionCarveReserved = DomainEvent<
+  'inventory.PartitionCarveReserved',
+  PartitionSpan & { readonly deviceUuid: string; readonly bindId: string; readonly arqUuid: string; readonly reservedAt: string }
+>;
+
+/** The slices set aside were given back without a partition (the carve failed, or its bind was undone before it). */
+export type PartitionCarveReleased = DomainEvent<
+  'inventory.PartitionCarveReleased',
+  PartitionSpan & { readonly deviceUuid: string; readonly bindId: string }
+>;
+
+/**
+ * A carve job made a partition: its own handle (MIG device UUID, mdev
+ * UUID), and, for MIG, its GPU and compute instance ids. `bindId` is the
+ * bind that carved it on demand (its slices reserved until now), null for
+ * a carve no bind asked for.
+ */
+export type PartitionCarved = DomainEvent<
+  'inventory.PartitionCarved',
+  DeviceJobFact &
+    PartitionSpan & {
+      readonly handle: string;
+      readonly gpuInstanceId: number | null;
+      readonly computeInstanceId: number | null;
+      readonly bindId: string | null;
+      readonly carvedAt: string;
+    }
+>;
+
+/** A destroy job gave the partition's slices back to the device: a bind undoing its carve, or the reclaim of an idle partition. */
+export type PartitionDestroyed = DomainEvent<
+  'inventory.PartitionDestroyed',
+  DeviceJobFact & { readonly handle: string; readonly reason: 'compensation' | 'reclaimed' | 'operator'; readonly destroyedAt: string }
+>;
+
+export type DevicePartitionEvent = PartitionCarveReserved | PartitionCarveReleased | PartitionCarved | PartitionDestroyed;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent | DevicePartitionEvent;
 
 // ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
 

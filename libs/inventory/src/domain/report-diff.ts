@@ -79,6 +79,7 @@ function changedFieldsOf(before: DeviceSnapshot, after: DeviceSnapshot): DeviceC
   const fields: DeviceChangedField[] = SCALAR_FIELDS.filter((field) => before[field] !== after[field]);
   if (canonicalJson(before.boardInfo) !== canonicalJson(after.boardInfo)) fields.push('boardInfo');
   if (canonicalJson(before.capacity) !== canonicalJson(after.capacity)) fields.push('capacity');
+  if (canonicalJson(before.partitioning) !== canonicalJson(after.partitioning)) fields.push('partitioning');
 
   const previous = new Map(before.deployables.map((deployable) => [deployable.uuid, deployable]));
   const sameSet =
@@ -100,4 +101,5 @@ const sameHandle = (a: AttachHandleSnapshot, b: AttachHandleSnapshot): boolean =
   a.address === b.address &&
   a.physicalNetwork === b.physicalNetwork &&
   a.mdevType === b.mdevType &&
-  a.slot === b.slot;
+  a.slot === b.slot &&
+  a.partition === b.partition;

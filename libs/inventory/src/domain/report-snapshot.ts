@@ -23,6 +23,7 @@ function snapshotDevice(hostname: string, device: ReportedDevice): DeviceSnapsho
     driver: device.driver,
     numaNode: device.numaNode,
     capacity: device.capacity,
+    ...(device.partitioning ? { partitioning: device.partitioning } : {}),
     deployables: device.deployables.map((deployable) => snapshotDeployable(uuid, deployable)),
   };
 }
@@ -50,5 +51,6 @@ function snapshotAttachHandle(deployableUuid: string, handle: ReportedAttachHand
     physicalNetwork: handle.physicalNetwork,
     mdevType: handle.mdevType,
     slot: handle.slot,
+    ...(handle.partition === undefined ? {} : { partition: handle.partition }),
   };
 }

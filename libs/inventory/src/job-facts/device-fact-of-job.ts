@@ -10,6 +10,8 @@ import {
   type ShellProgramParams,
 } from '@ledger/jobs';
 import type { DeviceJobCommand } from '../domain/device-job-facts';
+import type { RecordPartitionCarved, RecordPartitionDestroyed } from '../domain/partitioning/device-partitions';
+import { partitionFactOfJob } from './partition-fact-of-job';
 import type { DeviceJobRequester } from '../domain/inventory.events';
 
 const MAX_DEVICE_STATE = 1024;
@@ -26,9 +28,13 @@ type JobFactCommon = Pick<DeviceJobCommand, 'deviceUuid' | 'hostname' | 'jobId' 
  * operator; a failure's read-back is taken only when well formed, since the
  * failure itself must be recorded.
  */
-export function deviceFactOfJob(requested: RecordedEvent & JobRequested, finished: RecordedEvent & (JobCompleted | JobFailed)): DeviceJobCommand | undefined {
+export function deviceFactOfJob(
+  requested: RecordedEvent & JobRequested,
+  finished: RecordedEvent & (JobCompleted | JobFailed),
+): DeviceJobCommand | RecordPartitionCarved | RecordPartitionDestroyed | undefined {
   const { kind, params, hostname, jobId } = requested.data;
   const common: JobFactCommon = { deviceUuid: (params as { deviceUuid: string }).deviceUuid, hostname, jobId, requestedBy: requesterOf(requested) };
+  if (kind === 'carve' || kind === 'destroy') return partitionFactOfJob(requested, finished, common.requestedBy);
   const evidence = finished.data.evidence;
   if (kind === 'configure-vfs') {
     if (finished.type !== 'jobs.JobCompleted') return undefined;

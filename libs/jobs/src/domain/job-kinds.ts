@@ -4,6 +4,8 @@ export const JOB_KINDS = [
   'configure-vfs',
   'create-mdev',
   'remove-mdev',
+  'carve',
+  'destroy',
   'attach',
   'detach',
   'install-driver',

@@ -30,6 +30,18 @@ describe('validateJobParams', () => {
     expect(validateJobParams('configure-vfs', { ...device, numVfs: 256 })).toEqual({ ...normal, numVfs: 256 });
     expect(validateJobParams('create-mdev', { ...device, mdevType: 'nvidia-35', mdevUuid: OTHER })).toEqual({ ...normal, mdevType: 'nvidia-35', mdevUuid: OTHER });
     expect(validateJobParams('remove-mdev', { ...device, mdevUuid: OTHER })).toEqual({ ...normal, mdevUuid: OTHER });
+    expect(validateJobParams('carve', { ...device, profile: '1g.10gb+me', profileId: 20, start: 3, bindId: OTHER })).toEqual({
+      ...normal,
+      profile: '1g.10gb+me',
+      profileId: 20,
+      start: 3,
+      bindId: OTHER,
+    });
+    expect(validateJobParams('destroy', { ...device, handle: 'MIG-5c89852c-d268-c3f3-1b07-005d5ae1dc3f', reason: 'reclaimed' })).toEqual({
+      ...normal,
+      handle: 'MIG-5c89852c-d268-c3f3-1b07-005d5ae1dc3f',
+      reason: 'reclaimed',
+    });
     for (const kind of ['attach', 'detach'] as const) {
       expect(validateJobParams(kind, { ...device, instanceUuid: OTHER })).toEqual({ ...normal, instanceUuid: OTHER });
     }
@@ -70,6 +82,10 @@ describe('validateJobParams', () => {
     expectInvalid('attach', { ...base, instanceUuid: 'vm-1' }, 'params.instanceUuid');
     expectInvalid('attach', { pciAddress: '0000:5e:00.0', instanceUuid: OTHER }, 'params.deviceUuid');
     expectInvalid('create-mdev', { ...base, mdevUuid: OTHER, mdevType: 'nvidia 35' }, 'params.mdevType');
+    expectInvalid('carve', { ...base, profile: '1g 10gb', start: 0 }, 'params.profile');
+    expectInvalid('carve', { ...base, profile: '1g.10gb', start: -1 }, 'params.start');
+    expectInvalid('destroy', { ...base, handle: 'MIG-a', reason: 'bored' }, 'params.reason');
+    expectInvalid('destroy', { ...base, handle: '', reason: 'reclaimed' }, 'params.handle');
     for (const driver of ['NVIDIA', '-gpu', 'a'.repeat(64), 'gpu_1', '']) expectInvalid('install-driver', { driver }, 'params.driver');
     for (const version of ['', 'v'.repeat(65), '1.0\n', ' 1.0', 5]) expectInvalid('update-driver', { driver: 'gpu', version }, 'params.version');
   });

@@ -72,6 +72,31 @@ export interface RemoveMdevParams {
   readonly mdevUuid: string;
 }
 
+/**
+ * Carve one partition of `profile` starting at slice `start` of the device
+ * (MIG: `nvidia-smi mig -cgi <profileId> -C`, at that placement; vGPU: an
+ * mdev of that type). The agent answers with the partition's handle
+ * (docs/partitions.md, "Carving").
+ */
+export interface CarveParams {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly profile: string;
+  readonly profileId?: number;
+  readonly start: number;
+  /** The bind that carves it, for the driver's log. */
+  readonly bindId?: string;
+}
+
+/** Destroy the partition `handle` (MIG: `-dci` then `-dgi`), giving its slices back to the device. */
+export interface DestroyParams {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly handle: string;
+  /** Why: a bind undoing its carve, or the reclaim of an idle partition. */
+  readonly reason: 'compensation' | 'reclaimed' | 'operator';
+}
+
 export interface AttachParams {
   readonly deviceUuid: string;
   readonly pciAddress: string;
@@ -90,6 +115,8 @@ export type JobParams =
   | ConfigureVfsParams
   | CreateMdevParams
   | RemoveMdevParams
+  | CarveParams
+  | DestroyParams
   | AttachParams
   | DriverJobParams
   | Readonly<Record<string, never>>;
@@ -101,6 +128,10 @@ const MDEV_TYPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** A region is named as its deployable (a Placement provider name: up to 200 characters). */
 const REGION = /^[^\x00-\x1f\x7f]{1,200}$/u;
 const DRIVER = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** As the inventory accepts partition profiles and handles in reports. */
+const PARTITION_PROFILE = /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/;
+const PARTITION_HANDLE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const DESTROY_REASONS = ['compensation', 'reclaimed', 'operator'] as const;
 const SHA256 = /^[0-9a-f]{64}$/;
 const PRINTABLE = /^[\x21-\x7e][\x20-\x7e]*$/;
 const MAX_URL_LENGTH = 2048;
@@ -143,6 +174,25 @@ export function validateJobParams(kind: JobKind, params: unknown): JobParams {
     case 'remove-mdev':
       only(raw, ['deviceUuid', 'pciAddress', 'mdevUuid']);
       return { deviceUuid: uuidAt(raw, 'deviceUuid'), pciAddress: pciAddressAt(raw), mdevUuid: uuidAt(raw, 'mdevUuid') };
+    case 'carve':
+      only(raw, ['deviceUuid', 'pciAddress', 'profile', 'profileId', 'start', 'bindId']);
+      return {
+        deviceUuid: uuidAt(raw, 'deviceUuid'),
+        pciAddress: pciAddressAt(raw),
+        profile: patternAt(raw, 'profile', PARTITION_PROFILE, 'must be a partition profile name (e.g. 1g.10gb)'),
+        ...(raw.profileId === undefined ? {} : { profileId: smallIntegerAt(raw, 'profileId') }),
+        start: smallIntegerAt(raw, 'start'),
+        ...(raw.bindId === undefined ? {} : { bindId: uuidAt(raw, 'bindId') }),
+      };
+    case 'destroy':
+      only(raw, ['deviceUuid', 'pciAddress', 'handle', 'reason']);
+      if (!(DESTROY_REASONS as readonly unknown[]).includes(raw.reason)) throw new JobInvalidError('params.reason', `must be one of ${DESTROY_REASONS.join(', ')}`, raw.reason);
+      return {
+        deviceUuid: uuidAt(raw, 'deviceUuid'),
+        pciAddress: pciAddressAt(raw),
+        handle: patternAt(raw, 'handle', PARTITION_HANDLE, 'must be a MIG device UUID, an mdev UUID or a region id'),
+        reason: raw.reason as DestroyParams['reason'],
+      };
     case 'attach':
     case 'detach':
       only(raw, ['deviceUuid', 'pciAddress', 'instanceUuid']);
@@ -216,6 +266,14 @@ function numVfsAt(raw: Raw): number {
   const value = raw.numVfs;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_VFS) {
     throw new JobInvalidError('params.numVfs', `must be an integer from 0 to ${MAX_VFS}`, value);
+  }
+  return value;
+}
+
+function smallIntegerAt(raw: Raw, member: string): number {
+  const value = raw[member];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new JobInvalidError(`params.${member}`, 'must be an integer from 0 to 65535', value);
   }
   return value;
 }

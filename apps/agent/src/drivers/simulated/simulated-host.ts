@@ -2,6 +2,7 @@ import type { ReportedAttachHandle, ReportedDeployable, ReportedDevice } from '@
 import { formatPciAddress, parsePciAddress } from '../../discovery/pci-address';
 import { OWNER_CYBORG, traitPart } from '../pci/trait-names';
 import { hash32, hex32 } from './seeded-random';
+import { emptyMig, migPartitioning, type SimulatedMig } from './simulated-mig';
 import type { SimulatedSettings } from './simulated.settings';
 
 /** Most VFs a simulated PF can have: 8 devices × 8 functions on its bus. */
@@ -25,6 +26,8 @@ export interface SimulatedDevice {
   readonly regions: { interfaceId: string; functionId: string | null }[];
   /** vGPUs created, by mdev UUID. */
   readonly mdevs: Set<string>;
+  /** A GPU in MIG mode: its GPU instances; null otherwise. */
+  readonly mig: SimulatedMig | null;
   /** Functions bound to vfio-pci (passed through to an instance). */
   readonly passedThrough: Set<string>;
 }
@@ -57,6 +60,7 @@ export function buildSimulatedDevices(settings: SimulatedSettings): SimulatedDev
     shell: kind === 'fpga' ? { interfaceId: regionInterfaceId(null, 0), sha256: null } : null,
     regions: kind === 'fpga' ? Array.from({ length: settings.fpgaRegions }, (_, region) => ({ interfaceId: regionInterfaceId(null, region), functionId: null })) : [],
     mdevs: new Set(),
+    mig: kind === 'gpu' && settings.gpuMig ? emptyMig() : null,
     passedThrough: new Set(),
   }));
 }
@@ -95,18 +99,17 @@ export function renderSimulatedDevice(device: SimulatedDevice, settings: Simulat
       deployables: device.regions.map((region, index) => fpgaRegionDeployable(device, index, hostname)),
     };
   }
+  if (device.kind === 'gpu' && device.mig) {
+    // In MIG mode the GPU is offered as its GPU instances and the room to carve more (docs/partitions.md), not whole.
+    return { ...gpuDescription(device, settings, common), partitioning: migPartitioning(device.mig), deployables: [] };
+  }
   if (device.kind === 'gpu') {
     const vgpu = settings.vgpuType;
     const attachHandles: ReportedAttachHandle[] = vgpu
       ? Array.from({ length: settings.vgpuInstances }, (_, slot) => ({ kind: 'MDEV', address: device.address, mdevType: vgpu, slot }))
       : [{ kind: 'PCI', address: device.address }];
     return {
-      ...common,
-      type: 'GPU',
-      ...SIMULATED_IDS.gpu,
-      model: 'Simulated NVIDIA A100 80GB PCIe',
-      boardInfo: { serial: device.serial, uuid: `GPU-${uuidFrom(hex32(`${settings.seed}|${device.key}|uuid`))}` },
-      capacity: { memoryGiB: 80 },
+      ...gpuDescription(device, settings, common),
       deployables: [
         {
           resourceClass: vgpu ? 'VGPU' : 'PGPU',
@@ -135,6 +138,17 @@ export function renderSimulatedDevice(device: SimulatedDevice, settings: Simulat
         attachHandles: vfs.length > 0 ? vfs.map((address) => ({ kind: 'VF', address, physicalNetwork })) : [{ kind: 'PCI', address: device.address, physicalNetwork }],
       },
     ],
+  };
+}
+
+function gpuDescription(device: SimulatedDevice, settings: SimulatedSettings, common: Pick<ReportedDevice, 'pciAddress' | 'numaNode' | 'driver'>): Omit<ReportedDevice, 'deployables'> {
+  return {
+    ...common,
+    type: 'GPU',
+    ...SIMULATED_IDS.gpu,
+    model: 'Simulated NVIDIA A100 80GB PCIe',
+    boardInfo: { serial: device.serial, uuid: `GPU-${uuidFrom(hex32(`${settings.seed}|${device.key}|uuid`))}` },
+    capacity: { memoryGiB: 80 },
   };
 }
 

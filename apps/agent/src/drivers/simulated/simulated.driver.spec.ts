@@ -271,4 +271,46 @@ describe('simulated driver', () => {
     expect(() => parseSimulatedSettings({ degradations: [{ device: 'tpu0' }] }, 'h')).toThrow('simulated.degradations[0].device must name a simulated device');
     expect(() => parseSimulatedSettings({ failureRate: 2 }, 'h')).toThrow('simulated.failureRate must be a number from 0 to 1');
   });
+
+  describe('MIG mode', () => {
+    const migHost = () => simulated({ fpgas: 0, gpus: 1, nics: 0, gpuMig: true });
+
+    it('reports an A100 in MIG mode as its partitioning, which the ledger accepts, with room to carve every profile', async () => {
+      const { driver } = migHost();
+      const [gpu] = await driver.discover();
+      expect(gpu.deployables).toEqual([]);
+      expect(gpu.partitioning).toMatchObject({ kind: 'MIG', enabled: true, slices: 8, partitions: [] });
+      const normalized = normalizeHostReport({ hostname: 'compute-00042', devices: [gpu] }).devices[0];
+      expect(normalized.deployables.find((deployable) => deployable.resourceClass === 'CUSTOM_MIG_1G_10GB')).toMatchObject({ count: 7 });
+    });
+
+    it('carves a GPU instance where it fits, refuses one that does not, and destroys it', async () => {
+      const { driver } = migHost();
+      const pciAddress = driver.devices()[0].pciAddress;
+      const carved = await driver.carve!({ pciAddress, profile: '3g.40gb', start: 4 });
+      expect(carved).toMatchObject({ profile: '3g.40gb', start: 4, slices: 4, gpuInstanceId: 1, computeInstanceId: 0, handle: expect.stringMatching(/^MIG-/) });
+      expect((await driver.discover())[0].partitioning!.partitions).toEqual([carved]);
+      expect(await failureOf(driver.carve!({ pciAddress, profile: '7g.80gb', start: 0 }))).toMatchObject({ code: 'DRIVER.NO_CAPACITY', deviceState: 'unchanged' });
+      expect(await failureOf(driver.carve!({ pciAddress, profile: '2g.20gb', start: 4 }))).toMatchObject({ code: 'DRIVER.NO_CAPACITY' });
+      expect(await driver.destroy!({ pciAddress, handle: carved.handle })).toMatchObject({ handle: carved.handle, changed: true });
+      expect(await driver.destroy!({ pciAddress, handle: carved.handle })).toEqual({ handle: carved.handle, changed: false });
+      expect((await driver.discover())[0].partitioning!.partitions).toEqual([]);
+    });
+
+    it('injects latency and failures into carve and destroy, leaving the GPU as it was', async () => {
+      const { driver, slept } = simulated({ fpgas: 0, gpus: 1, nics: 0, gpuMig: true, latencyMs: { carve: 40, destroy: 15 }, failNext: { carve: 1 } });
+      const pciAddress = driver.devices()[0].pciAddress;
+      expect(await failureOf(driver.carve!({ pciAddress, profile: '1g.10gb', start: 0 }))).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE', deviceState: 'nothing carved' });
+      const carved = await driver.carve!({ pciAddress, profile: '1g.10gb', start: 0 });
+      driver.failNext('destroy');
+      expect(await failureOf(driver.destroy!({ pciAddress, handle: carved.handle }))).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE' });
+      expect((await driver.discover())[0].partitioning!.partitions).toHaveLength(1);
+      expect(slept).toEqual([40, 40, 15]);
+    });
+
+    it('refuses MIG mode together with a vGPU type', () => {
+      expect(() => simulated({ gpuMig: true, vgpuType: 'nvidia-35' })).toThrow(/gpuMig/);
+    });
+  });
 });
+

@@ -18,6 +18,7 @@ import {
   type SimulatedDevice,
 } from './simulated-host';
 import type { SimulatedOperation, SimulatedSettings } from './simulated.settings';
+import { carveMig, migSpanAt } from './simulated-mig';
 
 type Health = DeviceHealthSample['health'];
 
@@ -206,6 +207,31 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       if (await begin('removeMdev')) throw injected('remove-mdev', `mdev ${mdevUuid} still exists`);
       device.mdevs.delete(mdevUuid);
       return { mdevUuid, changed: true };
+    },
+
+    async carve(params: JobParams): Promise<JobEvidence> {
+      const { device } = deviceAt(pciAddressParam(params), ['gpu']);
+      if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
+      const profile = nameParam(params, 'profile', /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/);
+      const start = integerParam(params, 'start', 0, 7);
+      const span = migSpanAt(device.mig, profile, start);
+      if (!span) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device.address} cannot take a ${profile} GPU instance at slice ${start}`);
+      if (await begin('carve')) throw injected('carve', 'nothing carved');
+      const partition = carveMig(device.mig, profile, span);
+      changed();
+      return { ...partition };
+    },
+
+    async destroy(params: JobParams): Promise<JobEvidence> {
+      const { device } = deviceAt(pciAddressParam(params), ['gpu']);
+      if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
+      const handle = nameParam(params, 'handle', /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
+      const at = device.mig.partitions.findIndex((partition) => partition.handle === handle);
+      if (at < 0) return { handle, changed: false };
+      if (await begin('destroy')) throw injected('destroy', `MIG device ${handle} still exists`, { handle });
+      const [destroyed] = device.mig.partitions.splice(at, 1);
+      changed();
+      return { ...destroyed, changed: true };
     },
 
     async attach(params: JobParams): Promise<JobEvidence> {

@@ -1,6 +1,18 @@
 import { DriverSettings } from '../driver-settings';
 
-export const SIMULATED_OPERATIONS = ['discover', 'health', 'program', 'configureVfs', 'createMdev', 'removeMdev', 'attach', 'detach', 'probe'] as const;
+export const SIMULATED_OPERATIONS = [
+  'discover',
+  'health',
+  'program',
+  'configureVfs',
+  'createMdev',
+  'removeMdev',
+  'carve',
+  'destroy',
+  'attach',
+  'detach',
+  'probe',
+] as const;
 export type SimulatedOperation = (typeof SIMULATED_OPERATIONS)[number];
 
 /** A scripted health change: `device` is a key (`fpga0`, `gpu1`, `nic0`), checks count health() calls from 1. */
@@ -23,6 +35,8 @@ export interface SimulatedSettings {
   /** An mdev type makes the GPUs VGPU providers (`nvidia-700`); null: PGPUs. */
   readonly vgpuType: string | null;
   readonly vgpuInstances: number;
+  /** GPUs in MIG mode: A100-like GPU instance profiles (1g.10gb … 7g.80gb), carved and destroyed by jobs; no whole-GPU deployable. */
+  readonly gpuMig: boolean;
   readonly nics: number;
   readonly nicVfs: number;
   readonly physicalNetwork: string;
@@ -49,6 +63,7 @@ export function parseSimulatedSettings(raw: unknown, hostname: string): Simulate
     gpus: settings.number('gpus', 2, 0, 16),
     vgpuType: settings.optionalString('vgpuType') ?? null,
     vgpuInstances: settings.number('vgpuInstances', 4, 1, 64),
+    gpuMig: settings.boolean('gpuMig', false),
     nics: settings.number('nics', 1, 0, 8),
     nicVfs: settings.number('nicVfs', 4, 0, 64),
     physicalNetwork: settings.string('physicalNetwork', 'physnet1'),
@@ -57,6 +72,7 @@ export function parseSimulatedSettings(raw: unknown, hostname: string): Simulate
     failNext: failNextCounts(settings),
     degradations: degradations(settings),
   };
+  if (parsed.gpuMig && parsed.vgpuType !== null) settings.fail(settings.at('gpuMig'), 'cannot be combined with vgpuType (a GPU is either in MIG mode or split into vGPUs)');
   if (parsed.vgpuType !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(parsed.vgpuType)) settings.fail(settings.at('vgpuType'), 'is not an mdev type name');
   settings.done();
   return parsed;

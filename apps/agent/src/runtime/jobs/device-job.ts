@@ -11,6 +11,8 @@ export const DEVICE_OPERATIONS = {
   'configure-vfs': 'configureVfs',
   'create-mdev': 'createMdev',
   'remove-mdev': 'removeMdev',
+  carve: 'carve',
+  destroy: 'destroy',
   attach: 'attach',
   detach: 'detach',
   probe: 'probe',

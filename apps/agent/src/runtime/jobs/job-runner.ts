@@ -55,7 +55,10 @@ export class JobRunner {
     }
     if (isDeviceJobKind(job.kind)) {
       const kind = job.kind;
-      return withTimeout(timeoutMs, (signal) => runDeviceJob(kind, params, { discovery, images, signal }));
+      const evidence = await withTimeout(timeoutMs, (signal) => runDeviceJob(kind, params, { discovery, images, signal }));
+      // A carve or destroy changes the device's partitions, which the ledger offers from the next report: send it now.
+      if (kind === 'carve' || kind === 'destroy') this.options.reportNow();
+      return evidence;
     }
     if (job.kind === 'discover') {
       return withTimeout(timeoutMs, async () => {

@@ -6,6 +6,8 @@ import type { ArqStateName } from '../../domain/arq.state';
 /** A Placement provider (a deployable) as a bind needs to know it. */
 export interface ProviderDescription {
   readonly deployableUuid: string;
+  /** The deployable's name, which is the provider's: a carve room's names the partition profile it offers. */
+  readonly name: string;
   readonly deviceUuid: string;
   readonly hostname: string;
   readonly resourceClass: string;

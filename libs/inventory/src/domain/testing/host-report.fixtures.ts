@@ -1,4 +1,4 @@
-import type { HostReport, ReportedDevice } from '../host-report';
+import type { HostReport, ReportedDevice, ReportedPartition, ReportedPartitionProfile } from '../host-report';
 
 /** Realistic reports for tests: an A100 (PGPU), an Arria10 PAC with VFs, an X710 NIC with VFs, a T4 split into vGPUs. */
 export const a100 = (pciAddress = '0000:3b:00.0'): ReportedDevice => ({
@@ -98,3 +98,27 @@ export const t4vgpu = (pciAddress = '0000:d8:00.0', slots = 4): ReportedDevice =
 });
 
 export const hostReport = (hostname: string, devices: readonly ReportedDevice[]): HostReport => ({ hostname, devices });
+
+/** The GPU instance profiles of an A100 80GB (`nvidia-smi mig -lgip`, `-lgipp`): 8 memory slices, 7 compute. */
+export const A100_MIG_PROFILES: readonly ReportedPartitionProfile[] = [
+  { name: '1g.10gb', profileId: 19, slices: 1, memoryMiB: 9856, computeSlices: 1, maxCount: 7, placements: [0, 1, 2, 3, 4, 5, 6] },
+  { name: '2g.20gb', profileId: 14, slices: 2, memoryMiB: 19968, computeSlices: 2, maxCount: 3, placements: [0, 2, 4] },
+  { name: '3g.40gb', profileId: 9, slices: 4, memoryMiB: 40192, computeSlices: 3, maxCount: 2, placements: [0, 4] },
+  { name: '4g.40gb', profileId: 5, slices: 4, memoryMiB: 40192, computeSlices: 4, maxCount: 1, placements: [0] },
+  { name: '7g.80gb', profileId: 0, slices: 8, memoryMiB: 80384, computeSlices: 7, maxCount: 1, placements: [0] },
+];
+
+/** An A100 in MIG mode with `partitions` carved (none by default); it reports no whole-GPU deployable. */
+export const a100Mig = (partitions: readonly ReportedPartition[] = [], pciAddress = '0000:3b:00.0'): ReportedDevice => ({
+  ...a100(pciAddress),
+  deployables: [],
+  partitioning: { kind: 'MIG', enabled: true, slices: 8, profiles: A100_MIG_PROFILES, partitions },
+});
+
+/** A MIG device of `profile` at slice `start` (MIG UUIDs are opaque to the ledger). */
+export const migDevice = (profile: string, start: number, slices: number, handle = `MIG-${profile}-${start}`): ReportedPartition => ({
+  profile,
+  handle,
+  start,
+  slices,
+});

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AgentLostError, DeviceUnhealthyError, HostFencedError } from '@ledger/inventory';
+import { AgentLostError, carveRoomProfileOf, defaultDeployableName, DeviceUnhealthyError, HostFencedError } from '@ledger/inventory';
 import type { CommandContext } from '@ledger/eventstore';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
@@ -27,6 +27,8 @@ interface PlannedBind {
   readonly start: StartBind;
   readonly provider: ProviderDescription;
   readonly program: BindProgram | null;
+  /** The provider is room to carve a partition of this profile (docs/partitions.md); null: it binds what exists. */
+  readonly carve: { readonly profile: string } | null;
 }
 
 @CommandHandler(BindArqsCommand)
@@ -81,7 +83,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     assertAccepted(arq, start);
     // A repeat of a bind that started waits for it: what it loads was chosen then, and a bitstream retired since does not refuse the repeat.
     const program = isBindRunOrDone(arq) ? null : await bindProgramOf(this.directory, arq, provider);
-    return { arq, start, provider, program };
+    const carveProfile = carveRoomProfileOf(defaultDeployableName(provider.hostname, provider.pciAddress), provider.name);
+    return { arq, start, provider, program, carve: carveProfile === undefined ? null : { profile: carveProfile } };
   }
 
   /**
@@ -115,8 +118,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
    */
   private async assertCapacityAdmits(plans: readonly PlannedBind[]): Promise<void> {
     const byProject = new Map<string, { consumerId: string; resources: Record<string, number> }[]>();
-    for (const { arq, provider } of plans) {
-      const resources = capacityResources(provider.capacity);
+    for (const { arq, provider, carve } of plans) {
+      const resources = carve === null ? capacityResources(provider.capacity) : {};
       if (Object.keys(resources).length === 0) continue;
       byProject.set(arq.projectId, [...(byProject.get(arq.projectId) ?? []), { consumerId: capacityConsumer(arq.uuid), resources }]);
     }
@@ -124,13 +127,14 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
   }
 
   /**
-   * A bind with nothing to program is decided at once (bind-at-once.ts);
-   * one that programs runs the request's bind workflow and waits for it to
+   * A bind with nothing to do on the host is decided at once
+   * (bind-at-once.ts); one that programs, or carves a partition, runs the
+   * request's bind workflow and waits for it to
    * end (up to the bind timeout; Nova hears the outcome either way). The
    * same bind again waits for the one already running instead of starting
    * another.
    */
-  private async bindOne({ arq, start, provider, program }: PlannedBind, context: CommandContext): Promise<LiveArq> {
+  private async bindOne({ arq, start, provider, program, carve }: PlannedBind, context: CommandContext): Promise<LiveArq> {
     if (isBindRunOrDone(arq)) {
       if (arq.state === 'BindStarted' && arq.binding?.bindId) await this.waitForBind(arq.binding.bindId);
       return liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
@@ -138,7 +142,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     // An earlier bind of this request may still be undoing its steps: the new one starts after it.
     if (arq.lastBindId) await this.waitForBind(arq.lastBindId);
     const bindId = uuidV7();
-    if (program === null && this.atOnce.available) {
+    // A partition's memory is not charged to capacity quota: the device's capacity is the whole GPU's (docs/partitions.md).
+    const capacity = carve === null ? capacityResources(provider.capacity) : {};
+    if (program === null && carve === null && this.atOnce.available) {
       return this.atOnce.bind({ start, bindId, projectId: arq.projectId, capacity: capacityResources(provider.capacity) }, context);
     }
     const data: BindStart = {
@@ -146,8 +152,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       projectId: arq.projectId,
       bindId,
       binding: { hostname: start.hostname, deviceRpUuid: start.deviceRpUuid, instanceUuid: start.instanceUuid, deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid },
-      capacity: capacityResources(provider.capacity),
+      capacity,
       program,
+      carve,
     };
     const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data, subject: arqStream(arq.uuid) }, NEVER_ABORTED);
     if (status === 'running') await this.waitForBind(bindId);

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
 import { type CommandData, typedCommandHandlers, type WorkflowCommandHandlers } from '@ledger/workflows';
-import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from '@ledger/inventory';
+import { carvedPartitionIdentity, ClaimAttachHandleCommand, ReleaseAttachHandleCommand, ReleaseCarveCommand, ReserveCarveCommand } from '@ledger/inventory';
 import { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
 import { boundAttachHandle } from '../../../domain/attach-handle-info';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
 import { ArqStore } from '../arq-store';
-import type { BindCommand, ClaimEvidence } from './bind-workflow';
+import type { BindCommand, CarvedPartitionClaim, ClaimEvidence } from './bind-workflow';
 
 /**
  * The commands of the bind workflow, by type: each one idempotent, keyed by
@@ -32,6 +32,9 @@ export class BindWorkflowCommands {
       'quota.Release': (data, context) => this.commands.execute(new ReleaseQuotaCommand(data, context)).then(nothing),
       'inventory.ClaimAttachHandle': (data, context) => this.claim(data, context),
       'inventory.ReleaseAttachHandle': (data, context) => this.commands.execute(new ReleaseAttachHandleCommand(data, context)).then((released) => ({ released })),
+      'inventory.ReserveCarve': (data, context) => this.commands.execute(new ReserveCarveCommand(data, context)),
+      'inventory.ReleaseCarve': (data, context) => this.commands.execute(new ReleaseCarveCommand(data, context)).then((released) => ({ released })),
+      'inventory.ClaimCarvedPartition': (data, context) => this.claimCarved(data, context),
     });
   }
 
@@ -42,6 +45,21 @@ export class BindWorkflowCommands {
     const handle = handles.find((candidate) => candidate.uuid === claim.handleUuid);
     if (!handle) throw new Error(`claimed handle ${claim.handleUuid} is not among deployable ${data.deployableUuid}'s handles`);
     return { attachHandle: boundAttachHandle(handle) };
+  }
+
+  /**
+   * Claims the partition the bind just carved. Its deployable and handle
+   * uuids are derived from where it was carved, so the claim need not wait
+   * for the agent's next report to show it (the device's stream decides).
+   */
+  private async claimCarved(data: CarvedPartitionClaim, context: CommandContext): Promise<ClaimEvidence> {
+    const { reserved, carved } = data;
+    const partition = { profile: reserved.profile, handle: carved.handle, start: reserved.start, slices: reserved.slices };
+    const identity = carvedPartitionIdentity(data.hostname, data.deviceUuid, reserved.pciAddress, reserved.kind, partition);
+    const { deviceUuid, arqUuid, bindId } = data;
+    await this.commands.execute(new ClaimAttachHandleCommand({ deviceUuid, deployableUuid: identity.deployableUuid, arqUuid, bindId, candidates: [identity.handleUuid] }, context));
+    const { kind, address, mdevType, slot } = identity.handle;
+    return { attachHandle: boundAttachHandle({ uuid: identity.handleUuid, kind, address, physicalNetwork: null, mdevType: mdevType ?? null, slot: slot ?? null }) };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ReleaseAttachHandleCommand } from '@ledger/inventory';
+import type { ReleaseAttachHandleCommand, ReleaseCarveCommand, ReservedCarve, ReserveCarveCommand } from '@ledger/inventory';
 import type { ReleaseQuotaCommand, ReserveQuotaCommand } from '@ledger/quota';
 import {
   commandsOf,
@@ -29,20 +29,46 @@ export interface BindStart {
   /** Capacity the device charges against the project's quota while bound (empty: none). */
   readonly capacity: Readonly<Record<string, number>>;
   readonly program: BindProgram | null;
+  /** The provider is room to carve a partition (docs/partitions.md): the bind carves one first. Null: it binds what exists. */
+  readonly carve?: { readonly profile: string } | null;
 }
 
 /** A bind whose profile names a bitstream: the steps that program see its program. */
 type ProgrammingBind = BindStart & { readonly program: BindProgram };
 
 const programs = (data: BindStart): data is ProgrammingBind => data.program !== null;
+/** A bind that carves its partition first (`carve` is absent on binds started before partitions: those carve nothing). */
+type CarvingBind = BindStart & { readonly carve: { readonly profile: string } };
+const carves = (data: BindStart): data is CarvingBind => (data.carve ?? null) !== null;
 
 /** The claim step's evidence: what the device gave this bind. */
 export interface ClaimEvidence {
   readonly attachHandle: BoundAttachHandle;
 }
 
+/** The carve job's evidence: the partition the agent made. */
+export interface CarveEvidence {
+  readonly handle: string;
+  readonly start: number;
+  readonly slices: number;
+}
+
 /** The evidence the bind's steps read, by step. */
-export type BindEvidence = { readonly 'claim-handle': ClaimEvidence };
+export type BindEvidence = {
+  readonly 'claim-handle': ClaimEvidence;
+  readonly 'reserve-slices': ReservedCarve;
+  readonly 'carve-partition': CarveEvidence;
+};
+
+/** The partition a carve bind claims once carved: where its agent carved it. */
+export interface CarvedPartitionClaim {
+  readonly hostname: string;
+  readonly deviceUuid: string;
+  readonly arqUuid: string;
+  readonly bindId: string;
+  readonly reserved: ReservedCarve;
+  readonly carved: CarveEvidence;
+}
 
 /** The commands the bind sends, each with its data (`BindWorkflowCommands` serves each type). */
 export type BindCommand =
@@ -52,7 +78,10 @@ export type BindCommand =
   | WorkflowCommand<'quota.Reserve', ReserveQuotaCommand['input']>
   | WorkflowCommand<'quota.Release', ReleaseQuotaCommand['input']>
   | WorkflowCommand<'inventory.ClaimAttachHandle', { readonly deviceUuid: string; readonly deployableUuid: string; readonly arqUuid: string; readonly bindId: string }>
-  | WorkflowCommand<'inventory.ReleaseAttachHandle', ReleaseAttachHandleCommand['input']>;
+  | WorkflowCommand<'inventory.ReleaseAttachHandle', ReleaseAttachHandleCommand['input']>
+  | WorkflowCommand<'inventory.ReserveCarve', ReserveCarveCommand['input']>
+  | WorkflowCommand<'inventory.ReleaseCarve', ReleaseCarveCommand['input']>
+  | WorkflowCommand<'inventory.ClaimCarvedPartition', CarvedPartitionClaim>;
 
 const command = commandsOf<BindCommand>();
 
@@ -63,7 +92,9 @@ const failureOf = (context: Pick<StepContext<BindStart>, 'failure'>): Failure =>
  * Steps 6–10 of the ten-step workflow (docs/workflows.md), for one
  * accelerator request. The request was created with its unit of quota (step
  * 6); the bind then records its start, charges the device's capacity,
- * claims an attach handle (7), programs the region when the profile names a
+ * carves a partition when its provider is room to carve one (slices set
+ * aside on the device's stream, then the agent's carve job), claims an
+ * attach handle (7), programs the region when the profile names a
  * bitstream (8), has the agent verify the function answers (10, before Nova
  * hears of it: once told, Nova boots the instance), and marks the request
  * bound, which tells Nova (9). Whatever fails, the steps done are undone
@@ -90,10 +121,58 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
       timeoutMs: 30_000,
       retry: { maxAttempts: 1 },
     },
+    stepWhen(carves, {
+      name: 'reserve-slices',
+      do: ({ data }) =>
+        command('inventory.ReserveCarve', {
+          hostname: data.binding.hostname,
+          deviceUuid: data.binding.deviceUuid,
+          deployableUuid: data.binding.deployableUuid,
+          bindId: data.bindId,
+          arqUuid: data.arqUuid,
+        }),
+      compensate: ({ data }) => command('inventory.ReleaseCarve', { deviceUuid: data.binding.deviceUuid, bindId: data.bindId }),
+      timeoutMs: 30_000,
+      retry: { maxAttempts: 1 },
+    }),
+    stepWhen(carves, {
+      name: 'carve-partition',
+      do: ({ data, evidence }) => ({
+        kind: 'job',
+        job: {
+          hostname: data.binding.hostname,
+          kind: 'carve',
+          params: carveParams(data, evidence['reserve-slices']),
+          project: data.projectId,
+        },
+      }),
+      // What was carved is destroyed: its slices go back to the device, never stranded.
+      compensate: ({ data, evidence }) => ({
+        kind: 'job',
+        job: {
+          hostname: data.binding.hostname,
+          kind: 'destroy',
+          params: { deviceUuid: data.binding.deviceUuid, pciAddress: evidence['reserve-slices'].pciAddress, handle: evidence['carve-partition'].handle, reason: 'compensation' },
+          project: data.projectId,
+        },
+      }),
+      timeoutMs: 120_000,
+      // A second carve of the same slices would find them taken: a carve that fails is given up, and its bind undone.
+      retry: { maxAttempts: 1 },
+    }),
     {
       name: 'claim-handle',
-      do: ({ data }) =>
-        command('inventory.ClaimAttachHandle', {
+      do: ({ data, evidence }) =>
+        carves(data)
+          ? command('inventory.ClaimCarvedPartition', {
+              hostname: data.binding.hostname,
+              deviceUuid: data.binding.deviceUuid,
+              arqUuid: data.arqUuid,
+              bindId: data.bindId,
+              reserved: evidence['reserve-slices'],
+              carved: evidence['carve-partition'],
+            })
+          : command('inventory.ClaimAttachHandle', {
           deviceUuid: data.binding.deviceUuid,
           deployableUuid: data.binding.deployableUuid,
           arqUuid: data.arqUuid,
@@ -134,6 +213,11 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
     },
   ],
 });
+
+function carveParams(data: BindStart, reserved: ReservedCarve): Record<string, unknown> {
+  const { pciAddress, profile, profileId, start } = reserved;
+  return { deviceUuid: data.binding.deviceUuid, pciAddress, profile, ...(profileId === null ? {} : { profileId }), start, bindId: data.bindId };
+}
 
 function programJob(data: ProgrammingBind, image: ProgramImage): StepAction<BindCommand> {
   return {

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
+import { deviceDecider, deviceStream, hostInventoryDecider, hostStream, strandedPartitions } from '@ledger/inventory';
+import { eventually } from '@ledger/processing/testing';
+import type { AgentProcess } from '../support/agent-process';
+import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { startAgentOnLedger } from '../support/simulated-agent';
+
+const PROJECT = 'tenant-mig';
+const HOSTS = { ok: 'mig-ok', carveFails: 'mig-carve-fails' } as const;
+
+interface Deployable {
+  readonly uuid: string;
+  readonly name: string;
+  readonly rpUuid: string;
+  readonly count: number;
+  readonly deviceUuid: string;
+  readonly attachHandles: readonly { readonly uuid: string; readonly kind: string; readonly claimedBy: string | null }[];
+}
+
+/**
+ * Partitions carved on demand (docs/partitions.md): simulated agents whose
+ * GPUs are in MIG mode, the ledger offering room to carve each profile, and
+ * Nova's calls over /v2 binding a request for `CUSTOM_MIG_1G_10GB` to that
+ * room: the bind carves a GPU instance through the agent, claims it and is
+ * Bound; a carve that fails leaves no partition and no slice set aside.
+ */
+describe('partitions carved on demand in the bind (real simulated agents)', () => {
+  let ledger: TestLedger;
+  let store: EventStore;
+  let stateDir: string;
+  const agents: AgentProcess[] = [];
+  const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
+  const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
+  const migDeployables = async (hostname: string): Promise<Deployable[]> =>
+    (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=CUSTOM_MIG_1G_10GB`)).body.items;
+  const room = async (hostname: string): Promise<Deployable> => (await migDeployables(hostname)).find((deployable) => deployable.name.endsWith('_1g.10gb_carvable'))!;
+  const createArq = async (): Promise<string> => {
+    const created = await ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'mig-1g' } });
+    expect(created.status).toBe(201);
+    return created.body.arqs[0].uuid;
+  };
+  const bind = (arqUuid: string, hostname: string, rpUuid: string) =>
+    ledger.request('PATCH', '/v2/accelerator_requests', {
+      token: nova(),
+      body: {
+        [arqUuid]: [
+          { op: 'add', path: '/hostname', value: hostname },
+          { op: 'add', path: '/device_rp_uuid', value: rpUuid },
+          { op: 'add', path: '/instance_uuid', value: randomUUID() },
+        ],
+      },
+    });
+  /** The never-stranded check (docs/partitions.md) over the host's stream, its devices' streams and the requests alive now. */
+  async function strandedOn(hostname: string) {
+    const arqs = (await ledger.request('GET', '/v2/accelerator_requests', { token: nova() })).body.arqs as { uuid: string; state: string }[];
+    const liveArqs = new Set(arqs.filter((arq) => arq.state === 'Bound' || arq.state === 'BindStarted').map((arq) => arq.uuid));
+    const { state: host } = await loadAggregate(store, hostStream(hostname), hostInventoryDecider);
+    const problems = [];
+    for (const { snapshot } of host.devices.values()) {
+      if (!snapshot.partitioning) continue;
+      const { state: device } = await loadAggregate(store, deviceStream(snapshot.uuid), deviceDecider);
+      problems.push(...strandedPartitions({ hostname, deviceUuid: snapshot.uuid, pciAddress: snapshot.pciAddress, partitioning: snapshot.partitioning, device, liveArqs }));
+    }
+    return problems;
+  }
+  const deviceEvents = async (deviceUuid: string) => (await store.readStream(deviceStream(deviceUuid))).map((event) => event.type);
+
+  beforeAll(async () => {
+    ledger = await startTestLedger({ LEDGER_BIND_TIMEOUT_MS: '60000' });
+    store = ledger.app.get<EventStore>(EVENT_STORE);
+    stateDir = mkdtempSync(join(tmpdir(), 'partitions-e2e-'));
+    const settings = { fpgas: 0, gpus: 1, nics: 0, gpuMig: true };
+    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.ok, dir: stateDir, simulated: settings }));
+    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.carveFails, dir: stateDir, simulated: { ...settings, failNext: { carve: 1 } } }));
+    await eventually(async () => (await room(HOSTS.ok)) !== undefined && (await room(HOSTS.carveFails)) !== undefined);
+    expect((await admin('POST', '/v2/device_profiles', [{ name: 'mig-1g', groups: [{ 'resources:CUSTOM_MIG_1G_10GB': '1' }] }])).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
+    await ledger?.close();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('offers an empty A100 in MIG mode as room to carve each profile, and no carved partition', async () => {
+    expect((await room(HOSTS.ok)).count).toBe(7);
+    expect((await migDeployables(HOSTS.ok)).map((deployable) => deployable.name)).toEqual([expect.stringMatching(/_1g\.10gb_carvable$/)]);
+  });
+
+  it('binds a request to the room by carving a GPU instance, then offers it as its own provider, held by the request', async () => {
+    const offered = await room(HOSTS.ok);
+    const arq = await createArq();
+    const bound = await bind(arq, HOSTS.ok, offered.rpUuid);
+    expect(bound.status).toBe(202);
+    const shown = (await ledger.request('GET', `/v2/accelerator_requests/${arq}`, { token: nova() })).body;
+    expect(shown).toMatchObject({ state: 'Bound', attach_handle_type: 'PCI' });
+    expect(await deviceEvents(offered.deviceUuid)).toEqual(expect.arrayContaining(['inventory.PartitionCarveReserved', 'inventory.AttachHandleClaimed']));
+    // The carve's fact comes from the job's result, the partition's provider from the agent's next report.
+    await eventually(async () => (await deviceEvents(offered.deviceUuid)).includes('inventory.PartitionCarved'));
+    let carvedHandle: Deployable['attachHandles'][number] | undefined;
+    await eventually(async () => {
+      const listed = (await migDeployables(HOSTS.ok)).find((deployable) => deployable.name.endsWith('_1g.10gb_0'));
+      carvedHandle = listed && ((await admin('GET', `/api/v1/deployables/${listed.uuid}`)).body as Deployable).attachHandles[0];
+      return carvedHandle !== undefined;
+    });
+    // The handle the bind claimed before the report showed it is the one the report brought: identities are derived.
+    expect(carvedHandle).toMatchObject({ kind: 'MIG', claimedBy: arq });
+    await eventually(async () => (await room(HOSTS.ok)).count === 6);
+    expect(await strandedOn(HOSTS.ok)).toEqual([]);
+  });
+
+  it('ends the bind BindFailed when the carve fails, leaving nothing carved and no slice set aside', async () => {
+    const offered = await room(HOSTS.carveFails);
+    const arq = await createArq();
+    const refused = await bind(arq, HOSTS.carveFails, offered.rpUuid);
+    expect([refused.status, refused.headers.get('x-error-code')]).toEqual([409, 'ARQ.BIND_FAILED']);
+    const events = await deviceEvents(offered.deviceUuid);
+    expect(events).toEqual(['inventory.PartitionCarveReserved', 'inventory.PartitionCarveReleased']);
+    expect((await room(HOSTS.carveFails)).count).toBe(7);
+    expect(await strandedOn(HOSTS.carveFails)).toEqual([]);
+  });
+});
