@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { findSysfsPaths } from '../../discovery/sysfs-glob';
-import type { ReportedPartitioning } from '../nvidia-gpu/mig/reported-partitioning';
+import type { ReportedPartitioning } from '@ledger/inventory';
 
 /**
  * An FPGA's partial-reconfiguration regions as the report's partitioning

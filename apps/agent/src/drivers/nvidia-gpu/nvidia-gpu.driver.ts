@@ -1,4 +1,4 @@
-import type { ReportedAttachHandle, ReportedDeployable } from '@ledger/inventory';
+import type { ReportedAttachHandle, ReportedDeployable, ReportedPartitioning } from '@ledger/inventory';
 import type { PciFunction } from '../../discovery/pci-function';
 import type { AcceleratorDriver, DeviceHealthSample, JobEvidence, JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
@@ -15,7 +15,6 @@ import { createMdev, removeMdev } from './nvidia-mdevs';
 import { readMigLayouts, type MigLayoutReading } from './mig/mig-layout';
 import { migOperations, type MigGpu, type PartitionOperations } from './mig/mig-operations';
 import { migPartitioning } from './mig/mig-partitioning';
-import type { ReportedPartitioning } from './mig/reported-partitioning';
 import { readNvidiaSmi, runNvidiaSmi, type NvidiaSmiReading } from './nvidia-smi';
 import { readCriticalXids } from './nvidia-xid';
 

@@ -1,6 +1,5 @@
-import type { DeviceType, ReportedDeployable, ReportedDevice } from '@ledger/inventory';
+import type { DeviceType, ReportedDeployable, ReportedDevice, ReportedPartitioning } from '@ledger/inventory';
 import type { PciFunction } from '../../discovery/pci-function';
-import type { ReportedPartitioning } from '../nvidia-gpu/mig/reported-partitioning';
 
 export interface DeviceReportFields {
   readonly type: DeviceType;
@@ -14,7 +13,7 @@ export interface DeviceReportFields {
 }
 
 /** A ReportedDevice for the PCI function that identifies the device (its PF, or the management PF). */
-export function pciDeviceReport(fn: PciFunction, fields: DeviceReportFields): ReportedDevice & { readonly partitioning?: ReportedPartitioning } {
+export function pciDeviceReport(fn: PciFunction, fields: DeviceReportFields): ReportedDevice {
   return {
     type: fields.type,
     vendorId: fn.vendorId,

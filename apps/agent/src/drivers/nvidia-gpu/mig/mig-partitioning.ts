@@ -1,5 +1,5 @@
 import type { MigGpuLayout } from './mig-layout';
-import type { ReportedPartition, ReportedPartitionProfile, ReportedPartitioning } from './reported-partitioning';
+import type { ReportedPartition, ReportedPartitionProfile, ReportedPartitioning } from '@ledger/inventory';
 
 /**
  * A MIG-capable GPU's layout in the report's shape. Profiles and their
