@@ -140,6 +140,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/devices/{uuid}',                          '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/disable',                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/enable',                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/clean/retry',             '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/clean/release',           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables/{uuid}',                      '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/fleet',                                   '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -681,6 +683,16 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     'POST /api/v1/devices/{uuid}/enable': async () => ({
       path: `/api/v1/devices/${await maintenanceTarget(true)}/enable`,
       allowed: (r) => expect([r.status, r.body.status, r.body.appended]).toEqual([200, 'enabled', 1]),
+    }),
+    // Admitted, and answered by the device's stream: nothing of the fixture's FPGA failed a clean.
+    'POST /api/v1/devices/{uuid}/clean/retry': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/clean/retry`,
+      allowed: (r) => expect([r.status, r.body.code]).toEqual([409, 'INVENTORY.CLEAN_NOT_FAILED']),
+    }),
+    'POST /api/v1/devices/{uuid}/clean/release': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/clean/release`,
+      body: { reason: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.code]).toEqual([409, 'INVENTORY.CLEAN_NOT_FAILED']),
     }),
     'GET /api/v1/deployables': () => ({
       path: '/api/v1/deployables',
