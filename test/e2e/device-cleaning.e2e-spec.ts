@@ -156,4 +156,19 @@ describe('cleaning released devices (embedded SQLite, simulated agent)', () => {
     expect([again.status, again.body.code]).toEqual([409, 'INVENTORY.CLEAN_NOT_FAILED']);
     await bound();
   });
+
+  it('keeps what a fence released pending, and cleans it when the host is unfenced, before it is offered', async () => {
+    expect((await deviceEvents()).at(-1)?.type).toBe('inventory.AttachHandleClaimed');
+    const fenced = await admin('POST', `/api/v1/hosts/${HOST}/fence`, { reason: 'board swapped' });
+    expect(fenced.status).toBe(200);
+    const afterFence = await deviceEvents();
+    expect(afterFence.slice(-3).map((event) => event.type)).toEqual(['inventory.DeviceFenced', 'inventory.AttachHandleReleased', 'inventory.DeviceCleanPending']);
+    expect(await device()).toMatchObject({ cleanState: 'pending', cleanReason: 'board swapped' });
+
+    expect((await admin('POST', `/api/v1/hosts/${HOST}/unfence`)).status).toBe(200);
+    const unfenced = (await deviceEvents()).slice(afterFence.length);
+    expect(unfenced.slice(0, 2)).toMatchObject([{ type: 'inventory.DeviceUnfenced' }, { type: 'inventory.DeviceCleaningStarted', data: { cause: 'unfenced' } }]);
+    await cleanStateIs('clean');
+    await bound();
+  });
 });
