@@ -11,6 +11,8 @@ const started = {
   data: { deviceUuid: DEVICE, attempt: 2, handleUuids: [HANDLE], cause: 'retry', arqUuids: [] },
   metadata: { actor: SYSTEM_ACTOR, correlationId: 'corr-1' },
 } as unknown as RecordedEvent;
+/** The runtime's first delivery of the event. */
+const delivery = { attempt: 1, signal: new AbortController().signal };
 const target = { hostname: 'compute-1', pciAddress: '0000:3b:00.0', handles: [{ uuid: HANDLE, type: 'PCI', address: '0000:3b:00.0' }] };
 
 function ports(requestJob: CleanJobsPorts['requestJob'], found = true) {
@@ -28,7 +30,7 @@ describe('cleanJobsReactor', () => {
   it("asks the device's agent for the attempt's clean job, by a job id the attempt names", async () => {
     const asked: unknown[] = [];
     const { reactor, failed } = ports(async (request, context) => void asked.push({ request, context }));
-    await reactor.react(started);
+    await reactor.react(started, delivery);
     expect(asked).toEqual([
       {
         request: { hostname: 'compute-1', kind: 'clean', jobId: cleanJobId(DEVICE, 2), params: { deviceUuid: DEVICE, pciAddress: '0000:3b:00.0', attempt: 2, handles: target.handles } },
@@ -42,12 +44,12 @@ describe('cleanJobsReactor', () => {
     const refused = ports(async () => {
       throw new ConflictError('JOB.AGENT_UNAVAILABLE', 'the agent of compute-1 is lost');
     });
-    await refused.reactor.react(started);
+    await refused.reactor.react(started, delivery);
     expect(refused.failed).toEqual([
       expect.objectContaining({ type: 'RecordCleanFailed', attempt: 2, code: 'JOB.AGENT_UNAVAILABLE', ran: [], failedAt: '2026-03-01T10:00:00.000Z' }),
     ]);
     const gone = ports(async () => undefined, false);
-    await gone.reactor.react(started);
+    await gone.reactor.react(started, delivery);
     expect(gone.failed).toEqual([expect.objectContaining({ code: 'INVENTORY.DEVICE_NOT_FOUND' })]);
   });
 
@@ -55,7 +57,7 @@ describe('cleanJobsReactor', () => {
     const { reactor, failed } = ports(async () => {
       throw new Error('disk I/O error');
     });
-    await expect(reactor.react(started)).rejects.toThrow('disk I/O error');
+    await expect(reactor.react(started, delivery)).rejects.toThrow('disk I/O error');
     expect(failed).toEqual([]);
   });
 });
