@@ -1,4 +1,5 @@
 import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
+import { assertNotCleaning, cleaningOfRelease, cleaningOfUnfence, type DeviceCleanCommand, type DeviceCleaning, decideCleaning, evolveCleaning, isDirty, pendingOfFence } from './device-cleaning';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
@@ -42,6 +43,8 @@ export interface ReleaseAttachHandle {
   readonly arqUuid: string;
   /** Only the claim of this bind (a stale undo never releases a newer bind's handle); absent: any. */
   readonly bindId?: string;
+  /** The device's type cleans after a release (LEDGER_CLEAN_DEVICE_TYPES): the released handle goes to cleaning in the same append. */
+  readonly clean?: boolean;
 }
 
 /** What a heartbeat says of the device's health; recorded only when it differs from the last recorded. */
@@ -62,9 +65,11 @@ export interface FenceDevice {
   readonly reason: string;
   /** The HostFenced's `at`, for the record. */
   readonly fencedAt: string;
+  /** The device's type cleans after a release: the released handles are pending a clean, started at the unfence. */
+  readonly clean?: boolean;
 }
 
-/** The device's host was unfenced (the seam where cleaning, issue 24 part 3, will require a clean device). */
+/** The device's host was unfenced: what the fence released starts cleaning in the same append. */
 export interface UnfenceDevice {
   readonly type: 'UnfenceDevice';
   readonly deviceUuid: string;
@@ -80,7 +85,8 @@ export type DeviceCommand =
   | DeviceJobCommand
   | FenceDevice
   | UnfenceDevice
-  | DevicePartitionCommand;
+  | DevicePartitionCommand
+  | DeviceCleanCommand;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -97,6 +103,8 @@ export interface DeviceState {
   readonly fenced?: { readonly hostname: string; readonly reason: string; readonly fencedAt: string };
   /** Absent until a partition is set aside or carved here (docs/partitions.md). */
   readonly partitions?: DevicePartitions;
+  /** Absent until a handle was released for cleaning: the dirty handles (device-cleaning.ts). */
+  readonly cleaning?: DeviceCleaning;
 }
 
 /** The claim a request holds on the device, if any. */
@@ -130,7 +138,7 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'FenceDevice':
         return decideFence(deviceUuid, command, state);
       case 'UnfenceDevice':
-        return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }] : [];
+        return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }, ...cleaningOfUnfence(deviceUuid, state.cleaning)] : [];
       case 'ReserveCarve':
         // Carving for a bind is a claim on the device: refused where a claim would be.
         assertClaimable(deviceUuid, state);
@@ -141,10 +149,15 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         return decideDevicePartitions(deviceUuid, command, state.partitions ?? noPartitions());
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
-        return Object.values(state.claims)
-          .filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId))
-          .map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
+        const claims = Object.values(state.claims).filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId));
+        const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
+        return command.clean ? [...released, ...cleaningOfRelease(deviceUuid, claims, state.cleaning)] : released;
       }
+      case 'RecordCleaned':
+      case 'RecordCleanFailed':
+      case 'RetryClean':
+      case 'ReleaseClean':
+        return decideCleaning(deviceUuid, command, state.cleaning, state.fenced);
     }
   },
   evolve(state, event) {
@@ -181,6 +194,12 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'inventory.PartitionCarved':
       case 'inventory.PartitionDestroyed':
         return { ...state, partitions: evolveDevicePartitions(state.partitions, event) };
+      case 'inventory.DeviceCleanPending':
+      case 'inventory.DeviceCleaningStarted':
+      case 'inventory.DeviceCleaned':
+      case 'inventory.DeviceCleanFailed':
+      case 'inventory.DeviceCleanReleased':
+        return { ...state, cleaning: evolveCleaning(state.cleaning, event) };
       default:
         return state;
     }
@@ -203,8 +222,10 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   if (held && sameBind(held, command.bindId)) return [];
   const stale: DeviceEvent[] = held ? [{ type: 'inventory.AttachHandleReleased', data: held }] : [];
   assertClaimable(deviceUuid, state);
-  const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined || state.claims[uuid] === held);
+  const candidates = command.candidates.map((uuid) => uuid.toLowerCase());
+  const free = candidates.find((uuid) => (state.claims[uuid] === undefined && !isDirty(state.cleaning, uuid)) || (held !== undefined && state.claims[uuid] === held));
   if (free === undefined) {
+    assertNotCleaning(deviceUuid, candidates, state.cleaning);
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
       deviceUuid,
       deployableUuid,
@@ -230,8 +251,10 @@ function assertClaimable(deviceUuid: string, state: DeviceState): void {
 function decideFence(deviceUuid: string, command: FenceDevice, state: DeviceState): DeviceEvent[] {
   if (state.fenced) return [];
   const { hostname, reason, fencedAt } = command;
-  const released = Object.values(state.claims).map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: { ...claim, reason } }));
-  return [{ type: 'inventory.DeviceFenced', data: { deviceUuid, hostname, reason, fencedAt } }, ...released];
+  const claims = Object.values(state.claims);
+  const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: { ...claim, reason } }));
+  const pending = command.clean ? pendingOfFence(deviceUuid, claims, reason) : [];
+  return [{ type: 'inventory.DeviceFenced', data: { deviceUuid, hostname, reason, fencedAt } }, ...released, ...pending];
 }
 
 /** A claim belongs to `bindId` when either names no bind (claims and commands from before workflows). */

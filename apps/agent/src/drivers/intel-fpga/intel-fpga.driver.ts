@@ -69,6 +69,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     async program(params: JobParams): Promise<JobEvidence> {
       refuseShellTarget(params, 'intel-fpga');

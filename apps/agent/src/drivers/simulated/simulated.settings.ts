@@ -12,6 +12,7 @@ export const SIMULATED_OPERATIONS = [
   'attach',
   'detach',
   'probe',
+  'clean',
 ] as const;
 export type SimulatedOperation = (typeof SIMULATED_OPERATIONS)[number];
 
