@@ -34,4 +34,5 @@ export * from './application/record-heartbeat/record-heartbeat.command';
 export * from './domain/host-provisioning.decider';
 export * from './domain/host-fence.decider';
 export * from './application/fence-host/fence-host.command';
+export * from './application/fence-host/host-fence.reactor';
 export * from './application/host-provisioning/host-provisioning.command';

@@ -6,6 +6,7 @@ import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
 import type { EventStore, StreamLocks } from '@ledger/eventstore';
 import { jobFactsReactor } from '@ledger/inventory/job-facts';
+import { hostFenceReactor } from '@ledger/inventory';
 import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
@@ -33,7 +34,7 @@ export interface ReactorDependencies {
   readonly keystoneSession: KeystoneSession | null;
 }
 
-/** Every reactor the ledger runs, in one list: the use cases' first, then those whose outside is configured (Placement, Kafka), then the job-facts reactor and the holds a request gives back. */
+/** Every reactor the ledger runs, in one list: the use cases' first, then those whose outside is configured (Placement, Kafka), then the job-facts and host-fence reactors and the holds a request gives back. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const arqs = new ArqQueries(deps.readModels);
   const outside: LedgerOutside = {
@@ -64,6 +65,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
       recordDeviceFact: (command, context) => devices.run(command, context),
       recordDriverOutcome: (command, context) => hostDrivers.run(command, context),
     }),
+    hostFenceReactor({ store: deps.store, runOnDevice: (command, context) => devices.run(command, context) }),
   );
   // After the configured ones (status lists keep Nova's first).
   const holds = conductorProvider(deps.moduleRef, ArqHolds);
