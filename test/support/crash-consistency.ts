@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { boundAttachHandle } from '@ledger/allocation';
+import type { DeviceState } from '@ledger/inventory';
 
 /** A GET answered with JSON, as an admin: the API's shapes are asserted by the v2 and inventory suites, the crash suites only read them. */
 export type GetJson = (path: string) => Promise<any>;
@@ -30,8 +31,10 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
  * claimed by anything but a Bound request holding that very handle, a
  * Bound request holding no handle, the project's quota in use other than
  * one unit of `resourceClass` per live request. Empty once all is settled.
+ * A request Bound to one of `fencedProviders` holds nothing: the fence gave
+ * its handle back and left the request Bound, as Cyborg does.
  */
-export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA'): Promise<string[]> {
+export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA', fencedProviders: ReadonlySet<string> = new Set()): Promise<string[]> {
   const problems: string[] = [];
   for (const status of ['running', 'failed']) {
     const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
@@ -54,9 +57,47 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
       else holding.add(handle.claimedBy);
     }
   }
-  for (const uuid of bound.keys()) if (!holding.has(uuid)) problems.push(`${uuid} is Bound but holds no handle`);
+  for (const [uuid, arq] of bound) if (!holding.has(uuid) && !fencedProviders.has(arq.device_rp_uuid)) problems.push(`${uuid} is Bound but holds no handle`);
   const quota = await getJson(`/api/v1/quotas/${project}`);
   if ((quota.usage[resourceClass] ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage[resourceClass] ?? 0}, live requests ${arqs.length}`);
+  return problems;
+}
+
+/** A host's providers as its Placement view shows them (GET /api/v1/hosts/{hostname}/placement). */
+export interface ProviderView {
+  readonly uuid: string;
+  readonly deviceUuid: string;
+  readonly total: number;
+  readonly reserved: number;
+  readonly reservedBecause: readonly string[];
+}
+
+export const placementOf = async (getJson: GetJson, host: string): Promise<ProviderView[]> => (await getJson(`/api/v1/hosts/${host}/placement`)).providers;
+
+/**
+ * What a crash may have left half done on the devices of `hosts`, each
+ * device's own state read from its stream by `deviceState`: a provider
+ * reserved with no reason given, or offered while its device refuses claims
+ * (fenced on its stream: stranded); a fenced host's device not fenced on its
+ * stream, or still holding a request's handle (a fence half done). Every
+ * device ends offered or reserved with a reason. Empty once all is settled.
+ */
+export async function deviceInconsistencies(getJson: GetJson, deviceState: (deviceUuid: string) => Promise<DeviceState>, hosts: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const host of hosts) {
+    const providers = await placementOf(getJson, host);
+    const hostFenced = providers.some((provider) => provider.reservedBecause.includes('fenced'));
+    for (const deviceUuid of new Set(providers.map((provider) => provider.deviceUuid))) {
+      const device = await deviceState(deviceUuid);
+      const held = Object.keys(device.claims).length;
+      if (hostFenced && !device.fenced) problems.push(`${host} is fenced, its device ${deviceUuid} is not`);
+      if (hostFenced && held > 0) problems.push(`${host} is fenced, its device ${deviceUuid} still holds ${held} handle(s)`);
+      for (const provider of providers.filter((candidate) => candidate.deviceUuid === deviceUuid)) {
+        if (provider.reserved > 0 && provider.reservedBecause.length === 0) problems.push(`provider ${provider.uuid} of ${host} is reserved with no reason`);
+        if (provider.reserved < provider.total && device.fenced) problems.push(`provider ${provider.uuid} of ${host} is offered, but its device is fenced (${device.fenced.reason})`);
+      }
+    }
+  }
   return problems;
 }
 
