@@ -147,6 +147,31 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
     await page.locator('[data-testid="tenancy"] tr', { hasText: arqUuid }).waitFor();
   });
 
+  it("shows which devices are not offered and why, as Placement is told: a fenced host's, a failed one's, on the fleet and the device page", async () => {
+    const [fenced, failing] = [hostname(9), hostname(10)];
+    const fencedDevices = (await api('GET', `/api/v1/devices?hostname=${fenced}&limit=100`)).items.map((device: { uuid: string }) => device.uuid);
+    const failed = (await api('GET', `/api/v1/devices?hostname=${failing}&type=GPU&limit=1`)).items[0];
+    await api('POST', `/api/v1/hosts/${fenced}/fence`, { reason: 'PSU dead' });
+    const devices = [{ pciAddress: failed.pciAddress, health: 'failed', healthReason: 'Xid 79' }];
+    await api('POST', `/api/v1/hosts/${failing}/heartbeat`, { agentVersion: '0.1.0', intervalSeconds: 3600, devices }, agentToken(failing));
+
+    await openPage(page, ledger.url, 'fleet.html');
+    // The page polls: the reasons show once Placement's read model has the fence and the failure, without a reload.
+    await page.locator(`li[data-device="${failed.uuid}"] .placement .badge-unhealthy`).waitFor();
+    await eventually(async () => (await page.locator(`tr[data-host="${fenced}"] li[data-device] .placement .badge-fenced`).count()) === fencedDevices.length);
+    // An offered device shows no reason.
+    expect(await page.locator(`tr[data-host="${hostname(7)}"] li[data-device] .placement .badge`).count()).toBe(0);
+    await screenshot(page, 'fleet-07-not-offered');
+
+    await openPage(page, ledger.url, `device.html?uuid=${fencedDevices[0]}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: fenced');
+    await openPage(page, ledger.url, `device.html?uuid=${failed.uuid}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: unhealthy');
+    await openPage(page, ledger.url, `device.html?uuid=${gpu}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('offered');
+    await screenshot(page, 'fleet-08-device-offered');
+  });
+
   it('runs GraphQL in the explorer under the signed-in token, with the schema beside it; a refusal shows its code', async () => {
     const response = await fetch(`${ledger.url}/console/graphql.html`);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
