@@ -22,7 +22,8 @@ import { loadWorkingSet } from './working-set/load-working-set';
  */
 export const inventoryProjection: Projection = {
   name: 'inventory',
-  version: 4,
+  // 5: devices' clean state (inventory.DeviceClean*).
+  version: 5,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

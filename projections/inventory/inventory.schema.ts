@@ -40,6 +40,9 @@ const STATEMENTS = [
     disabled_reason TEXT,
     health TEXT NOT NULL DEFAULT 'ok',
     health_reason TEXT,
+    clean_state TEXT NOT NULL DEFAULT 'clean',
+    clean_reason TEXT,
+    dirty_handles TEXT NOT NULL DEFAULT '{}',
     shell_interface_id TEXT,
     configured_vfs INTEGER,
     device_version INTEGER NOT NULL DEFAULT 0,
@@ -134,8 +137,8 @@ export const INVENTORY_TABLES = [
   'inv_hosts',
 ] as const;
 
-/** Bump with any change to the tables above (together with the projection's version). */
-const SCHEMA_VERSION = 4;
+/** Bump with any change to the tables above (together with the projection's version). 5: inv_devices' clean state. */
+const SCHEMA_VERSION = 5;
 
 /**
  * Creates the tables (dropping those of another schema version first,

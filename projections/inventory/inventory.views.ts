@@ -36,6 +36,12 @@ export interface DeviceView {
   /** Recorded health: changes of level reported by heartbeats. */
   readonly health: 'ok' | 'degraded' | 'failed';
   readonly healthReason: string | null;
+  /** `clean`, or the worst status of the handles released and not yet clean: `pending` (fenced), `cleaning`, `clean-failed`. */
+  readonly cleanState: 'clean' | 'pending' | 'cleaning' | 'clean-failed';
+  /** Why the last clean failed, or why handles wait (the fence's reason); null when clean. */
+  readonly cleanReason: string | null;
+  /** The released handles not yet clean, with their status. */
+  readonly dirtyHandles: Record<string, string>;
   /** The interface id the last shell load read back (inventory.ShellProgrammed); null before one. */
   readonly shellInterfaceId: string | null;
   /** The VF count of the last configure-vfs job (inventory.VfsConfigured); null before one. */

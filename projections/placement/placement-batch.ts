@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeployableDescription, DeviceEvent, HostFenceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
+import type { DeployableDescription, DeviceCleaningEvent, DeviceEvent, HostFenceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
 import { isShellProgram, type JobEvent, type JobParams, type ProgramParams } from '@ledger/jobs';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
@@ -82,6 +82,14 @@ export class PlacementBatch {
         return this.onDevice(event.data.deviceUuid, event.position, (row) => {
           row.health = event.data.health;
         });
+      case 'inventory.DeviceCleanPending':
+      case 'inventory.DeviceCleaningStarted':
+      case 'inventory.DeviceCleaned':
+      case 'inventory.DeviceCleanFailed':
+      case 'inventory.DeviceCleanReleased':
+        return this.onDevice(event.data.deviceUuid, event.position, (row) => {
+          row.dirty_handles = canonicalJson(dirtyHandlesAfter(JSON.parse(row.dirty_handles) as Record<string, string>, event));
+        });
       case 'jobs.JobRequested':
         return this.applyProgramRequested(event.data);
       case 'jobs.JobCompleted':
@@ -124,7 +132,7 @@ export class PlacementBatch {
 
   /** Applies `change` to the device's row unless the event was applied before. */
   private onDevice(deviceUuid: string, position: number, change: (row: DeviceRow) => void): void {
-    const row = this.devices.get(deviceUuid) ?? { device_uuid: deviceUuid, hostname: null, removed: 1, disabled: 0, health: 'ok', position: 0 };
+    const row = this.devices.get(deviceUuid) ?? { device_uuid: deviceUuid, hostname: null, removed: 1, disabled: 0, health: 'ok', dirty_handles: '{}', position: 0 };
     if (position <= row.position) return;
     change(row);
     row.position = position;
@@ -174,4 +182,15 @@ export class PlacementBatch {
     }
     return row;
   }
+}
+
+/** The device's dirty handles after a cleaning event: the status each released handle is in until it is clean. */
+function dirtyHandlesAfter(dirty: Record<string, string>, event: DeviceCleaningEvent): Record<string, string> {
+  const next = { ...dirty };
+  const status = { 'inventory.DeviceCleanPending': 'pending', 'inventory.DeviceCleaningStarted': 'cleaning', 'inventory.DeviceCleanFailed': 'clean-failed' }[event.type as string];
+  for (const uuid of event.data.handleUuids) {
+    if (status === undefined) delete next[uuid];
+    else next[uuid] = status;
+  }
+  return next;
 }

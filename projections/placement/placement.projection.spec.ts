@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
+import { attachHandleUuidOf, deployableUuidOf, deviceUuidOf } from '@ledger/inventory';
 import { OWNER_TRAIT } from '@ledger/placement';
 import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/processing/testing';
@@ -32,7 +33,7 @@ describe('placementProjection (SQLite :memory:)', () => {
   }
 
   it('reads the host, device and job streams, and only the events the desired state follows from', () => {
-    expect(placementProjection).toMatchObject({ name: 'placement', version: 3, filter: { categories: ['host', 'device', 'job'] } });
+    expect(placementProjection).toMatchObject({ name: 'placement', version: 4, filter: { categories: ['host', 'device', 'job'] } });
     expect(placementProjection.handles).not.toContain('jobs.JobDispatched');
     expect(placementProjection.handles).not.toContain('inventory.AttachHandleClaimed');
   });
@@ -129,6 +130,30 @@ describe('placementProjection (SQLite :memory:)', () => {
     expect((await queries.host('compute-5'))!.providers.map((provider) => [provider.reserved, provider.total, provider.reservedBecause])).toEqual([[3, 3, ['fenced']]]);
     await project(history);
     expect((await queries.host('compute-5'))!.providers.map((provider) => [provider.reserved, provider.reservedBecause])).toEqual([[0, []]]);
+  });
+
+  it('reserves one unit per released handle while it cleans or its clean failed, and frees it once cleaned', async () => {
+    const fpga = deviceUuidOf('compute-6', '0000:5e:00.0');
+    const deployable = deployableUuidOf(fpga, '0000:5e:00.0-region0');
+    const handle = attachHandleUuidOf(deployable, 'VF/0000:5e:00.1');
+    const arq = '01900000-0000-7000-8000-00000000000a';
+    const job = '01900000-0000-7000-8000-0000000000c1';
+    const providers = async () => (await queries.host('compute-6'))!.providers.map((provider) => [provider.reserved, provider.total, provider.reservedBecause]);
+    const history = await recordPlacementHistory([
+      { hostname: 'compute-6', report: [arria10('0000:5e:00.0', 3)] },
+      { type: 'ClaimAttachHandle', deviceUuid: fpga, deployableUuid: deployable, arqUuid: arq, candidates: [handle] },
+      { type: 'ReleaseAttachHandle', deviceUuid: fpga, arqUuid: arq, clean: true },
+      { type: 'RecordCleanFailed', deviceUuid: fpga, attempt: 1, jobId: job, ran: [], code: 'DRIVER.TOOL_FAILED', reason: 'reset refused', failedAt: at(3) },
+      { type: 'RetryClean', deviceUuid: fpga },
+      { type: 'RecordCleaned', deviceUuid: fpga, attempt: 2, jobId: job, ran: [], cleanedAt: at(5) },
+    ]);
+    const upTo = (type: string) => history.filter((event) => event.position <= history.find((candidate) => candidate.type === type)!.position);
+    await project(upTo('inventory.DeviceCleaningStarted'));
+    expect(await providers()).toEqual([[1, 3, ['cleaning']]]);
+    await project(upTo('inventory.DeviceCleanFailed'));
+    expect(await providers()).toEqual([[1, 3, ['clean-failed']]]);
+    await project(history);
+    expect(await providers()).toEqual([[0, 3, []]]);
   });
 
   it('reserves the FPGA while any program job on it is in flight, with the programmed function once one completed', async () => {

@@ -23,6 +23,11 @@ export const PLACEMENT_EVENT_TYPES = [
   InventoryEventTypes.HostProvisionFailed,
   InventoryEventTypes.HostFenced,
   InventoryEventTypes.HostUnfenced,
+  InventoryEventTypes.DeviceCleanPending,
+  InventoryEventTypes.DeviceCleaningStarted,
+  InventoryEventTypes.DeviceCleaned,
+  InventoryEventTypes.DeviceCleanFailed,
+  InventoryEventTypes.DeviceCleanReleased,
   JobEventTypes.JobRequested,
   JobEventTypes.JobCompleted,
   JobEventTypes.JobFailed,
@@ -39,8 +44,8 @@ export const PLACEMENT_EVENT_TYPES = [
  */
 export const placementProjection: Projection = {
   name: 'placement',
-  // 2: hosts out of service while provisioned or after a provisioning failed.
-  version: 3,
+  // 2: hosts out of service while provisioned or after a provisioning failed; 3: fenced hosts; 4: devices' dirty handles (cleaning).
+  version: 4,
   handles: PLACEMENT_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'job'] },
   setup: createPlacementSchema,

@@ -76,5 +76,6 @@ function providerFacts(
     ...host,
     programInFlight: own.some((job) => job.state === 'running'),
     programmedFunctionId: lastProgrammed?.function_id ?? null,
+    dirtyHandles: JSON.parse(device?.dirty_handles ?? '{}') as Record<string, string>,
   };
 }

@@ -21,6 +21,8 @@ export interface DeviceRow {
   removed: number;
   disabled: number;
   health: string;
+  /** Canonical JSON `{handleUuid: status}` of the released handles not yet clean (inventory.DeviceCleaning*). */
+  dirty_handles: string;
   position: number;
 }
 
@@ -53,7 +55,7 @@ export interface ProgramJobRow {
 }
 
 export const HOST_COLUMNS = ['hostname', 'agent_lost', 'out_of_service', 'fenced', 'position'] as const satisfies readonly (keyof HostRow)[];
-export const DEVICE_COLUMNS = ['device_uuid', 'hostname', 'removed', 'disabled', 'health', 'position'] as const satisfies readonly (keyof DeviceRow)[];
+export const DEVICE_COLUMNS = ['device_uuid', 'hostname', 'removed', 'disabled', 'health', 'dirty_handles', 'position'] as const satisfies readonly (keyof DeviceRow)[];
 export const DEPLOYABLE_COLUMNS = [
   'deployable_uuid',
   'device_uuid',

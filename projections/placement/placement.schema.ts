@@ -21,6 +21,7 @@ const STATEMENTS = [
     removed INTEGER NOT NULL,
     disabled INTEGER NOT NULL,
     health TEXT NOT NULL,
+    dirty_handles TEXT NOT NULL,
     position BIGINT NOT NULL
   )`,
   'CREATE INDEX IF NOT EXISTS pl_devices_by_host ON pl_devices (hostname)',
@@ -52,8 +53,8 @@ const STATEMENTS = [
 /** Every table of the read model (the order `reset` empties them in). */
 export const PLACEMENT_TABLES = ['pl_program_jobs', 'pl_deployables', 'pl_devices', 'pl_hosts'] as const;
 
-/** Bump with any change to the tables above (together with the projection's version). 2: pl_hosts.out_of_service; 3: pl_hosts.fenced. */
-const SCHEMA_VERSION = 3;
+/** Bump with any change to the tables above (together with the projection's version). 2: pl_hosts.out_of_service; 3: pl_hosts.fenced; 4: pl_devices.dirty_handles. */
+const SCHEMA_VERSION = 4;
 
 export async function createPlacementSchema(tx: SqlExecutor): Promise<void> {
   await createVersionedTables(tx, { versionTable: 'pl_schema', version: SCHEMA_VERSION, tables: PLACEMENT_TABLES, statements: STATEMENTS });

@@ -12,6 +12,7 @@ import { AuditHttpModule } from './audit/audit-http.module';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { GraphqlApiModule } from './graphql/graphql-api.module';
 import { HealthController } from './http/health.controller';
+import { DeviceCleaningPolicyModule } from './inventory/device-cleaning-policy.module';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
 import { JobsConductorModule } from './jobs/jobs-conductor.module';
 import { JobsHttpModule } from './jobs/jobs-http.module';
@@ -49,7 +50,7 @@ export class AppModule {
       authModule(config, codec),
     ];
     if (config.tracing) imports.push(TracingModule.forRoot(config.tracing, config));
-    if (config.roles.includes('conductor')) imports.push(InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
+    if (config.roles.includes('conductor')) imports.push(DeviceCleaningPolicyModule, InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
     if (config.roles.includes('conductor')) imports.push(ProvisioningConductorModule.forRoot(config));
     if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));

@@ -44,6 +44,13 @@ describe('loadLedgerConfig', () => {
     expect(loadLedgerConfig({ LEDGER_AUTO_FENCE_AFTER_SECONDS: '600' }).autoFenceAfterSeconds).toBe(600);
   });
 
+  it('cleans GPUs, FPGAs, NPUs and DPUs after a release unless LEDGER_CLEAN_DEVICE_TYPES says otherwise', () => {
+    expect(loadLedgerConfig({}).cleanDeviceTypes).toEqual(['GPU', 'FPGA', 'NPU', 'DPU']);
+    expect(loadLedgerConfig({ LEDGER_CLEAN_DEVICE_TYPES: 'gpu, NIC' }).cleanDeviceTypes).toEqual(['GPU', 'NIC']);
+    expect(loadLedgerConfig({ LEDGER_CLEAN_DEVICE_TYPES: 'none' }).cleanDeviceTypes).toEqual([]);
+    expect(() => loadLedgerConfig({ LEDGER_CLEAN_DEVICE_TYPES: 'GPU,fpga-1' })).toThrow(/LEDGER_CLEAN_DEVICE_TYPES/);
+  });
+
   it('shows a reactor stalled after a call outstanding 5 s unless told otherwise, and refuses a bound below 100 ms', () => {
     expect(loadLedgerConfig({}).reactorStalledAfterMs).toBe(5000);
     expect(loadLedgerConfig({ LEDGER_REACTOR_STALLED_AFTER_MS: '1500' }).reactorStalledAfterMs).toBe(1500);

@@ -117,6 +117,12 @@ export interface LedgerConfig {
    * `ledger:auto-fence`), as `ledgerctl host fence` would. At most 30 days.
    */
   readonly autoFenceAfterSeconds: number;
+  /**
+   * LEDGER_CLEAN_DEVICE_TYPES (GPU,FPGA,NPU,DPU; `none`: none): the device
+   * types whose released attach handles are cleaned by their agent before
+   * they are offered again (docs/configuration.md says why these).
+   */
+  readonly cleanDeviceTypes: readonly string[];
   /** LEDGER_AGENT_HEARTBEAT_SECONDS (15): the heartbeat interval assumed for a host until its agent announces its own. */
   readonly agentHeartbeatSeconds: number;
   /** LEDGER_AGENT_LIVENESS_CHECK_MS (5000): how often the liveness monitor (processors role) looks for silent hosts. */
@@ -213,6 +219,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     bindTimeoutMs: integerSetting(env, 'LEDGER_BIND_TIMEOUT_MS', 60_000, 100, 3_600_000),
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
     autoFenceAfterSeconds: integerSetting(env, 'LEDGER_AUTO_FENCE_AFTER_SECONDS', 0, 0, 30 * 86_400),
+    cleanDeviceTypes: cleanDeviceTypes(env),
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
@@ -266,4 +273,17 @@ function roles(env: Env): LedgerRole[] {
     throw new ConfigError('LEDGER_ROLES', 'the api role runs commands in-process, so it needs the conductor role too (api,conductor)');
   }
   return [...new Set(parsed)] as LedgerRole[];
+}
+
+/** Devices that keep a tenant's data in their own memory (GPU, NPU, DPU) or its logic in a region (FPGA). */
+const DEFAULT_CLEAN_DEVICE_TYPES = ['GPU', 'FPGA', 'NPU', 'DPU'];
+
+function cleanDeviceTypes(env: Env): string[] {
+  const raw = nonEmpty(env.LEDGER_CLEAN_DEVICE_TYPES);
+  if (raw === undefined) return DEFAULT_CLEAN_DEVICE_TYPES;
+  if (raw.toLowerCase() === 'none') return [];
+  const types = raw.split(',').map((type) => type.trim().toUpperCase());
+  const bad = types.find((type) => !/^[A-Z][A-Z0-9_]*$/.test(type));
+  if (bad !== undefined) throw new ConfigError('LEDGER_CLEAN_DEVICE_TYPES', `must be device types separated by commas (GPU,FPGA) or none; got "${bad}"`);
+  return [...new Set(types)];
 }

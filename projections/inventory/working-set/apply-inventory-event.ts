@@ -3,7 +3,7 @@ import type { InventoryEvent } from '@ledger/inventory';
 import { createAttribute, deleteAttribute } from './attribute-changes';
 import { claimHandle, releaseHandle } from './claim-changes';
 import { deleteDeployablesOf, putDeployables, putHandles } from './deployable-changes';
-import { changeDevice, discoverDevice, removeDevice, setHealth, setMaintenance } from './device-changes';
+import { changeDevice, discoverDevice, removeDevice, setCleaning, setHealth, setMaintenance } from './device-changes';
 import { configureVfs, programRegion, programShell, regionProgramFailed } from './program-changes';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
@@ -78,6 +78,13 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
       return;
     case 'inventory.DeviceHealthChanged':
       setHealth(set, event.data.deviceUuid, event.data.health, event.data.reason, recorded);
+      return;
+    case 'inventory.DeviceCleanPending':
+    case 'inventory.DeviceCleaningStarted':
+    case 'inventory.DeviceCleaned':
+    case 'inventory.DeviceCleanFailed':
+    case 'inventory.DeviceCleanReleased':
+      setCleaning(set, event.data.deviceUuid, recorded as RecordedEvent & typeof event);
       return;
     case 'inventory.RegionProgrammed':
       programRegion(set, event.data, recorded);

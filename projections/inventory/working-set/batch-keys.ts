@@ -73,6 +73,11 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
       case 'inventory.DeviceHealthChanged':
       case 'inventory.ShellProgrammed':
       case 'inventory.VfsConfigured':
+      case 'inventory.DeviceCleanPending':
+      case 'inventory.DeviceCleaningStarted':
+      case 'inventory.DeviceCleaned':
+      case 'inventory.DeviceCleanFailed':
+      case 'inventory.DeviceCleanReleased':
         deviceUuids.add(event.data.deviceUuid);
         break;
       case 'inventory.RegionProgrammed':

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeviceDescription } from '@ledger/inventory';
+import type { DeviceCleaningEvent, DeviceDescription } from '@ledger/inventory';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeviceRow } from './inventory-table-rows';
 import type { InventoryWorkingSet } from './inventory-working-set';
@@ -55,6 +55,9 @@ export function discoverDevice(
     disabled_reason: existing?.disabled_reason ?? null,
     health: existing?.health ?? 'ok',
     health_reason: existing?.health_reason ?? null,
+    clean_state: existing?.clean_state ?? 'clean',
+    clean_reason: existing?.clean_reason ?? null,
+    dirty_handles: existing?.dirty_handles ?? '{}',
     shell_interface_id: existing?.shell_interface_id ?? null,
     configured_vfs: existing?.configured_vfs ?? null,
     device_version: existing?.device_version ?? 0,
@@ -127,6 +130,9 @@ const absentDevice = (uuid: string): DeviceRow => ({
   disabled_reason: null,
   health: 'ok',
   health_reason: null,
+  clean_state: 'clean',
+  clean_reason: null,
+  dirty_handles: '{}',
   shell_interface_id: null,
   configured_vfs: null,
   device_version: 0,
@@ -134,3 +140,22 @@ const absentDevice = (uuid: string): DeviceRow => ({
   created_at: null,
   updated_at: null,
 });
+
+/** The statuses in the order an operator needs to hear them: a failed clean first. */
+const CLEAN_STATES = ['clean-failed', 'cleaning', 'pending'] as const;
+
+/** Cleaning lives on the device stream: the handles released and not yet clean, and the device's worst status among them. */
+export function setCleaning(set: InventoryWorkingSet, uuid: string, event: RecordedEvent & DeviceCleaningEvent): void {
+  const device = claimDeviceEvent(set, uuid, event);
+  if (device === undefined) return;
+  const dirty = JSON.parse(device.dirty_handles) as Record<string, string>;
+  const status = { 'inventory.DeviceCleanPending': 'pending', 'inventory.DeviceCleaningStarted': 'cleaning', 'inventory.DeviceCleanFailed': 'clean-failed' }[event.type as string];
+  for (const handle of event.data.handleUuids) {
+    if (status === undefined) delete dirty[handle];
+    else dirty[handle] = status;
+  }
+  const statuses = new Set(Object.values(dirty));
+  const cleanState = CLEAN_STATES.find((state) => statuses.has(state)) ?? 'clean';
+  const reason = event.type === 'inventory.DeviceCleanFailed' || event.type === 'inventory.DeviceCleanPending' ? event.data.reason : cleanState === 'clean' ? null : device.clean_reason;
+  set.devices.put({ ...device, clean_state: cleanState, clean_reason: reason, dirty_handles: canonicalJson(dirty), updated_at: event.recordedAt });
+}

@@ -35,6 +35,12 @@ export interface DeviceRow {
   /** Recorded health (device stream): `ok`, `degraded` or `failed`. */
   health: string;
   health_reason: string | null;
+  /** `clean`, or the worst status of its released handles not yet clean: `pending`, `cleaning`, `clean-failed` (device stream). */
+  clean_state: string;
+  /** Why the last clean failed, or why handles are pending (the fence's reason); null when clean. */
+  clean_reason: string | null;
+  /** Canonical JSON `{handleUuid: status}` of the released handles not yet clean. */
+  dirty_handles: string;
   /** The shell's interface id read back by the last ShellProgrammed; null before one. */
   shell_interface_id: string | null;
   /** The VF count of the last VfsConfigured; null before one (the report's handles say what is there). */
@@ -138,6 +144,9 @@ export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [
   'disabled_reason',
   'health',
   'health_reason',
+  'clean_state',
+  'clean_reason',
+  'dirty_handles',
   'shell_interface_id',
   'configured_vfs',
   'device_version',

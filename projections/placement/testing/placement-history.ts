@@ -45,7 +45,7 @@ export async function recordPlacementHistory(steps: readonly PlacementStep[]): P
       await handleCommand(store, hostStream(step.hostname), hostProvisioningDecider, step, context);
     } else if (step.type === 'FenceHost' || step.type === 'UnfenceHost') {
       await handleCommand(store, hostStream(step.hostname), hostFenceDecider, step, context);
-    } else if ('jobId' in step) {
+    } else if ('jobId' in step && step.type !== 'RecordCleaned' && step.type !== 'RecordCleanFailed') {
       await handleCommand(store, jobStream(step.jobId), jobDecider, step, context);
     } else {
       await handleCommand(store, deviceStream(step.deviceUuid), deviceDecider, step as DeviceCommand, context);

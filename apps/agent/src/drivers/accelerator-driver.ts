@@ -38,6 +38,12 @@ export interface AcceleratorDriver {
   removeMdev?(params: JobParams): Promise<JobEvidence>;
   attach?(params: JobParams): Promise<JobEvidence>;
   detach?(params: JobParams): Promise<JobEvidence>;
+  /**
+   * Cleans what a tenant released (`params.handles`): resets each handle's
+   * function and scrubs what the device kind allows. Evidence `{ran: [{step, result}]}`;
+   * a failure carries the steps that ran in its evidence.
+   */
+  clean?(params: JobParams): Promise<JobEvidence>;
   /** Is the function reachable (and, for an instance, handed over)? Reads only; never changes the device. */
   probe?(params: JobParams): Promise<JobEvidence>;
   /** Ansible playbooks that install and uninstall the driver's host software (absolute paths, shipped with the agent). */

@@ -68,3 +68,23 @@ export function imageParam(params: JobParams): ImageParam {
   if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) throw invalidParams('image.sha256 must be 64 hex digits');
   return { url, sha256: sha256.toLowerCase() };
 }
+
+/** An attach handle a clean job names: its kind (`PCI`, `VF`, `MDEV`) and address (a PCI address, an mdev uuid). */
+export interface CleanHandleParam {
+  readonly uuid: string;
+  readonly type: string;
+  readonly address: string;
+}
+
+/** The handles a clean job resets (the ledger's `CleanParams.handles`); a PCI handle's address is normalised. */
+export function cleanHandles(params: JobParams): CleanHandleParam[] {
+  const handles = params.handles;
+  if (!Array.isArray(handles) || handles.length === 0) throw invalidParams('handles must be a non-empty list of {uuid, type, address}');
+  return handles.map((raw: unknown, index) => {
+    const handle = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    if (typeof handle.type !== 'string' || typeof handle.address !== 'string') throw invalidParams(`handles[${index}] must have a type and an address`);
+    const uuid = uuidParam(handle, 'uuid');
+    if (handle.type === 'MDEV') return { uuid, type: handle.type, address: handle.address };
+    return { uuid, type: handle.type, address: pciAddressParam(handle, 'address') };
+  });
+}

@@ -1,18 +1,23 @@
 import type { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { HttpNovaEvents, type NovaEvents } from '@ledger/allocation';
 import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
 import type { EventStore, StreamLocks } from '@ledger/eventstore';
-import { jobFactsReactor } from '@ledger/inventory/job-facts';
 import { hostFenceReactor } from '@ledger/inventory';
+import { cleanJobsReactor, jobFactsReactor } from '@ledger/inventory/job-facts';
+import { RequestJobCommand } from '@ledger/jobs';
 import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
 import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
+import { InventoryQueries } from '@ledger/projections/inventory';
 import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
+import { cleanTargetOf } from '../inventory/clean-target';
+import { deviceCleaningPolicy } from '../inventory/device-cleaning-policy.module';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 import { LEDGER_USE_CASES, type LedgerOutside } from '../ledger-use-cases';
@@ -59,14 +64,30 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
   if (deps.publisher) reactors.push(kafkaRelayReactor({ publisher: deps.publisher, topicPrefix: config.kafka.topicPrefix }));
   const devices = deviceCommands(deps.store, { locks: deps.streamLocks });
   const hostDrivers = hostDriversCommands(deps.store);
+  const inventory = new InventoryQueries(deps.readModels);
   reactors.push(
     jobFactsReactor({
       store: deps.store,
       recordDeviceFact: (command, context) => devices.run(command, context),
       recordDriverOutcome: (command, context) => hostDrivers.run(command, context),
     }),
-    hostFenceReactor({ store: deps.store, runOnDevice: (command, context) => devices.run(command, context) }),
+    hostFenceReactor({
+      store: deps.store,
+      runOnDevice: (command, context) => devices.run(command, context),
+      cleaning: deviceCleaningPolicy(config.cleanDeviceTypes, inventory),
+    }),
   );
+  // The clean jobs are asked through the conductor's jobs commands (present where ArqHolds is: a conductor process).
+  const commandBus = conductorProvider(deps.moduleRef, ArqHolds) && conductorProvider(deps.moduleRef, CommandBus);
+  if (commandBus) {
+    reactors.push(
+      cleanJobsReactor({
+        cleanTarget: (deviceUuid, handleUuids) => cleanTargetOf(inventory, deviceUuid, handleUuids),
+        requestJob: (request, context) => commandBus.execute(new RequestJobCommand(request, context)),
+        recordCleanFailed: (command, context) => devices.run(command, context),
+      }),
+    );
+  }
   // After the configured ones (status lists keep Nova's first).
   const holds = conductorProvider(deps.moduleRef, ArqHolds);
   if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));

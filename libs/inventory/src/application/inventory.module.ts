@@ -17,10 +17,12 @@ import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handl
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
 import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from './fence-host/fence-host.handlers';
+import { ReleaseCleanHandler, RetryCleanHandler } from './clean-device/clean-device.handlers';
 
 /**
  * The inventory command side. Expects the app to import
- * `CqrsModule.forRoot()` and to provide `EVENT_STORE` and `STREAM_LOCKS` globally.
+ * `CqrsModule.forRoot()` and to provide `EVENT_STORE` and `STREAM_LOCKS`
+ * globally, and `DEVICE_CLEANING_POLICY` where released devices are cleaned.
  */
 @Module({
   providers: [
@@ -45,6 +47,8 @@ import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from 
     HostProvisioningHandler,
     FenceHostHandler,
     UnfenceHostHandler,
+    RetryCleanHandler,
+    ReleaseCleanHandler,
   ],
   // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
   exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],

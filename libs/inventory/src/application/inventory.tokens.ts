@@ -17,3 +17,6 @@ export const HOST_FENCE_COMMANDS = Symbol('HOST_FENCE_COMMANDS');
 
 /** Nest token of the devices' maintenance (DeviceMaintenance: the host check, then the device command). */
 export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');
+
+/** Nest token of the DeviceCleaningPolicy (which device types clean after a release), supplied by the app from its settings and read model. */
+export const DEVICE_CLEANING_POLICY = Symbol('DEVICE_CLEANING_POLICY');

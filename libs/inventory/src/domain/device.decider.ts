@@ -1,4 +1,5 @@
 import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
+import { assertNotCleaning, cleaningOfRelease, cleaningOfUnfence, type DeviceCleanCommand, type DeviceCleaning, decideCleaning, evolveCleaning, isDirty, pendingOfFence } from './device-cleaning';
 import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
@@ -41,6 +42,8 @@ export interface ReleaseAttachHandle {
   readonly arqUuid: string;
   /** Only the claim of this bind (a stale undo never releases a newer bind's handle); absent: any. */
   readonly bindId?: string;
+  /** The device's type cleans after a release (LEDGER_CLEAN_DEVICE_TYPES): the released handle goes to cleaning in the same append. */
+  readonly clean?: boolean;
 }
 
 /** What a heartbeat says of the device's health; recorded only when it differs from the last recorded. */
@@ -61,9 +64,11 @@ export interface FenceDevice {
   readonly reason: string;
   /** The HostFenced's `at`, for the record. */
   readonly fencedAt: string;
+  /** The device's type cleans after a release: the released handles are pending a clean, started at the unfence. */
+  readonly clean?: boolean;
 }
 
-/** The device's host was unfenced (the seam where cleaning, issue 24 part 3, will require a clean device). */
+/** The device's host was unfenced: what the fence released starts cleaning in the same append. */
 export interface UnfenceDevice {
   readonly type: 'UnfenceDevice';
   readonly deviceUuid: string;
@@ -71,7 +76,7 @@ export interface UnfenceDevice {
 }
 
 export type DeviceMaintenanceCommand = DisableDevice | EnableDevice;
-export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand | FenceDevice | UnfenceDevice;
+export type DeviceCommand = DeviceMaintenanceCommand | ClaimAttachHandle | ReleaseAttachHandle | RecordDeviceHealth | DeviceJobCommand | FenceDevice | UnfenceDevice | DeviceCleanCommand;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
 
@@ -86,6 +91,8 @@ export interface DeviceState {
   readonly jobFacts?: DeviceJobFacts;
   /** Absent unless the host is fenced: the fence in force. */
   readonly fenced?: { readonly hostname: string; readonly reason: string; readonly fencedAt: string };
+  /** Absent until a handle was released for cleaning: the dirty handles (device-cleaning.ts). */
+  readonly cleaning?: DeviceCleaning;
 }
 
 /** The claim a request holds on the device, if any. */
@@ -119,13 +126,18 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'FenceDevice':
         return decideFence(deviceUuid, command, state);
       case 'UnfenceDevice':
-        return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }] : [];
+        return state.fenced ? [{ type: 'inventory.DeviceUnfenced', data: { deviceUuid, hostname: state.fenced.hostname } }, ...cleaningOfUnfence(deviceUuid, state.cleaning)] : [];
       case 'ReleaseAttachHandle': {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
-        return Object.values(state.claims)
-          .filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId))
-          .map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
+        const claims = Object.values(state.claims).filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId));
+        const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
+        return command.clean ? [...released, ...cleaningOfRelease(deviceUuid, claims, state.cleaning)] : released;
       }
+      case 'RecordCleaned':
+      case 'RecordCleanFailed':
+      case 'RetryClean':
+      case 'ReleaseClean':
+        return decideCleaning(deviceUuid, command, state.cleaning, state.fenced);
     }
   },
   evolve(state, event) {
@@ -157,6 +169,12 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const { fenced: _ended, ...rest } = state;
         return rest;
       }
+      case 'inventory.DeviceCleanPending':
+      case 'inventory.DeviceCleaningStarted':
+      case 'inventory.DeviceCleaned':
+      case 'inventory.DeviceCleanFailed':
+      case 'inventory.DeviceCleanReleased':
+        return { ...state, cleaning: evolveCleaning(state.cleaning, event) };
       default:
         return state;
     }
@@ -186,8 +204,10 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   if (state.fenced) throw new HostFencedError(state.fenced.hostname, deviceUuid);
   // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
   if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
-  const free = command.candidates.map((uuid) => uuid.toLowerCase()).find((uuid) => state.claims[uuid] === undefined || state.claims[uuid] === held);
+  const candidates = command.candidates.map((uuid) => uuid.toLowerCase());
+  const free = candidates.find((uuid) => (state.claims[uuid] === undefined && !isDirty(state.cleaning, uuid)) || (held !== undefined && state.claims[uuid] === held));
   if (free === undefined) {
+    assertNotCleaning(deviceUuid, candidates, state.cleaning);
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
       deviceUuid,
       deployableUuid,
@@ -201,8 +221,10 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
 function decideFence(deviceUuid: string, command: FenceDevice, state: DeviceState): DeviceEvent[] {
   if (state.fenced) return [];
   const { hostname, reason, fencedAt } = command;
-  const released = Object.values(state.claims).map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: { ...claim, reason } }));
-  return [{ type: 'inventory.DeviceFenced', data: { deviceUuid, hostname, reason, fencedAt } }, ...released];
+  const claims = Object.values(state.claims);
+  const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: { ...claim, reason } }));
+  const pending = command.clean ? pendingOfFence(deviceUuid, claims, reason) : [];
+  return [{ type: 'inventory.DeviceFenced', data: { deviceUuid, hostname, reason, fencedAt } }, ...released, ...pending];
 }
 
 /** A claim belongs to `bindId` when either names no bind (claims and commands from before workflows). */

@@ -32,6 +32,10 @@ export const InventoryErrorCodes = {
   HOST_FENCED: 'INVENTORY.HOST_FENCED',
   /** Unfence of a host that is not fenced (409). */
   HOST_NOT_FENCED: 'INVENTORY.HOST_NOT_FENCED',
+  /** The attach handles a claim could take are being cleaned after a release, or their clean failed (409): `facts.cleanStatus`. */
+  DEVICE_CLEANING: 'INVENTORY.DEVICE_CLEANING',
+  /** Retry or release of a clean on a device that has no clean-failed handle (409). */
+  CLEAN_NOT_FAILED: 'INVENTORY.CLEAN_NOT_FAILED',
   /** A read-model query parameter (limit, cursor) is malformed. */
   QUERY_INVALID: 'INVENTORY.QUERY_INVALID',
 } as const;
@@ -89,4 +93,12 @@ function excerpt(value: unknown): unknown {
   if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') return value.length > 100 ? `${value.slice(0, 100)}…` : value;
   return Array.isArray(value) ? '[array]' : `[${typeof value}]`;
+}
+
+/** A claim on handles that are dirty: released and not yet cleaned (pending, cleaning, or clean-failed). Nothing was recorded. */
+export class DeviceCleaningError extends ConflictError {
+  constructor(deviceUuid: string, cleanStatus: string, reason: string | null) {
+    const why = cleanStatus === 'clean-failed' ? `its clean failed${reason ? ` (${reason})` : ''}` : 'it is being cleaned after a release';
+    super(InventoryErrorCodes.DEVICE_CLEANING, `device ${deviceUuid} offers no clean attach handle: ${why}`, { deviceUuid, cleanStatus, cleanReason: reason });
+  }
 }

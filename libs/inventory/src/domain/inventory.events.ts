@@ -33,6 +33,11 @@ export const InventoryEventTypes = {
   DeviceFenced: 'inventory.DeviceFenced',
   DeviceUnfenced: 'inventory.DeviceUnfenced',
   HostUnfenced: 'inventory.HostUnfenced',
+  DeviceCleanPending: 'inventory.DeviceCleanPending',
+  DeviceCleaningStarted: 'inventory.DeviceCleaningStarted',
+  DeviceCleaned: 'inventory.DeviceCleaned',
+  DeviceCleanFailed: 'inventory.DeviceCleanFailed',
+  DeviceCleanReleased: 'inventory.DeviceCleanReleased',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -68,6 +73,11 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.DeviceFenced': 1,
   'inventory.DeviceUnfenced': 1,
   'inventory.HostUnfenced': 1,
+  'inventory.DeviceCleanPending': 1,
+  'inventory.DeviceCleaningStarted': 1,
+  'inventory.DeviceCleaned': 1,
+  'inventory.DeviceCleanFailed': 1,
+  'inventory.DeviceCleanReleased': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -281,7 +291,61 @@ export type DeviceUnfenced = DomainEvent<'inventory.DeviceUnfenced', { readonly 
 
 export type DeviceFenceEvent = DeviceFenced | DeviceUnfenced;
 
-export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent;
+/** Why handles went to cleaning: a tenant's release, the unfence of a host that released them, an operator's retry. */
+export type CleaningCause = 'released' | 'unfenced' | 'retry';
+
+/**
+ * Handles released by a fence: dirty, and not claimable, but not cleaned
+ * yet (the host's agent may be gone); DeviceUnfenced starts their cleaning.
+ */
+export type DeviceCleanPending = DomainEvent<
+  'inventory.DeviceCleanPending',
+  { readonly deviceUuid: string; readonly handleUuids: readonly string[]; readonly reason: string }
+>;
+
+/**
+ * Released handles go to cleaning in the same append as their release (or
+ * as the unfence, or an operator's retry): no claim can take them before
+ * DeviceCleaned. `attempt` counts the device's cleanings (1, 2, …): the
+ * clean job is the attempt's, and a late outcome of an older one changes nothing.
+ */
+export type DeviceCleaningStarted = DomainEvent<
+  'inventory.DeviceCleaningStarted',
+  { readonly deviceUuid: string; readonly attempt: number; readonly handleUuids: readonly string[]; readonly cause: CleaningCause; readonly arqUuids: readonly string[] }
+>;
+
+/** What a clean job says it ran: each step (`function-level reset`, `gpu reset`, `region reprogrammed`…) and its result. */
+export interface CleanStep {
+  readonly step: string;
+  readonly result: string;
+}
+
+interface CleanOutcome {
+  readonly deviceUuid: string;
+  readonly attempt: number;
+  readonly handleUuids: readonly string[];
+  readonly jobId: string;
+  readonly ran: readonly CleanStep[];
+}
+
+/** The clean job of `attempt` completed: its handles are offered again. */
+export type DeviceCleaned = DomainEvent<'inventory.DeviceCleaned', CleanOutcome & { readonly cleanedAt: string }>;
+
+/** The clean job of `attempt` failed (or timed out): its handles stay reserved, `clean-failed`, until an operator retries or releases them. */
+export type DeviceCleanFailed = DomainEvent<
+  'inventory.DeviceCleanFailed',
+  CleanOutcome & { readonly code: string; readonly reason: string; readonly failedAt: string }
+>;
+
+/** An operator offered clean-failed handles again without a clean (they know the device is clean, or accept it as it is). */
+export type DeviceCleanReleased = DomainEvent<
+  'inventory.DeviceCleanReleased',
+  { readonly deviceUuid: string; readonly handleUuids: readonly string[]; readonly by: string; readonly reason: string | null }
+>;
+
+export type DeviceCleaningEvent = DeviceCleanPending | DeviceCleaningStarted | DeviceCleaned | DeviceCleanFailed | DeviceCleanReleased;
+
+export type DeviceEvent = DeviceMaintenanceEvent | AttachHandleClaimEvent | DeviceHealthChanged | DeviceJobEvent | DeviceFenceEvent | DeviceCleaningEvent;
 
 // ---- host stream `host-<hostname>`: the agent's liveness (heartbeats themselves are telemetry, never events) ----
 

@@ -3,3 +3,5 @@
 export * from './job-facts.reactor';
 export * from './device-fact-of-job';
 export * from './driver-outcome-of-job';
+export * from './clean-jobs.reactor';
+export * from './clean-outcome-of-job';

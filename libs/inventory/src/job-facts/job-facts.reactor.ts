@@ -1,15 +1,17 @@
 import type { CommandContext, EventStore, RecordedEvent } from '@ledger/eventstore';
 import { type JobCompleted, type JobFailed, type JobRequested, jobStream } from '@ledger/jobs';
 import { type Reactor, ReactorRejectedError } from '@ledger/processing';
+import type { RecordCleaned, RecordCleanFailed } from '../domain/device-cleaning';
 import type { DeviceJobCommand } from '../domain/device-job-facts';
 import type { RecordDriverOutcome } from '../domain/host-drivers.decider';
+import { cleanOutcomeOfJob } from './clean-outcome-of-job';
 import { deviceFactOfJob } from './device-fact-of-job';
 import { driverOutcomeOfJob } from './driver-outcome-of-job';
 
 export interface JobFactsPorts {
   readonly store: Pick<EventStore, 'readStream'>;
   /** Runs the command on the device's stream (the inventory's device commands). */
-  readonly recordDeviceFact: (command: DeviceJobCommand, context: CommandContext) => Promise<unknown>;
+  readonly recordDeviceFact: (command: DeviceJobCommand | RecordCleaned | RecordCleanFailed, context: CommandContext) => Promise<unknown>;
   /** Runs the command on the host's stream (the inventory's host driver commands). */
   readonly recordDriverOutcome: (command: RecordDriverOutcome, context: CommandContext) => Promise<unknown>;
 }
@@ -20,7 +22,8 @@ export interface JobFactsPorts {
  * means on the streams the inventory owns — a driver job's outcome on the
  * host's stream (DriverInstalled, DriverUninstalled, DriverFailed), a
  * program or configure-vfs job's on the device's (RegionProgrammed,
- * RegionProgramFailed, ShellProgrammed, VfsConfigured). Its checkpoint is its
+ * RegionProgramFailed, ShellProgrammed, VfsConfigured), a clean job's too
+ * (DeviceCleaned, DeviceCleanFailed). Its checkpoint is its
  * pending work: a crash between the job's result and the fact loses nothing,
  * and a crash between the fact and the checkpoint re-sends the command,
  * which the host and device deciders make a no-op by job id. A fact is
@@ -43,7 +46,7 @@ export function jobFactsReactor(ports: JobFactsPorts): Reactor {
       const context: CommandContext = { actor, correlationId, causationId: finished.id };
       const driverOutcome = driverOutcomeOfJob(asked, finished);
       if (driverOutcome) return void (await ports.recordDriverOutcome(driverOutcome, context));
-      const deviceFact = deviceFactOfJob(asked, finished);
+      const deviceFact = cleanOutcomeOfJob(asked, finished) ?? deviceFactOfJob(asked, finished);
       if (deviceFact) await ports.recordDeviceFact(deviceFact, context);
     },
   };

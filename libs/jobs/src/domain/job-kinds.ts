@@ -11,6 +11,7 @@ export const JOB_KINDS = [
   'update-driver',
   'discover',
   'probe',
+  'clean',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

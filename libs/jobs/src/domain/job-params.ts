@@ -78,6 +78,26 @@ export interface AttachParams {
   readonly instanceUuid: string;
 }
 
+/** An attach handle to clean: its type and address as the inventory records them (a VF's PCI address, an mdev's uuid). */
+export interface CleanHandle {
+  readonly uuid: string;
+  readonly type: string;
+  readonly address: string;
+}
+
+/**
+ * Clean what a tenant released (issue 24 part 3): the driver resets each
+ * handle (a VF on its own, the whole function when the handle is the PF)
+ * and scrubs what it can. `attempt` is the device stream's cleaning attempt
+ * the outcome is recorded against.
+ */
+export interface CleanParams {
+  readonly deviceUuid: string;
+  readonly pciAddress: string;
+  readonly attempt: number;
+  readonly handles: readonly CleanHandle[];
+}
+
 export interface DriverJobParams {
   readonly driver: string;
   readonly version?: string;
@@ -92,6 +112,7 @@ export type JobParams =
   | RemoveMdevParams
   | AttachParams
   | DriverJobParams
+  | CleanParams
   | Readonly<Record<string, never>>;
 
 /** `dddd:bb:dd.f`, with the wider PCI domains agents may report (as the inventory accepts them). */
@@ -105,6 +126,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
 const PRINTABLE = /^[\x21-\x7e][\x20-\x7e]*$/;
 const MAX_URL_LENGTH = 2048;
 export const MAX_VFS = 256;
+const MAX_CLEAN_HANDLES = 1024;
 
 type Raw = Readonly<Record<string, unknown>>;
 
@@ -165,7 +187,29 @@ export function validateJobParams(kind: JobKind, params: unknown): JobParams {
         pciAddress: pciAddressAt(raw),
         ...(raw.instanceUuid === undefined ? {} : { instanceUuid: uuidAt(raw, 'instanceUuid') }),
       };
+    case 'clean':
+      return cleanParams(raw);
   }
+}
+
+function cleanParams(raw: Raw): CleanParams {
+  only(raw, ['deviceUuid', 'pciAddress', 'attempt', 'handles']);
+  const attempt = raw.attempt;
+  if (!Number.isSafeInteger(attempt) || (attempt as number) < 1) throw new JobInvalidError('params.attempt', 'must be a positive integer', attempt);
+  if (!Array.isArray(raw.handles) || raw.handles.length === 0 || raw.handles.length > MAX_CLEAN_HANDLES) {
+    throw new JobInvalidError('params.handles', `must be a list of 1–${MAX_CLEAN_HANDLES} handles`);
+  }
+  const handles = raw.handles.map((value, index): CleanHandle => {
+    const handle = objectAt(value, `params.handles[${index}]`);
+    const text = (member: 'type' | 'address') => {
+      const item = handle[member];
+      if (typeof item !== 'string' || !PRINTABLE.test(item) || item.length > 255) throw new JobInvalidError(`params.handles[${index}].${member}`, 'must be 1–255 printable characters', item);
+      return item;
+    };
+    if (!isUuid(handle.uuid)) throw new JobInvalidError(`params.handles[${index}].uuid`, 'must be a uuid', handle.uuid);
+    return { uuid: handle.uuid.toLowerCase(), type: text('type'), address: text('address') };
+  });
+  return { deviceUuid: uuidAt(raw, 'deviceUuid'), pciAddress: pciAddressAt(raw), attempt: attempt as number, handles };
 }
 
 function shellProgramParams(raw: Raw): ShellProgramParams {

@@ -14,7 +14,7 @@ export interface DesiredHostPlacement {
 }
 
 /** Why a provider's whole inventory is reserved (cannot be scheduled). */
-export type ReservationReason = 'disabled' | 'unhealthy' | 'agent-lost' | 'out-of-service' | 'fenced' | 'reprogramming';
+export type ReservationReason = 'disabled' | 'unhealthy' | 'agent-lost' | 'out-of-service' | 'fenced' | 'reprogramming' | 'cleaning' | 'clean-failed';
 
 export interface DesiredProvider {
   /** Cyborg's `uuid3(NAMESPACE_DNS, name)`. */

@@ -59,6 +59,16 @@ describe('desiredProviderOf', () => {
     expect([provider.reserved, provider.total, provider.maxUnit, provider.reservedBecause]).toEqual([4, 4, 4, reasons]);
   });
 
+  it('reserves one unit per handle being cleaned or whose clean failed, and the whole inventory with any other reason', () => {
+    const cleaning = desiredProviderOf({ ...fpga, dirtyHandles: { a: 'cleaning', b: 'pending' } });
+    expect([cleaning.reserved, cleaning.reservedBecause]).toEqual([2, ['cleaning']]);
+    const failed = desiredProviderOf({ ...gpu, dirtyHandles: { a: 'clean-failed' } });
+    expect([failed.reserved, failed.reservedBecause]).toEqual([1, ['clean-failed']]);
+    const fenced = desiredProviderOf({ ...fpga, hostFenced: true, dirtyHandles: { a: 'pending' } });
+    expect([fenced.reserved, fenced.reservedBecause]).toEqual([4, ['fenced', 'cleaning']]);
+    expect(desiredProviderOf({ ...fpga, dirtyHandles: {} }).reserved).toBe(0);
+  });
+
   it('keeps a degraded device schedulable: it works, with errors', () => {
     expect(reservationReasonsOf({ ...fpga, deviceHealth: 'degraded' })).toEqual([]);
     expect(desiredProviderOf({ ...fpga, deviceHealth: 'degraded' }).reserved).toBe(0);

@@ -28,6 +28,8 @@ export interface ProviderFacts {
   readonly programInFlight: boolean;
   /** The function id the last completed program job read back, when it finished after the report last changed the traits. */
   readonly programmedFunctionId: string | null;
+  /** The device's released handles not yet clean, by status (`pending`, `cleaning`, `clean-failed`); absent or empty: none. */
+  readonly dirtyHandles?: Readonly<Record<string, string>>;
 }
 
 /** Why the provider's inventory is reserved, in a fixed order; empty when it can be scheduled. */
@@ -39,8 +41,25 @@ export function reservationReasonsOf(facts: ProviderFacts): ReservationReason[] 
     [facts.hostOutOfService, 'out-of-service'],
     [facts.hostFenced, 'fenced'],
     [facts.programInFlight, 'reprogramming'],
+    [dirtyIn(facts, (status) => status !== 'clean-failed') > 0, 'cleaning'],
+    [dirtyIn(facts, (status) => status === 'clean-failed') > 0, 'clean-failed'],
   ];
   return reasons.filter(([holds]) => holds).map(([, reason]) => reason);
+}
+
+const dirtyIn = (facts: ProviderFacts, counts: (status: string) => boolean): number => Object.values(facts.dirtyHandles ?? {}).filter(counts).length;
+
+/**
+ * Units reserved: all of them for a reason that holds the whole provider;
+ * for cleaning alone, one per dirty handle of the device, so a NIC's other
+ * VFs stay schedulable while one is reset. Placement does not know which
+ * deployable a handle belongs to, so each of a multi-region device's
+ * deployables is held for the device's dirty handles: more reserved than
+ * strictly needed, never less (the claim itself is decided per handle).
+ */
+function reservedUnits(facts: ProviderFacts, reasons: readonly ReservationReason[]): number {
+  if (reasons.some((reason) => reason !== 'cleaning' && reason !== 'clean-failed')) return facts.count;
+  return Math.min(facts.count, dirtyIn(facts, () => true));
 }
 
 /**
@@ -60,7 +79,7 @@ export function desiredProviderOf(facts: ProviderFacts): DesiredProvider {
     deployableUuid: facts.deployableUuid,
     resourceClass: facts.resourceClass,
     total: facts.count,
-    reserved: reservedBecause.length > 0 ? facts.count : 0,
+    reserved: reservedUnits(facts, reservedBecause),
     maxUnit: facts.count,
     traits: desiredTraits(facts.reportedTraits, functionTrait),
     reservedBecause,

@@ -71,5 +71,6 @@ export function genericPciDriver(context: DriverContext, settings: GenericPciSet
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
   };
 }

@@ -67,6 +67,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     async program(params: JobParams): Promise<JobEvidence> {
       refuseShellTarget(params, 'intel-fpga');

@@ -72,6 +72,7 @@ export function intelQatDriver(context: DriverContext): AcceleratorDriver {
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     async health(): Promise<DeviceHealthSample[]> {
       const pfs = (await sysfs.scanPci()).filter(isQatPf);

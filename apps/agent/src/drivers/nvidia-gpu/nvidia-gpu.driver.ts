@@ -5,6 +5,7 @@ import type { DriverContext } from '../driver-context';
 import { DRIVER_ERROR_CODES, untouched } from '../driver-errors';
 import { nameParam, pciAddressParam, uuidParam } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
+import { cleanFailed, type CleanStepDone } from '../pci/reset-functions';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
 import { OWNER_CYBORG, traitPart } from '../pci/trait-names';
 import { nvidiaGpuHealth } from './nvidia-gpu-health';
@@ -16,6 +17,8 @@ import { readCriticalXids } from './nvidia-xid';
 
 const NVIDIA = '10de';
 const SMI_REUSE_MS = 1000;
+/** A GPU reset waits for the GPU to drain and come back: tens of seconds on large boards. */
+const GPU_RESET_TIMEOUT_MS = 120_000;
 
 /**
  * NVIDIA GPUs (vendor 10de, VGA or 3D controller): a PGPU per GPU with one
@@ -110,7 +113,23 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     };
   }
 
-  const basics = sysfsDriverBasics(sysfs, findDevices);
+  /**
+   * A released GPU is reset by nvidia-smi before its function-level reset:
+   * the GPU reset clears its framebuffer (and, with ECC on, scrubs it), which
+   * an FLR alone does not promise. Without nvidia-smi the FLR is all there is, and the step says so.
+   */
+  async function resetGpu(fn: PciFunction, ran: CleanStepDone[]): Promise<void> {
+    if (!isGpu(fn)) return;
+    const step = `GPU memory scrub and reset of ${fn.address} (nvidia-smi --gpu-reset)`;
+    const result = await context.runCommand(settings.nvidiaSmiPath, ['--gpu-reset', '-i', fn.address], { timeoutMs: Math.max(smiTimeoutMs, GPU_RESET_TIMEOUT_MS) });
+    if (result.spawnError === 'ENOENT') return void ran.push({ step, result: `skipped: no ${settings.nvidiaSmiPath}` });
+    if (result.exitCode === 0) return void ran.push({ step, result: 'ok' });
+    const why = result.timedOut ? 'timed out' : (result.stderr || result.stdout).trim().slice(-300) || `exit ${result.exitCode}`;
+    ran.push({ step, result: `failed: ${why}` });
+    throw cleanFailed(`GPU reset of ${fn.address} failed: ${why}`, ran);
+  }
+
+  const basics = sysfsDriverBasics(sysfs, findDevices, resetGpu);
 
   /** The GPU or VF that holds a job's mdevs, read afresh. */
   async function mdevParent(params: JobParams): Promise<PciFunction> {
@@ -130,6 +149,7 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     async health(): Promise<DeviceHealthSample[]> {
       const gpus = (await sysfs.scanPci()).filter(isGpu);

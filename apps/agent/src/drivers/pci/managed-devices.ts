@@ -3,11 +3,12 @@ import type { PciFunction } from '../../discovery/pci-function';
 import type { SysfsReader } from '../../discovery/sysfs-reader';
 import type { DeviceHealthSample, JobEvidence, JobParams } from '../accelerator-driver';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
-import { integerParam, pciAddressParam } from '../job-params';
+import { cleanHandles, integerParam, pciAddressParam } from '../job-params';
 import { pciHealthSample } from './pci-health';
 import { configureSriovVfs } from './sriov-vfs';
 import { attachTarget, detachTarget } from './attach-target';
 import { probePciFunction } from './probe-function';
+import { type DeviceCleanStep, resetHandles } from './reset-functions';
 import { bindToVfio, releaseFromVfio, VFIO_PCI } from './vfio-binding';
 
 /** One device a sysfs driver manages: the function that identifies it, every function an instance may get, and its report. */
@@ -27,7 +28,7 @@ export type FindManagedDevices = (functions: readonly PciFunction[]) => Promise<
  * from — on a fresh scan, because acting on a stale one is how a job hits
  * the wrong function.
  */
-export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices) {
+export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices, cleanStep?: DeviceCleanStep) {
   async function managedDevice(address: string): Promise<{ managed: ManagedDevice; fn: PciFunction }> {
     sysfs.invalidate();
     for (const managed of await find(await sysfs.scanPci())) {
@@ -66,6 +67,11 @@ export function sysfsDriverBasics(sysfs: SysfsReader, find: FindManagedDevices) 
     async probe(params: JobParams): Promise<JobEvidence> {
       const { fn } = await managedDevice(pciAddressParam(params));
       return probePciFunction(fn, params);
+    },
+    /** `clean` of released handles (reset-functions.ts), with the driver's own step for a device kind that has one. */
+    async clean(params: JobParams): Promise<JobEvidence> {
+      const { managed } = await managedDevice(pciAddressParam(params));
+      return resetHandles(sysfs, [managed.device, ...managed.functions], cleanHandles(params), cleanStep);
     },
     /** `configure-vfs` on the PF that identifies a device. */
     async configureVfs(params: JobParams): Promise<JobEvidence> {

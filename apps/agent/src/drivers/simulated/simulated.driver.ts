@@ -4,7 +4,7 @@ import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, 
 import type { DriverContext } from '../driver-context';
 import { type AttachableDevice, attachTarget, detachTarget } from '../pci/attach-target';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
-import { imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, programTargetParam, uuidParam } from '../job-params';
+import { type CleanHandleParam, cleanHandles, imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, programTargetParam, uuidParam } from '../job-params';
 import { mulberry32, hash32, unitFrom } from './seeded-random';
 import {
   buildSimulatedDevices,
@@ -229,6 +229,17 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       return { pciAddress: address, driver: hostDriverOf(device, address), changed: true };
     },
 
+    /** The steps a real driver of the kind would run, each recorded as done; an injected failure names the step it stopped at. */
+    async clean(params: JobParams): Promise<JobEvidence> {
+      const { device } = deviceAt(pciAddressParam(params));
+      const ran = cleanHandles(params).map((handle) => ({ step: simulatedCleanStep(device, handle), result: 'ok' }));
+      if (await begin('clean')) {
+        const [first, ...rest] = ran;
+        throw injected('clean', `not clean: ${first?.step ?? 'reset'} failed`, { ran: [{ step: first?.step ?? 'reset', result: 'failed (injected)' }], skipped: rest.length });
+      }
+      return { ran };
+    },
+
     failNext(operation, count = 1) {
       pendingFailures.set(operation, (pendingFailures.get(operation) ?? 0) + count);
     },
@@ -242,4 +253,13 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       return devices.map((device) => ({ key: device.key, pciAddress: device.address }));
     },
   };
+}
+
+/** What a real driver does to clean the handle: the GPU's scrub and reset, the FPGA region's default image, else a VF's or function's reset. */
+function simulatedCleanStep(device: SimulatedDevice, handle: CleanHandleParam): string {
+  if (handle.type === 'MDEV') return `mdev ${handle.address}: vGPU memory scrubbed by the host driver on removal`;
+  if (handle.address !== device.address) return `function-level reset of VF ${handle.address}`;
+  if (device.kind === 'gpu') return `GPU memory scrub and reset of ${handle.address} (nvidia-smi --gpu-reset)`;
+  if (device.kind === 'fpga') return `region of ${handle.address} reprogrammed to its default image`;
+  return `function-level reset of ${handle.address}`;
 }

@@ -1,6 +1,6 @@
 import { DriverSettings } from '../driver-settings';
 
-export const SIMULATED_OPERATIONS = ['discover', 'health', 'program', 'configureVfs', 'createMdev', 'removeMdev', 'attach', 'detach', 'probe'] as const;
+export const SIMULATED_OPERATIONS = ['discover', 'health', 'program', 'configureVfs', 'createMdev', 'removeMdev', 'attach', 'detach', 'probe', 'clean'] as const;
 export type SimulatedOperation = (typeof SIMULATED_OPERATIONS)[number];
 
 /** A scripted health change: `device` is a key (`fpga0`, `gpu1`, `nic0`), checks count health() calls from 1. */

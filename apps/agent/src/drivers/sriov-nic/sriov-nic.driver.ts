@@ -83,6 +83,7 @@ export function sriovNicDriver(context: DriverContext, settings: SriovNicSetting
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     configureVfs: basics.configureVfs,
   };

@@ -81,6 +81,7 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
     attach: basics.attach,
     probe: basics.probe,
     detach: basics.detach,
+    clean: basics.clean,
 
     async program(params: JobParams): Promise<JobEvidence> {
       refuseShellTarget(params, 'xilinx-fpga');

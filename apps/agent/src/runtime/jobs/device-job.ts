@@ -14,6 +14,7 @@ export const DEVICE_OPERATIONS = {
   attach: 'attach',
   detach: 'detach',
   probe: 'probe',
+  clean: 'clean',
 } as const satisfies Record<string, keyof AcceleratorDriver>;
 
 export type DeviceJobKind = keyof typeof DEVICE_OPERATIONS;

@@ -21,6 +21,9 @@ const step: fc.Arbitrary<DeviceLifeStep> = fc.oneof(
   { weight: 1, arbitrary: host.map((h) => ({ kind: 'agentLost' as const, host: h })) },
   { weight: 1, arbitrary: host.map((h) => ({ kind: 'agentBack' as const, host: h })) },
   { weight: 1, arbitrary: fc.record({ device, health: fc.constantFrom('ok' as const, 'failed' as const) }).map((s) => ({ kind: 'health' as const, ...s })) },
+  { weight: 3, arbitrary: fc.record({ device, cleaned: fc.boolean(), stale: fc.boolean() }).map((s) => ({ kind: 'cleanOutcome' as const, ...s })) },
+  { weight: 1, arbitrary: device.map((d) => ({ kind: 'retryClean' as const, device: d })) },
+  { weight: 1, arbitrary: device.map((d) => ({ kind: 'releaseClean' as const, device: d })) },
   { weight: 5, arbitrary: fc.nat(20).map((pick) => ({ kind: 'settle' as const, pick })) },
 );
 
@@ -32,6 +35,21 @@ function heldFromEvents(events: readonly DeviceEvent[]): Map<string, string> {
     if (event.type === 'inventory.AttachHandleReleased' && held.get(event.data.handleUuid) === event.data.arqUuid) held.delete(event.data.handleUuid);
   }
   return held;
+}
+
+/**
+ * The handles released and not cleaned since, read from the device's events
+ * alone: a release (by a tenant or a fence) of a device whose type cleans
+ * makes a handle dirty; only a clean job's success or an operator's release
+ * makes it clean.
+ */
+function dirtyFromEvents(device: ModelDevice): Set<string> {
+  const dirty = new Set<string>();
+  for (const event of device.events) {
+    if (event.type === 'inventory.AttachHandleReleased' && device.cleans) dirty.add(event.data.handleUuid);
+    if (event.type === 'inventory.DeviceCleaned' || event.type === 'inventory.DeviceCleanReleased') for (const uuid of event.data.handleUuids) dirty.delete(uuid);
+  }
+  return dirty;
 }
 
 /** The last of these event types the device recorded, or undefined. */
@@ -54,6 +72,7 @@ function safetyProblems(fleet: DeviceLifeFleet): string[] {
     if (claimable && fencedNow(device)) problems.push(`${device.uuid} is fenced and offered a claim`);
     if (claimable && failedNow(device)) problems.push(`${device.uuid} has failed and offered a claim`);
     if (claimable && held.has(probe.handleUuid)) problems.push(`${device.uuid} offered handle ${probe.handleUuid}, held by ${held.get(probe.handleUuid)}`);
+    if (claimable && dirtyFromEvents(device).has(probe.handleUuid)) problems.push(`${device.uuid} offered handle ${probe.handleUuid}, released and not cleaned since`);
     for (const [handleUuid, arqUuid] of held) {
       if (holders.has(arqUuid)) problems.push(`${arqUuid} holds ${holders.get(arqUuid)} and ${handleUuid}`);
       holders.set(arqUuid, handleUuid);
@@ -74,9 +93,15 @@ function settledProblems(fleet: DeviceLifeFleet): string[] {
     const held = heldFromEvents(device.events);
     if (fencedNow(device) !== (host.fence.fenced !== null)) problems.push(`${device.uuid}: fenced ${fencedNow(device)}, its host ${host.fence.fenced !== null}`);
     if (host.fence.fenced && held.size > 0) problems.push(`${device.uuid} is on a fenced host and still held by ${[...held.values()]}`);
-    const offerable = !host.fence.fenced && !host.agentLost && !failedNow(device) && held.size < device.handles.length;
+    const dirty = dirtyFromEvents(device);
+    const tracked = Object.entries(device.state.cleaning?.handles ?? {});
+    if (JSON.stringify([...dirty].sort()) !== JSON.stringify(tracked.map(([uuid]) => uuid).sort())) problems.push(`${device.uuid}: dirty ${[...dirty]}, cleaning ${JSON.stringify(tracked)}`);
+    // Pending waits for the unfence: on a host not fenced, a pending handle would never be cleaned.
+    if (!host.fence.fenced && tracked.some(([, entry]) => entry.status === 'pending')) problems.push(`${device.uuid} has handles pending a clean on a host not fenced`);
+    const free = device.handles.filter((handle) => !held.has(handle.uuid) && !dirty.has(handle.uuid));
+    const offerable = !host.fence.fenced && !host.agentLost && !failedNow(device) && free.length > 0;
     const probe = probeClaim(fleet, device, { gate: true });
-    if (offerable && 'refused' in probe) problems.push(`${device.uuid} has a free handle and nothing against it, but a claim is refused: ${probe.refused}`);
+    if (offerable && 'refused' in probe) problems.push(`${device.uuid} has a free clean handle and nothing against it, but a claim is refused: ${probe.refused}`);
   }
   for (const { uuid, state } of fleet.arqs) {
     if (state.status !== 'live' || state.state !== 'Bound') continue;
@@ -91,16 +116,20 @@ function settledProblems(fleet: DeviceLifeFleet): string[] {
 
 /**
  * Issue 24's device-life property: over random sequences of creates, binds,
- * unbinds, deletes, fences and unfences, agent loss and return, and health
- * failures, with the second half of each unbind, delete and fence run at any
- * later moment, the ledger's deciders never offer a fenced or failed device
- * or a held handle, never leave a hold with a request that gives it back,
- * and once everything pending has run, every device is fenced exactly when
- * its host is, holds only bound requests' handles, and is offered when
- * nothing stands against it.
+ * unbinds, deletes, fences and unfences, agent loss and return, health
+ * failures, clean jobs that succeed, fail or answer late, and operators'
+ * retries and releases of failed cleans, with the second half of each
+ * unbind, delete and fence run at any later moment, the ledger's deciders
+ * never offer a handle between its release and the end of its clean, nor a
+ * fenced or failed device or a held handle, never leave a hold with a
+ * request that gives it back, and once everything pending has run, every
+ * device is fenced exactly when its host is, holds only bound requests'
+ * handles, tracks exactly the handles released and not cleaned (none
+ * pending on a host not fenced), and is offered when a clean handle is free
+ * and nothing stands against it.
  */
 describe(`a device's life over random sequences (deciders, ${RUNS} runs, seed ${SEED})`, () => {
-  it('offers no device that must not be offered, and strands none', () => {
+  it('offers no handle between its release and the end of its clean, nor any device that must not be offered, and strands none', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: STEPS }), (steps) => {
         const fleet = newFleet();

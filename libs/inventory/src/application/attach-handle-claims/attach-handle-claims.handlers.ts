@@ -1,9 +1,10 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { claimOf } from '../../domain/device.decider';
 import type { AttachHandleClaim } from '../../domain/inventory.events';
 import type { DeviceCommands } from '../device-commands';
-import { DEVICE_COMMANDS } from '../inventory.tokens';
+import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
+import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS } from '../inventory.tokens';
 import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from './claim-attach-handle.command';
 
 @CommandHandler(ClaimAttachHandleCommand)
@@ -18,12 +19,18 @@ export class ClaimAttachHandleHandler implements ICommandHandler<ClaimAttachHand
   }
 }
 
+/** A release by a tenant (unbind, delete, a failed bind's undo): the handle goes to cleaning in the same append when its device type cleans. */
 @CommandHandler(ReleaseAttachHandleCommand)
 export class ReleaseAttachHandleHandler implements ICommandHandler<ReleaseAttachHandleCommand> {
-  constructor(@Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands) {}
+  constructor(
+    @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
+    // Absent in a command side without the app's settings (module fixtures): nothing cleans there.
+    @Optional() @Inject(DEVICE_CLEANING_POLICY) private readonly cleaning?: DeviceCleaningPolicy,
+  ) {}
 
   async execute({ input, context }: ReleaseAttachHandleCommand): Promise<number> {
-    const result = await this.devices.run({ type: 'ReleaseAttachHandle', ...input }, context);
+    const clean = (await this.cleaning?.cleansAfterRelease(input.deviceUuid)) ?? false;
+    const result = await this.devices.run({ type: 'ReleaseAttachHandle', ...input, clean }, context);
     return result.appended;
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, type Provider } from '@nestjs/common';
+import { Inject, Optional, type Provider } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { deciderCommandHandler, EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
@@ -8,7 +8,8 @@ import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
 import { checkedHostStream } from '../../domain/streams';
 import type { DeviceCommands } from '../device-commands';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
+import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
+import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
 import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
@@ -18,6 +19,7 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
   constructor(
     @Inject(HOST_FENCE_COMMANDS) private readonly hosts: HostFenceCommands,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
+    @Optional() @Inject(DEVICE_CLEANING_POLICY) private readonly cleaning?: DeviceCleaningPolicy,
   ) {}
 
   async execute({ target, context }: FenceHostCommand): Promise<InventoryCommandResult> {
@@ -30,9 +32,11 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
     const command: HostFenceCommand = { type: 'FenceHost', hostname, reason, by: context.actor.user, at: new Date().toISOString() };
     const result = await this.hosts.run(command, context);
     const fence = result.state.fenced!;
-    // The fence in force (this one, or an earlier one a retry completes) reaches every device; each release is one append with its DeviceFenced.
+    // The fence in force (this one, or an earlier one a retry completes) reaches every device; each release is one append with its DeviceFenced
+    // and, for a device type that cleans, the released handles pending a clean (started at the unfence).
     for (const deviceUuid of result.state.devices) {
-      await this.devices.run({ type: 'FenceDevice', deviceUuid, hostname: result.state.hostname!, reason: fence.reason, fencedAt: fence.at }, context);
+      const clean = (await this.cleaning?.cleansAfterRelease(deviceUuid)) ?? false;
+      await this.devices.run({ type: 'FenceDevice', deviceUuid, hostname: result.state.hostname!, reason: fence.reason, fencedAt: fence.at, clean }, context);
     }
     return toInventoryCommandResult(result);
   }

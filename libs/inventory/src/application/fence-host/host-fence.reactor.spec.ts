@@ -11,7 +11,9 @@ const FENCED = { hostname: HOST, reason: 'PSU dead', by: 'mia', at: '2026-11-29T
 describe('host-fence reactor: the durable half of a fence', () => {
   let store: InMemoryEventStore;
   let sent: (FenceDevice | UnfenceDevice)[];
-  const reactor = () => hostFenceReactor({ store, runOnDevice: async (command) => void sent.push(command) });
+  // The first device's type cleans, the second's does not.
+  const cleaning = { cleansAfterRelease: async (deviceUuid: string) => deviceUuid === DEVICES[0] };
+  const reactor = () => hostFenceReactor({ store, runOnDevice: async (command) => void sent.push(command), cleaning });
   const append = async (type: string, data: unknown): Promise<RecordedEvent> => {
     await store.append(`host-${HOST}`, [testEvent(type, data)], { expected: 'any' });
     return (await store.readStream(`host-${HOST}`)).at(-1)!;
@@ -24,10 +26,10 @@ describe('host-fence reactor: the durable half of a fence', () => {
     for (const uuid of DEVICES) await append('inventory.DeviceDiscovered', { hostname: HOST, device: { uuid } });
   });
 
-  it('fences every device of a fenced host with the fence in force, correlated with it', async () => {
+  it('fences every device of a fenced host with the fence in force, what it releases pending a clean where the type cleans', async () => {
     const fenced = await append('inventory.HostFenced', FENCED);
     await reactor().react(fenced, CONTEXT);
-    expect(sent).toEqual(DEVICES.map((deviceUuid) => ({ type: 'FenceDevice', deviceUuid, hostname: HOST, reason: 'PSU dead', fencedAt: FENCED.at })));
+    expect(sent).toEqual(DEVICES.map((deviceUuid, i) => ({ type: 'FenceDevice', deviceUuid, hostname: HOST, reason: 'PSU dead', fencedAt: FENCED.at, clean: i === 0 })));
   });
 
   it('brings the devices to the fence as it stands now: a HostFenced undone since unfences them', async () => {

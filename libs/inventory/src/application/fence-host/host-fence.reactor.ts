@@ -2,6 +2,7 @@ import type { CommandContext, EventStore, RecordedEvent } from '@ledger/eventsto
 import { foldEvents } from '@ledger/kernel';
 import type { Reactor } from '@ledger/processing';
 import type { FenceDevice, UnfenceDevice } from '../../domain/device.decider';
+import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
 import { hostFenceDecider, type HostFenceState } from '../../domain/host-fence.decider';
 import type { HostFenceEvent, HostInventoryEvent } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
@@ -10,6 +11,8 @@ export interface HostFenceReactorPorts {
   readonly store: Pick<EventStore, 'readStream'>;
   /** Runs the command on the device's stream (the inventory's device commands). */
   readonly runOnDevice: (command: FenceDevice | UnfenceDevice, context: CommandContext) => Promise<unknown>;
+  /** Whether what a fence releases on the device waits for a clean, as the fence handler asks it (none: nothing cleans). */
+  readonly cleaning?: DeviceCleaningPolicy;
 }
 
 /**
@@ -20,7 +23,8 @@ export interface HostFenceReactorPorts {
  * HostUnfenced this reactor brings every device of the host to the host's
  * fence as it stands now (not as the event had it: a fence undone since is
  * not brought back), which appends nothing where the handler got there
- * first. Its checkpoint is its pending work, so a crash loses none.
+ * first; what it releases waits for a clean as the handler's would. Its
+ * checkpoint is its pending work, so a crash loses none.
  */
 export function hostFenceReactor(ports: HostFenceReactorPorts): Reactor {
   return {
@@ -40,10 +44,12 @@ export function hostFenceReactor(ports: HostFenceReactorPorts): Reactor {
       };
       const { fenced } = host;
       for (const deviceUuid of host.devices) {
-        await ports.runOnDevice(
-          fenced ? { type: 'FenceDevice', deviceUuid, hostname, reason: fenced.reason, fencedAt: fenced.at } : { type: 'UnfenceDevice', deviceUuid, hostname },
-          context,
-        );
+        if (!fenced) {
+          await ports.runOnDevice({ type: 'UnfenceDevice', deviceUuid, hostname }, context);
+          continue;
+        }
+        const clean = (await ports.cleaning?.cleansAfterRelease(deviceUuid)) ?? false;
+        await ports.runOnDevice({ type: 'FenceDevice', deviceUuid, hostname, reason: fenced.reason, fencedAt: fenced.at, clean }, context);
       }
     },
   };

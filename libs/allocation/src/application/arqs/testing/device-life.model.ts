@@ -22,7 +22,9 @@ import { decideBindAtOnce } from '../bind-arqs/bind-at-once.decision';
  * second half of an unbind, a delete or a fence (the holds given back, each
  * device fenced) is a separate write in the ledger, made at once by the
  * handler or after a crash by a reactor: here it waits in `pending` until a
- * `settle` step runs it, so the property sees every state in between.
+ * `settle` step runs it, so the property sees every state in between. A
+ * device whose type cleans gets its released handles back only through a
+ * clean job's outcome or an operator's release.
  */
 export type DeviceLifeStep =
   | { readonly kind: 'create'; readonly arq: number }
@@ -34,6 +36,10 @@ export type DeviceLifeStep =
   | { readonly kind: 'agentLost'; readonly host: number }
   | { readonly kind: 'agentBack'; readonly host: number }
   | { readonly kind: 'health'; readonly device: number; readonly health: 'ok' | 'failed' }
+  /** A clean job's outcome reaches the ledger: of the attempt in force, or (`stale`) of the one before, late. */
+  | { readonly kind: 'cleanOutcome'; readonly device: number; readonly cleaned: boolean; readonly stale: boolean }
+  | { readonly kind: 'retryClean'; readonly device: number }
+  | { readonly kind: 'releaseClean'; readonly device: number }
   | { readonly kind: 'settle'; readonly pick: number };
 
 /** A write the ledger makes after the step that called for it. */
@@ -47,6 +53,8 @@ export interface ModelDevice {
   readonly hostname: string;
   readonly deployableUuid: string;
   readonly handles: readonly InventoryAttachHandle[];
+  /** Its type is one LEDGER_CLEAN_DEVICE_TYPES names: what a tenant or a fence releases is cleaned before it is offered again. */
+  readonly cleans: boolean;
   state: DeviceState;
   /** Every event its stream recorded, in order. */
   readonly events: DeviceEvent[];
@@ -71,6 +79,8 @@ export interface DeviceLifeFleet {
 export const HOSTS = 2;
 /** Per host: a NIC-like device with two VFs, a GPU-like one with one function. */
 export const HANDLES_PER_DEVICE = [2, 1];
+/** Whether device `d` of host `h` cleans: the VFs everywhere, the GPU on host 0 only (a type not cleaned is offered at its release). */
+const cleans = (h: number, d: number) => d === 0 || h === 0;
 export const ARQS = 6;
 export const PROJECT = 'tenant-life';
 
@@ -91,7 +101,7 @@ export function newFleet(): DeviceLifeFleet {
         mdevType: null,
         slot: null,
       }));
-      return { uuid: uuidOf(1, index), hostname, deployableUuid: uuidOf(2, index), handles, state: deviceDecider.initialState(), events: [] };
+      return { uuid: uuidOf(1, index), hostname, deployableUuid: uuidOf(2, index), handles, cleans: cleans(h, d), state: deviceDecider.initialState(), events: [] };
     });
     devices.push(...own);
     hosts.push({ hostname, fence: { hostname, devices: new Set(own.map((device) => device.uuid)), fenced: null }, agentLost: false });
@@ -246,9 +256,31 @@ export function runStep(fleet: DeviceLifeFleet, step: DeviceLifeStep): void {
       const device = fleet.devices[step.device];
       return void onDevice(device, { type: 'RecordDeviceHealth', deviceUuid: device.uuid, health: step.health, reason: step.health === 'ok' ? null : 'XID 79', observedAt: at(fleet) });
     }
+    case 'cleanOutcome':
+      return cleanOutcome(fleet, fleet.devices[step.device], step);
+    case 'retryClean':
+      return void onDevice(fleet.devices[step.device], { type: 'RetryClean', deviceUuid: fleet.devices[step.device].uuid });
+    case 'releaseClean':
+      return void onDevice(fleet.devices[step.device], { type: 'ReleaseClean', deviceUuid: fleet.devices[step.device].uuid, by: 'operator', reason: 'inspected by hand' });
     case 'settle':
       if (fleet.pending.length > 0) runPending(fleet, fleet.pending.splice(step.pick % fleet.pending.length, 1)[0]);
   }
+}
+
+/** The outcome of the device's clean job, as the job-facts reactor records it; a lost agent runs no job, so nothing comes. */
+function cleanOutcome(fleet: DeviceLifeFleet, device: ModelDevice, step: { cleaned: boolean; stale: boolean }): void {
+  if (fleet.hosts.find((host) => host.hostname === device.hostname)!.agentLost) return;
+  const attempts = Object.values(device.state.cleaning?.handles ?? {}).flatMap((entry) => (entry.status === 'cleaning' && entry.attempt !== null ? [entry.attempt] : []));
+  if (attempts.length === 0) return;
+  const attempt = Math.max(...attempts) - (step.stale ? 1 : 0);
+  if (attempt < 1) return;
+  const job = { deviceUuid: device.uuid, attempt, jobId: uuidOf(5, fleet.tick), ran: [{ step: 'function-level reset', result: step.cleaned ? 'ok' : 'timed out' }] };
+  onDevice(
+    device,
+    step.cleaned
+      ? { type: 'RecordCleaned', ...job, cleanedAt: at(fleet) }
+      : { type: 'RecordCleanFailed', ...job, code: 'CLEAN.TIMEOUT', reason: 'reset timed out', failedAt: at(fleet) },
+  );
 }
 
 /** Runs every write still pending, oldest first: the fleet after the handlers finished or the reactors caught up. */
@@ -258,7 +290,12 @@ export function settleAll(fleet: DeviceLifeFleet): void {
 
 function runPending(fleet: DeviceLifeFleet, write: PendingWrite): void {
   const device = fleet.devices.find((candidate) => candidate.uuid === write.deviceUuid)!;
-  if (write.kind === 'release') return void onDevice(device, { type: 'ReleaseAttachHandle', deviceUuid: device.uuid, arqUuid: write.arqUuid });
+  if (write.kind === 'release') return void onDevice(device, { type: 'ReleaseAttachHandle', deviceUuid: device.uuid, arqUuid: write.arqUuid, clean: device.cleans });
   const { hostname, fenced } = fleet.hosts.find((host) => host.hostname === write.hostname)!.fence;
-  onDevice(device, fenced ? { type: 'FenceDevice', deviceUuid: device.uuid, hostname: hostname!, reason: fenced.reason, fencedAt: fenced.at } : { type: 'UnfenceDevice', deviceUuid: device.uuid, hostname: hostname! });
+  onDevice(
+    device,
+    fenced
+      ? { type: 'FenceDevice', deviceUuid: device.uuid, hostname: hostname!, reason: fenced.reason, fencedAt: fenced.at, clean: device.cleans }
+      : { type: 'UnfenceDevice', deviceUuid: device.uuid, hostname: hostname! },
+  );
 }
