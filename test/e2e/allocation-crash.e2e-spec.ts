@@ -10,7 +10,7 @@ import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random
 import { crashCpuShare } from '../support/cpu-share';
 import { bindInconsistencies, deleteEveryRequest, deviceInconsistencies, placementOf, waitUntilSettled } from '../support/crash-consistency';
 import { hostReportBody, hostname } from '../support/fleet';
-import { type ClientFlow, drawKillMoment, killDuring, ledgerCaller, runBindFlow } from '../support/crash-flows';
+import { type ClientFlow, drawKillMoment, killDuring, ledgerCaller, runBindFlow, runCleaners } from '../support/crash-flows';
 import { startLedgerProcess, type LedgerProcess } from '../support/ledger-process';
 
 const SECRET = 'allocation-crash-signing-key-0123456789';
@@ -38,11 +38,14 @@ const nova = codec.issue({ user: 'nova', project: 'tenant-c', roles: ['member', 
  * requests held), every bind workflow has ended completed or compensated,
  * no bind is left starting, every attach-handle claim belongs to a request
  * bound with that handle, and the project's quota in use equals what its
- * live requests hold. Every second cycle an operator fences a host while
+ * live requests hold, and every released FPGA handle was cleaned (the
+ * hosts' clean jobs done by the test as their agents) before it was
+ * offered again. Every second cycle an operator fences a host while
  * the clients bind, and the kill lands during the fence: after the restart
  * the fence has reached every device of the host and released every hold,
- * and every device is offered or reserved with a reason, never offered while
- * fenced. The host is unfenced before the next cycle's flows start on the
+ * and every device is offered and clean or reserved with a reason, never
+ * offered while fenced or dirty. The host is unfenced (what the fence
+ * released is cleaned then) before the next cycle's flows start on the
  * restarted ledger.
  */
 describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cycles, seed ${SEED})`, () => {
@@ -69,10 +72,16 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
       const random = mulberry32(SEED);
       ledger = await startLedgerProcess(env());
       const providers: string[] = [];
-      for (let i = 0; i < HOSTS; i++) {
-        const agent = codec.issue({ user: `agent:${hostname(i)}`, project: null, roles: ['agent'], host: hostname(i) });
-        expect((await call('PUT', `/api/v1/hosts/${hostname(i)}/report`, agent, hostReportBody(i, 0))).status).toBe(200);
+      const agents = Array.from({ length: HOSTS }, (_, i) => ({ hostname: hostname(i), token: codec.issue({ user: `agent:${hostname(i)}`, project: null, roles: ['agent'], host: hostname(i) }) }));
+      for (const [i, agent] of agents.entries()) {
+        expect((await call('PUT', `/api/v1/hosts/${agent.hostname}/report`, agent.token, hostReportBody(i, 0))).status).toBe(200);
+        // A heartbeat, so the ledger takes clean jobs for the host (an hour's interval: never lost in the run).
+        const beat = { agentVersion: '0.1.0', intervalSeconds: 3600, devices: [] };
+        expect((await call('POST', `/api/v1/hosts/${agent.hostname}/heartbeat`, agent.token, beat)).status).toBe(200);
       }
+      // The FPGAs clean after every release (LEDGER_CLEAN_DEVICE_TYPES' default): the hosts' agents clean, across every kill.
+      let cleanersStopped = false;
+      const cleaners = runCleaners(() => ledger!.url, agents, () => cleanersStopped);
       const deployables = await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100');
       providers.push(...deployables.items.map((d: { rpUuid: string }) => d.rpUuid));
       expect(providers).toHaveLength(HOSTS);
@@ -106,7 +115,9 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
         await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
         await waitUntilConsistent('after deleting every request');
       }
-      if (process.env.CRASH_CYCLES) process.stdout.write(`allocation-crash: the kills left the fences ${fencesAtKill.join('; ')}\n`);
+      cleanersStopped = true;
+      const cleaned = await cleaners;
+      if (process.env.CRASH_CYCLES) process.stdout.write(`allocation-crash: ${cleaned} clean jobs done; the kills left the fences ${fencesAtKill.join('; ')}\n`);
     },
     (60_000 + CYCLES * 45_000) / crashCpuShare(),
   );
@@ -120,11 +131,12 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
     const reached = (await Promise.all([...devices].map(deviceState))).filter((device) => device.fenced).length;
     return `${reached} of ${devices.size} devices fenced`;
   };
-  const deviceState = async (deviceUuid: string) => foldEvents(deviceDecider, deviceDecider.initialState(), (await store!.readStream(deviceStream(deviceUuid))) as unknown as DeviceEvent[]);
+  const deviceEvents = async (deviceUuid: string) => (await store!.readStream(deviceStream(deviceUuid))) as unknown as DeviceEvent[];
+  const deviceState = async (deviceUuid: string) => foldEvents(deviceDecider, deviceDecider.initialState(), await deviceEvents(deviceUuid));
   const inconsistencies = async () => {
     const hosts = Array.from({ length: HOSTS }, (_, i) => hostname(i));
     const fencedProviders = new Set((await Promise.all(hosts.map((host) => placementOf(getJson, host)))).flat().filter((p) => p.reservedBecause.includes('fenced')).map((p) => p.uuid));
-    return [...(await bindInconsistencies(getJson, 'tenant-c', 'FPGA', fencedProviders)), ...(await deviceInconsistencies(getJson, deviceState, hosts))];
+    return [...(await bindInconsistencies(getJson, 'tenant-c', 'FPGA', fencedProviders)), ...(await deviceInconsistencies(getJson, deviceEvents, hosts, new Set(['FPGA'])))];
   };
   const waitUntilConsistent = (what: string) => waitUntilSettled(what, inconsistencies, CONVERGE_MS, () => ledger!.output());
 });
