@@ -172,6 +172,38 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
     await screenshot(page, 'fleet-08-device-offered');
   });
 
+  it("shows a device cleaning after its request went, and one whose clean failed, with why, on the fleet and the device page", async () => {
+    const nova = ledger.token({ user: 'nova', project: 'tenant-a', roles: ['member', 'service'] });
+    const fpgaOf = async (host: string) => (await api('GET', `/api/v1/devices?hostname=${host}&type=FPGA&limit=1`)).items[0].uuid as string;
+    // Nobody polls the tenant host's jobs: its FPGA's clean job waits, and the FPGA stays cleaning.
+    await api('DELETE', `/v2/accelerator_requests/${arqUuid}`, undefined, nova);
+    const cleaning = await fpgaOf(TENANT_HOST);
+    // A host whose agent never sent a heartbeat: its clean job cannot be asked, so the clean fails at once.
+    const unattended = 'compute-unattended';
+    await api('PUT', `/api/v1/hosts/${unattended}/report`, hostReportBody(HOSTS), agentToken(unattended));
+    const uuid = (await api('POST', '/v2/accelerator_requests', { device_profile_name: 'fleet-fpga' }, member('tenant-a'))).arqs[0].uuid;
+    const { deployables } = (await api('POST', '/graphql', { query: `{ deployables(hostname: "${unattended}", resourceClass: "FPGA") { edges { node { rpUuid } } } }` })).data;
+    const bind = [
+      { op: 'add', path: '/hostname', value: unattended },
+      { op: 'add', path: '/device_rp_uuid', value: deployables.edges[0].node.rpUuid },
+      { op: 'add', path: '/instance_uuid', value: crypto.randomUUID() },
+    ];
+    await api('PATCH', '/v2/accelerator_requests', { [uuid]: bind }, nova);
+    await eventually(async () => (await api('GET', `/v2/accelerator_requests/${uuid}`)).state === 'Bound');
+    await api('DELETE', `/v2/accelerator_requests/${uuid}`, undefined, nova);
+    const failed = await fpgaOf(unattended);
+
+    await openPage(page, ledger.url, 'fleet.html');
+    await page.locator(`li[data-device="${cleaning}"] .placement .badge-cleaning`).waitFor();
+    await page.locator(`li[data-device="${failed}"] .placement .badge-clean-failed`).waitFor();
+    await screenshot(page, 'fleet-09-cleaning');
+    await openPage(page, ledger.url, `device.html?uuid=${cleaning}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: cleaning');
+    await openPage(page, ledger.url, `device.html?uuid=${failed}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: clean-failed');
+    await screenshot(page, 'fleet-10-device-clean-failed');
+  });
+
   it('runs GraphQL in the explorer under the signed-in token, with the schema beside it; a refusal shows its code', async () => {
     const response = await fetch(`${ledger.url}/console/graphql.html`);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
