@@ -5,6 +5,7 @@ import { appendBatchBench } from './modules/append-batch.bench';
 import { appendConcurrencyBench } from './modules/append-concurrency.bench';
 import { auditBench } from './modules/audit.bench';
 import { ceilingsBench } from './modules/ceilings.bench';
+import { cleanCycleBench } from './modules/clean-cycle.bench';
 import { consoleBench } from './modules/console.bench';
 import { cyborgV2Bench } from './modules/cyborg-v2.bench';
 import { developerToolsBench } from './modules/developer-tools.bench';
@@ -28,8 +29,8 @@ import { v2SequentialBench } from './modules/v2-sequential.bench';
  * logging and tracing cost it, then GraphQL, then the web console in
  * Chromium, then Cyborg's v2 behind Keystone), then
  * the workflow runtime's saga, then the simulated fleet (one ledger, then
- * 100,000 hosts against replicas), then Placement,
- * then the Kafka relay.
+ * 100,000 hosts against replicas), then Placement, then a device's clean
+ * cycle, then the Kafka relay.
  */
 export const BENCH_MODULES: readonly BenchModule[] = [
   developerToolsBench,
@@ -51,5 +52,6 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   agentsScaleBench,
   agentsReplicasBench,
   placementBench,
+  cleanCycleBench,
   kafkaRelayBench,
 ];

@@ -2,9 +2,9 @@ import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { attributeUuidOf, numericIdOf } from '@ledger/inventory';
-import { ConflictError } from '@ledger/kernel';
+import { type CommandContext, EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { attachHandleUuidOf, attributeUuidOf, DEVICE_COMMANDS, type DeviceCommand, deviceUuidOf, numericIdOf } from '@ledger/inventory';
+import { ConflictError, SYSTEM_ACTOR } from '@ledger/kernel';
 import { parkEvent, type SqlDatabase } from '@ledger/processing';
 import { eventually, testEvent } from '@ledger/processing/testing';
 import { defineStepWorkflow, type WorkflowRuntime } from '@ledger/workflows';
@@ -140,6 +140,8 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['GET /api/v1/devices/{uuid}',                          '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/disable',                 '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/enable',                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/clean/retry',             '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/clean/release',           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables/{uuid}',                      '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/fleet',                                   '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -227,6 +229,8 @@ const IMAGE = '9e1b8a2c-4d3e-4f5a-8b6c-7d8e9f0a1b2c';
 const OTHER_HOST = 'compute-2';
 /** A host only the fence cells use: fencing it releases nothing another cell holds. */
 const FENCE_HOST = 'compute-fence';
+/** A host only the clean cells use, reported and never served by an agent. */
+const CLEAN_HOST = 'compute-clean';
 const FIXTURE_LIMITS = { FPGA: 1000 };
 /** The FPGA of hostReportBody's hosts: heartbeats carry its telemetry. */
 const FPGA_PCI = '0000:5e:00.0';
@@ -334,6 +338,30 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) => ledger.request(method, path, { headers, body });
   const asAdmin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
+
+  /**
+   * The clean cells' device: a handle claimed and released for cleaning on a
+   * host no agent serves, so its clean job is refused (JOB.AGENT_UNAVAILABLE)
+   * and it is clean-failed. A cell that retried or released it leaves it
+   * cleaning or clean; the next cell dirties it again.
+   */
+  async function cleanFailedDevice(): Promise<string> {
+    expect((await asAdmin('PUT', `/api/v1/hosts/${CLEAN_HOST}/report`, hostReportBody(4))).status).toBe(200);
+    const device = deviceUuidOf(CLEAN_HOST, '0000:5e:00.0');
+    const cleanState = async () =>
+      (await ledger.request('GET', `/api/v1/devices/${device}`, { token: ledger.adminToken, headers: { 'x-ledger-min-position': String(await store.headPosition()) } })).body
+        .cleanState;
+    if ((await cleanState()) === 'clean') {
+      const deployable: string = (await asAdmin('GET', `/api/v1/deployables?hostname=${CLEAN_HOST}&resourceClass=FPGA`)).body.items[0].uuid;
+      const devices = ledger.app.get<{ run(command: DeviceCommand, context: CommandContext): Promise<unknown> }>(DEVICE_COMMANDS);
+      const [arqUuid, context] = [randomUUID(), { actor: SYSTEM_ACTOR, correlationId: randomUUID() }];
+      const candidates = [attachHandleUuidOf(deployable, 'VF/0000:5e:00.1')];
+      await devices.run({ type: 'ClaimAttachHandle', deviceUuid: device, deployableUuid: deployable, arqUuid, candidates }, context);
+      await devices.run({ type: 'ReleaseAttachHandle', deviceUuid: device, arqUuid, clean: true }, context);
+    }
+    await eventually(async () => (await cleanState()) === 'clean-failed');
+    return device;
+  }
   /** Admin plus a service token: sees every project and may delete bound requests. Cleans up after cells. */
   const asRoot = (method: string, path: string) => send(method, path, rootHeaders);
   const ownerOf = (project: string, roles: ('member' | 'service')[] = ['member']) => ledger.token({ user: `owner-${project}`, project, roles });
@@ -681,6 +709,15 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     'POST /api/v1/devices/{uuid}/enable': async () => ({
       path: `/api/v1/devices/${await maintenanceTarget(true)}/enable`,
       allowed: (r) => expect([r.status, r.body.status, r.body.appended]).toEqual([200, 'enabled', 1]),
+    }),
+    'POST /api/v1/devices/{uuid}/clean/retry': async () => ({
+      path: `/api/v1/devices/${await cleanFailedDevice()}/clean/retry`,
+      allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 1]),
+    }),
+    'POST /api/v1/devices/{uuid}/clean/release': async () => ({
+      path: `/api/v1/devices/${await cleanFailedDevice()}/clean/release`,
+      body: { reason: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 1]),
     }),
     'GET /api/v1/deployables': () => ({
       path: '/api/v1/deployables',

@@ -5,7 +5,7 @@ import { runCommand } from '../../apps/agent/src/drivers/run-command';
 import type { SimulatedDriver } from '../../apps/agent/src/drivers/simulated/simulated.driver';
 import { Agent, type AgentDependencies } from '../../apps/agent/src/runtime/agent';
 import type { AgentLogger } from '../../apps/agent/src/runtime/agent-logger';
-import { ansiblePlaybookPath } from './services';
+import { ansiblePlaybookPath } from './ansible-path';
 
 export interface InProcessAgentOptions {
   readonly ledgerUrls: readonly string[];

@@ -31,7 +31,8 @@ export interface TestResponse {
 /** `workflows` replaces the ledger's own list, for a test's small workflows. */
 export async function startTestLedger(env: Record<string, string> = {}, workflows?: LedgerWorkflows): Promise<TestLedger> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
-  const config = loadLedgerConfig({ LEDGER_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env });
+  // Cleaning off unless a test turns it on (LEDGER_CLEAN_DEVICE_TYPES): the other tests rebind a device the moment it is released.
+  const config = loadLedgerConfig({ LEDGER_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_CLEAN_DEVICE_TYPES: 'none', ...env });
   const { codec } = loadOrCreateCredentials(dataFiles(config));
   const log = keepLog('in-process ledger');
   const app = await createLedgerApp(config, codec, { workflows, logDestination: log });

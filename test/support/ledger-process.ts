@@ -54,7 +54,8 @@ export async function startLedgerProcess(env: Record<string, string>, options: L
   const [command, args] = options.viaNpm ? ['npm', ['start']] : [process.execPath, [join(ROOT, 'scripts', 'run.js'), 'ledger']];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', ...env },
+    // Cleaning off unless a test turns it on, as in startTestLedger.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_CLEAN_DEVICE_TYPES: 'none', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = keepLog(`ledger process on port ${port}`);

@@ -16,8 +16,7 @@ export const postgresUnavailable = (): string | undefined => process.env.LEDGER_
 /** Why the real `openstack accelerator` CLI (Debian's python3-openstackclient + python3-cyborgclient) cannot be used, or undefined when it can. */
 export const openstackClientUnavailable = (): string | undefined => process.env.LEDGER_TEST_OPENSTACK_CLIENT_UNAVAILABLE || undefined;
 
-/** The real `ansible-playbook` (Debian's ansible-core) that driver playbooks run with. */
-export const ansiblePlaybookPath = (): string => process.env.LEDGER_TEST_ANSIBLE_PLAYBOOK ?? '/usr/bin/ansible-playbook';
+export { ansiblePlaybookPath } from './ansible-path';
 
 /** Why `ansible-playbook` cannot be used, or undefined when it can. */
 export const ansibleUnavailable = (): string | undefined => process.env.LEDGER_TEST_ANSIBLE_UNAVAILABLE || undefined;

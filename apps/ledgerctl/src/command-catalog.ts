@@ -118,6 +118,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['device', "devices: list and show them with their maintenance, health and clean state; retry or release a failed clean (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/device.command')).registerDeviceCommands(program);
+    },
+  },
+  {
     commands: [['host', "hosts: bring one into service (the provision workflow), fence or unfence one (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/host-provision.command')).registerHostCommands(program);

@@ -129,6 +129,22 @@ describe('simulated driver', () => {
     expect(await failureOf(driver.probe!({ pciAddress: '0000:ee:00.0' }))).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND', deviceState: 'unchanged' });
   });
 
+  it('cleans released handles with the steps a real driver of the kind runs, and fails a clean when told to', async () => {
+    const { driver, slept } = simulated({ fpgas: 0, gpus: 1, nics: 1, nicVfs: 2, latencyMs: { clean: 5 }, failNext: { clean: 1 } });
+    const [gpu, nic] = await driver.discover();
+    const gpuHandle = { uuid: INSTANCE, type: 'PCI', address: gpu.pciAddress };
+    const failed = await failureOf(driver.clean!({ pciAddress: gpu.pciAddress, handles: [gpuHandle] }));
+    expect(failed).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE', evidence: { ran: [{ step: expect.stringContaining('GPU memory scrub and reset'), result: 'failed (injected)' }] } });
+    await expect(driver.clean!({ pciAddress: gpu.pciAddress, handles: [gpuHandle] })).resolves.toEqual({
+      ran: [{ step: `GPU memory scrub and reset of ${gpu.pciAddress} (nvidia-smi --gpu-reset)`, result: 'ok' }],
+    });
+    const vf = nic.deployables[0].attachHandles[0].address;
+    await expect(driver.clean!({ pciAddress: nic.pciAddress, handles: [{ uuid: INSTANCE, type: 'VF', address: vf }] })).resolves.toEqual({
+      ran: [{ step: `function-level reset of VF ${vf}`, result: 'ok' }],
+    });
+    expect(slept).toEqual([5, 5, 5]);
+  });
+
   describe('failure injection', () => {
     it('fails a probe when told to, and a shell load leaving the old shell in place', async () => {
       const { driver, slept } = simulated({ failNext: { probe: 1, program: 1 }, latencyMs: { probe: 7 } });

@@ -1,5 +1,7 @@
 import type { AcceleratorDriver } from '../accelerator-driver';
-import { fixtureDriverContext, type FixtureDriverContext } from '../testing/driver-test-context';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { failureOf, fixtureDriverContext, type FixtureDriverContext } from '../testing/driver-test-context';
 import { sriovNicDriver } from './sriov-nic.driver';
 import { parseSriovNicSettings } from './sriov-nic.settings';
 
@@ -107,6 +109,14 @@ describe('sriov-nic driver (sriov-nic fixture)', () => {
     expect(await driver.attach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'vfio-pci', previousDriver: 'vfio-pci', changed: false });
     expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'iavf', changed: true });
     expect(await driver.detach!(params)).toEqual({ pciAddress: params.pciAddress, driver: 'iavf', changed: false });
+  });
+
+  it('cleans a released VF with a function-level reset of that VF alone, and refuses a function the device does not have', async () => {
+    const handle = { uuid: '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f', type: 'VF', address: '0000:af:02.1' };
+    expect(await driver.clean!({ pciAddress: '0000:af:00.0', handles: [handle] })).toEqual({ ran: [{ step: 'function-level reset of 0000:af:02.1', result: 'ok' }] });
+    expect(await readFile(join(host.copy.root, 'bus', 'pci', 'devices', '0000:af:02.1', 'reset'), 'utf8')).toBe('1');
+    const missing = await failureOf(driver.clean!({ pciAddress: '0000:af:00.0', handles: [{ ...handle, address: '0000:af:0f.7' }] }));
+    expect(missing).toMatchObject({ code: 'DRIVER.DEVICE_NOT_FOUND', evidence: { ran: [] } });
   });
 
   it('refuses a physical network name that is not one', () => {
