@@ -53,7 +53,8 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
   let ledger: LedgerProcess | undefined;
   /** The event store the ledger writes, read beside it: a device's own state is what its stream folds to. */
   let store: EventStore | undefined;
-  const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '1500' });
+  // The FPGAs the clients bind clean after each release (test ledgers clean nothing unless told to).
+  const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '1500', LEDGER_CLEAN_DEVICE_TYPES: 'FPGA' });
   const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
 
@@ -79,7 +80,7 @@ describe(`crash recovery of accelerator requests (embedded SQLite, ${CYCLES} cyc
         const beat = { agentVersion: '0.1.0', intervalSeconds: 3600, devices: [] };
         expect((await call('POST', `/api/v1/hosts/${agent.hostname}/heartbeat`, agent.token, beat)).status).toBe(200);
       }
-      // The FPGAs clean after every release (LEDGER_CLEAN_DEVICE_TYPES' default): the hosts' agents clean, across every kill.
+      // The FPGAs clean after every release: the hosts' agents clean, across every kill.
       let cleanersStopped = false;
       const cleaners = runCleaners(() => ledger!.url, agents, () => cleanersStopped);
       const deployables = await getJson('/api/v1/deployables?resourceClass=FPGA&limit=100');
