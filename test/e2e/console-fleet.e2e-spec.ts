@@ -39,8 +39,8 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
   };
 
   beforeAll(async () => {
-    // One kept sample a second, so a few heartbeats draw a line.
-    ledger = await startTestLedger({ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '1' });
+    // One kept sample a second, so a few heartbeats draw a line. The FPGAs clean after a release, for the page's cleaning devices.
+    ledger = await startTestLedger({ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '1', LEDGER_CLEAN_DEVICE_TYPES: 'FPGA' });
     for (let index = 0; index < HOSTS; index++) await api('PUT', `/api/v1/hosts/${hostname(index)}/report`, hostReportBody(index), agentToken(hostname(index)));
     for (let index = 1; index < HOSTS; index++) await heartbeat(index, 10 * index);
     // Host 0's GPU: heartbeats, each a little busier, until the ledger keeps three samples of it (one a second).
