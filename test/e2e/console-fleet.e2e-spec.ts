@@ -39,8 +39,8 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
   };
 
   beforeAll(async () => {
-    // One kept sample a second, so a few heartbeats draw a line.
-    ledger = await startTestLedger({ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '1' });
+    // One kept sample a second, so a few heartbeats draw a line. The FPGAs clean after a release, for the page's cleaning devices.
+    ledger = await startTestLedger({ LEDGER_TELEMETRY_HISTORY_STEP_SECONDS: '1', LEDGER_CLEAN_DEVICE_TYPES: 'FPGA' });
     for (let index = 0; index < HOSTS; index++) await api('PUT', `/api/v1/hosts/${hostname(index)}/report`, hostReportBody(index), agentToken(hostname(index)));
     for (let index = 1; index < HOSTS; index++) await heartbeat(index, 10 * index);
     // Host 0's GPU: heartbeats, each a little busier, until the ledger keeps three samples of it (one a second).
@@ -145,6 +145,63 @@ describeWithService('chromium', chromiumUnavailable())('the console for a fleet:
     await screenshot(page, 'fleet-05-request');
     await page.locator('[data-testid="device-link"]').click();
     await page.locator('[data-testid="tenancy"] tr', { hasText: arqUuid }).waitFor();
+  });
+
+  it("shows which devices are not offered and why, as Placement is told: a fenced host's, a failed one's, on the fleet and the device page", async () => {
+    const [fenced, failing] = [hostname(9), hostname(10)];
+    const fencedDevices = (await api('GET', `/api/v1/devices?hostname=${fenced}&limit=100`)).items.map((device: { uuid: string }) => device.uuid);
+    const failed = (await api('GET', `/api/v1/devices?hostname=${failing}&type=GPU&limit=1`)).items[0];
+    await api('POST', `/api/v1/hosts/${fenced}/fence`, { reason: 'PSU dead' });
+    const devices = [{ pciAddress: failed.pciAddress, health: 'failed', healthReason: 'Xid 79' }];
+    await api('POST', `/api/v1/hosts/${failing}/heartbeat`, { agentVersion: '0.1.0', intervalSeconds: 3600, devices }, agentToken(failing));
+
+    await openPage(page, ledger.url, 'fleet.html');
+    // The page polls: the reasons show once Placement's read model has the fence and the failure, without a reload.
+    await page.locator(`li[data-device="${failed.uuid}"] .placement .badge-unhealthy`).waitFor();
+    await eventually(async () => (await page.locator(`tr[data-host="${fenced}"] li[data-device] .placement .badge-fenced`).count()) === fencedDevices.length);
+    // An offered device shows no reason.
+    expect(await page.locator(`tr[data-host="${hostname(7)}"] li[data-device] .placement .badge`).count()).toBe(0);
+    await screenshot(page, 'fleet-07-not-offered');
+
+    await openPage(page, ledger.url, `device.html?uuid=${fencedDevices[0]}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: fenced');
+    await openPage(page, ledger.url, `device.html?uuid=${failed.uuid}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: unhealthy');
+    await openPage(page, ledger.url, `device.html?uuid=${gpu}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('offered');
+    await screenshot(page, 'fleet-08-device-offered');
+  });
+
+  it("shows a device cleaning after its request went, and one whose clean failed, with why, on the fleet and the device page", async () => {
+    const nova = ledger.token({ user: 'nova', project: 'tenant-a', roles: ['member', 'service'] });
+    const fpgaOf = async (host: string) => (await api('GET', `/api/v1/devices?hostname=${host}&type=FPGA&limit=1`)).items[0].uuid as string;
+    // Nobody polls the tenant host's jobs: its FPGA's clean job waits, and the FPGA stays cleaning.
+    await api('DELETE', `/v2/accelerator_requests/${arqUuid}`, undefined, nova);
+    const cleaning = await fpgaOf(TENANT_HOST);
+    // A host whose agent never sent a heartbeat: its clean job cannot be asked, so the clean fails at once.
+    const unattended = 'compute-unattended';
+    await api('PUT', `/api/v1/hosts/${unattended}/report`, hostReportBody(HOSTS), agentToken(unattended));
+    const uuid = (await api('POST', '/v2/accelerator_requests', { device_profile_name: 'fleet-fpga' }, member('tenant-a'))).arqs[0].uuid;
+    const { deployables } = (await api('POST', '/graphql', { query: `{ deployables(hostname: "${unattended}", resourceClass: "FPGA") { edges { node { rpUuid } } } }` })).data;
+    const bind = [
+      { op: 'add', path: '/hostname', value: unattended },
+      { op: 'add', path: '/device_rp_uuid', value: deployables.edges[0].node.rpUuid },
+      { op: 'add', path: '/instance_uuid', value: crypto.randomUUID() },
+    ];
+    await api('PATCH', '/v2/accelerator_requests', { [uuid]: bind }, nova);
+    await eventually(async () => (await api('GET', `/v2/accelerator_requests/${uuid}`)).state === 'Bound');
+    await api('DELETE', `/v2/accelerator_requests/${uuid}`, undefined, nova);
+    const failed = await fpgaOf(unattended);
+
+    await openPage(page, ledger.url, 'fleet.html');
+    await page.locator(`li[data-device="${cleaning}"] .placement .badge-cleaning`).waitFor();
+    await page.locator(`li[data-device="${failed}"] .placement .badge-clean-failed`).waitFor();
+    await screenshot(page, 'fleet-09-cleaning');
+    await openPage(page, ledger.url, `device.html?uuid=${cleaning}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: cleaning');
+    await openPage(page, ledger.url, `device.html?uuid=${failed}`);
+    expect(await page.locator('[data-testid="placement"]').textContent()).toBe('reserved: clean-failed');
+    await screenshot(page, 'fleet-10-device-clean-failed');
   });
 
   it('runs GraphQL in the explorer under the signed-in token, with the schema beside it; a refusal shows its code', async () => {

@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { boundAttachHandle } from '@ledger/allocation';
+import { deviceDecider, type DeviceEvent } from '@ledger/inventory';
+import { foldEvents } from '@ledger/kernel';
 
 /** A GET answered with JSON, as an admin: the API's shapes are asserted by the v2 and inventory suites, the crash suites only read them. */
 export type GetJson = (path: string) => Promise<any>;
@@ -30,8 +32,10 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
  * claimed by anything but a Bound request holding that very handle, a
  * Bound request holding no handle, the project's quota in use other than
  * one unit of `resourceClass` per live request. Empty once all is settled.
+ * A request Bound to one of `fencedProviders` holds nothing: the fence gave
+ * its handle back and left the request Bound, as Cyborg does.
  */
-export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA'): Promise<string[]> {
+export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA', fencedProviders: ReadonlySet<string> = new Set()): Promise<string[]> {
   const problems: string[] = [];
   for (const status of ['running', 'failed']) {
     const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
@@ -54,9 +58,79 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
       else holding.add(handle.claimedBy);
     }
   }
-  for (const uuid of bound.keys()) if (!holding.has(uuid)) problems.push(`${uuid} is Bound but holds no handle`);
+  for (const [uuid, arq] of bound) if (!holding.has(uuid) && !fencedProviders.has(arq.device_rp_uuid)) problems.push(`${uuid} is Bound but holds no handle`);
   const quota = await getJson(`/api/v1/quotas/${project}`);
   if ((quota.usage[resourceClass] ?? 0) !== arqs.length) problems.push(`quota in use ${quota.usage[resourceClass] ?? 0}, live requests ${arqs.length}`);
+  return problems;
+}
+
+/** A host's providers as its Placement view shows them (GET /api/v1/hosts/{hostname}/placement). */
+export interface ProviderView {
+  readonly uuid: string;
+  readonly deviceUuid: string;
+  readonly resourceClass: string;
+  readonly total: number;
+  readonly reserved: number;
+  readonly reservedBecause: readonly string[];
+}
+
+export const placementOf = async (getJson: GetJson, host: string): Promise<ProviderView[]> => (await getJson(`/api/v1/hosts/${host}/placement`)).providers;
+
+/**
+ * The handles released and not cleaned since, from the device's events
+ * alone (not the decider's state): a release makes a handle dirty, a clean
+ * job's success or an operator's release makes it clean.
+ */
+function releasedNotCleaned(events: readonly DeviceEvent[]): Set<string> {
+  const dirty = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'inventory.AttachHandleReleased') dirty.add(event.data.handleUuid);
+    if (event.type === 'inventory.DeviceCleaned' || event.type === 'inventory.DeviceCleanReleased') for (const uuid of event.data.handleUuids) dirty.delete(uuid);
+  }
+  return dirty;
+}
+
+/**
+ * What a crash may have left half done on the devices of `hosts`, each
+ * device's own events read from its stream by `deviceEvents`: a provider
+ * reserved with no reason given, offered while its device is fenced on its
+ * stream (stranded), or offering more units than its device has clean
+ * (offered dirty: a provider of `cleanedClasses` must reserve a unit for
+ * each handle released and not cleaned since, by the device's history); a
+ * fenced host's device not fenced on its stream, or
+ * still holding a request's handle (a fence half done); a handle still
+ * cleaning (its clean job lost: the suites' agents clean every job they
+ * get). Every device ends offered and clean, or reserved with a reason.
+ * Empty once all is settled.
+ */
+export async function deviceInconsistencies(
+  getJson: GetJson,
+  deviceEvents: (deviceUuid: string) => Promise<readonly DeviceEvent[]>,
+  hosts: readonly string[],
+  cleanedClasses: ReadonlySet<string>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const host of hosts) {
+    const providers = await placementOf(getJson, host);
+    const hostFenced = providers.some((provider) => provider.reservedBecause.includes('fenced'));
+    for (const deviceUuid of new Set(providers.map((provider) => provider.deviceUuid))) {
+      const events = await deviceEvents(deviceUuid);
+      const device = foldEvents(deviceDecider, deviceDecider.initialState(), events);
+      const held = Object.keys(device.claims).length;
+      if (hostFenced && !device.fenced) problems.push(`${host} is fenced, its device ${deviceUuid} is not`);
+      if (hostFenced && held > 0) problems.push(`${host} is fenced, its device ${deviceUuid} still holds ${held} handle(s)`);
+      const dirty = Object.entries(device.cleaning?.handles ?? {});
+      const cleaning = dirty.filter(([, entry]) => entry.status === 'cleaning').map(([uuid]) => uuid);
+      if (cleaning.length > 0) problems.push(`${host}'s device ${deviceUuid} is still cleaning ${cleaning.join(', ')}`);
+      for (const provider of providers.filter((candidate) => candidate.deviceUuid === deviceUuid)) {
+        if (provider.reserved > 0 && provider.reservedBecause.length === 0) problems.push(`provider ${provider.uuid} of ${host} is reserved with no reason`);
+        if (provider.reserved < provider.total && device.fenced) problems.push(`provider ${provider.uuid} of ${host} is offered, but its device is fenced (${device.fenced.reason})`);
+        if (provider.reserved < dirty.length) problems.push(`provider ${provider.uuid} of ${host} reserves ${provider.reserved}, but ${dirty.length} of its device's handles are not clean`);
+        const unclean = cleanedClasses.has(provider.resourceClass) ? releasedNotCleaned(events).size : 0;
+        if (provider.reserved < unclean) problems.push(`provider ${provider.uuid} of ${host} reserves ${provider.reserved}, but ${unclean} handle(s) were released and not cleaned since`);
+      }
+    }
+  }
   return problems;
 }
 

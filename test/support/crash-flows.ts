@@ -112,3 +112,50 @@ export async function killDuring(ledger: Pick<LedgerProcess, 'child' | 'kill'>, 
   }
   return answered;
 }
+
+/** Between a cleaner's tries while its ledger is down or restarting. */
+const CLEANER_RETRY_MS = 100;
+
+/**
+ * The agents of `hosts` as far as clean jobs go, for a crash suite whose
+ * hosts are reported by hand: each long-polls its host's jobs and completes
+ * every clean job with the steps a driver reports, until `stopped()`. A
+ * call that finds no ledger (killed, restarting) is tried again on
+ * whichever `url()` names now, under a new boot, as the agent does, so a
+ * job dispatched to the killed ledger is offered again
+ * (docs/agent-protocol.md, Redelivery). Resolves with the results the
+ * ledger took.
+ */
+export async function runCleaners(url: () => string, hosts: readonly { hostname: string; token: string }[], stopped: () => boolean): Promise<number> {
+  let taken = 0;
+  const clean = async ({ hostname, token }: { hostname: string; token: string }) => {
+    let boot = crypto.randomUUID();
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${url()}${path}`, {
+        method,
+        headers: { 'x-auth-token': token, 'x-agent-boot': boot, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    while (!stopped()) {
+      const poll = await send('GET', `/api/v1/hosts/${hostname}/jobs/next?waitSeconds=1`).catch(() => undefined);
+      if (poll?.status !== 200) {
+        boot = crypto.randomUUID();
+        await delay(CLEANER_RETRY_MS);
+        continue;
+      }
+      for (const job of ((await poll.json()) as { jobs: { jobId: string; kind: string }[] }).jobs) {
+        const result = { outcome: 'completed', evidence: { ran: [{ step: 'function-level reset', result: 'reset' }] } };
+        for (;;) {
+          const answer = await send('POST', `/api/v1/jobs/${job.jobId}/result`, result).catch(() => undefined);
+          // 409: the ledger has this job's result already; stop sending it.
+          if (answer?.status === 200) taken++;
+          if (answer?.status === 200 || answer?.status === 409 || stopped()) break;
+          boot = crypto.randomUUID();
+          await delay(CLEANER_RETRY_MS);
+        }
+      }
+    }
+  };
+  await Promise.all(hosts.map(clean));
+  return taken;
+}

@@ -40,6 +40,7 @@ export * from './application/record-heartbeat/record-heartbeat.command';
 export * from './domain/host-provisioning.decider';
 export * from './domain/host-fence.decider';
 export * from './application/fence-host/fence-host.command';
+export * from './application/fence-host/host-fence.reactor';
 export * from './application/clean-device/clean-device.command';
 export * from './application/clean-device/device-cleaning.policy';
 export * from './application/host-provisioning/host-provisioning.command';

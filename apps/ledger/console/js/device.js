@@ -1,5 +1,6 @@
-// One device: what it is now, its timeline of events, who held it when, the
-// images loaded into its regions, and maintenance (disable / enable).
+// One device: what it is now and whether Placement offers it (or why not),
+// its timeline of events, who held it when, the images loaded into its
+// regions, and maintenance (disable / enable).
 import { graphql, rest } from './api.js';
 import { badge, eventName, fill, h, table, time } from './dom.js';
 import { action, startPage } from './layout.js';
@@ -19,11 +20,19 @@ const QUERY = `query Device($uuid: String!) {
 let refresh;
 let reason;
 
-function facts(device) {
+/** Why Placement offers the device to no one (its providers' reserved reasons: fenced, unhealthy, cleaning, …), or that it is offered. */
+async function placement(device) {
+  const view = await rest('GET', `/api/v1/hosts/${encodeURIComponent(device.hostname)}/placement`).catch(() => null);
+  if (!view) return '—';
+  const reasons = [...new Set(view.providers.filter((provider) => provider.deviceUuid === device.uuid).flatMap((provider) => provider.reservedBecause))];
+  return h('span', { 'data-testid': 'placement' }, reasons.length === 0 ? badge('offered') : ['reserved: ', reasons.map((reason) => badge(reason))]);
+}
+
+function facts(device, offered) {
   const rows = [
     ['Host', device.hostname], ['Type', device.type], ['Model', device.model], ['Vendor / product', `${device.vendorId}:${device.productId}`],
     ['PCI address', device.pciAddress], ['Driver', device.driver ?? '—'], ['Status', badge(device.status)],
-    ['Disabled because', device.disabledReason ?? '—'], ['Health', badge(device.health)], ['Health reason', device.healthReason ?? '—'], ['Updated', time(device.updatedAt)],
+    ['Disabled because', device.disabledReason ?? '—'], ['Health', badge(device.health)], ['Health reason', device.healthReason ?? '—'], ['In Placement', offered], ['Updated', time(device.updatedAt)],
   ];
   return h('dl', { class: 'facts', 'data-testid': 'device-facts' }, rows.map(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
 }
@@ -68,7 +77,7 @@ async function render(live) {
   fill(
     live,
     h('h2', {}, `${device.type} ${device.model} on ${device.hostname}`),
-    facts(device),
+    facts(device, await placement(device)),
     h('p', { class: 'actions' }, maintenance(device)),
     h('h2', {}, 'Utilisation over time'),
     charts,

@@ -1,7 +1,8 @@
 // The fleet at a glance: what is wrong right now. Counts by agent state,
 // host status, device type, status and health (each a filter at a click),
 // a search by host, device, project or instance, and a page of the matching
-// hosts with their devices and telemetry over time. The ledger counts and
+// hosts with their devices, why Placement offers a device to no one (fenced,
+// unhealthy, cleaning, …) and telemetry over time. The ledger counts and
 // pages (GET /api/v1/fleet); the page never holds more than one page of hosts.
 import { rest } from './api.js';
 import { badge, fill, h, table, time } from './dom.js';
@@ -28,6 +29,14 @@ let refresh;
 const inputs = {};
 /** A slow round of telemetry calls is not stacked with the next poll's. */
 let telemetryPending = false;
+/**
+ * What was last read of each device, by uuid: why Placement offers it to no
+ * one, and its telemetry samples. A poll's new rows show them at once, not
+ * empty until the next reads are in.
+ */
+const unoffered = new Map();
+const lastSamples = new Map();
+let placementPending = false;
 
 /** Sets filters (`''` or null: drop it), shows them in the controls and the address, and reads from the first page. */
 function setFilters(changes) {
@@ -98,9 +107,30 @@ async function fillTelemetry(live, hosts) {
   const up = hosts.filter((host) => host.agentStatus === 'up');
   const answers = await Promise.all(up.map((host) => rest('GET', `/api/v1/hosts/${encodeURIComponent(host.hostname)}/telemetry/history`).catch(() => null)));
   for (const device of answers.flatMap((answer) => answer?.devices ?? [])) {
+    lastSamples.set(device.deviceUuid, device.samples);
     const cell = live.querySelector(`li[data-device="${CSS.escape(device.deviceUuid)}"] .telemetry`);
-    if (cell) fill(cell, [...seriesOf(device.samples)].map(([metric, points]) => h('span', { class: 'metric' }, h('small', {}, metric), sparkline(metric, points))));
+    if (cell) fill(cell, charts(device.deviceUuid));
   }
+}
+
+/** A device's charts from the samples last read (none yet: nothing). */
+const charts = (deviceUuid) => [...seriesOf(lastSamples.get(deviceUuid) ?? [])].map(([metric, points]) => h('span', { class: 'metric' }, h('small', {}, metric), sparkline(metric, points)));
+
+/** The reasons a device is not offered (fenced, unhealthy, cleaning, …), one badge each; nothing for an offered device. */
+const placementBadges = (deviceUuid) => (unoffered.get(deviceUuid) ?? []).map((reason) => badge(reason));
+
+/**
+ * Why Placement holds back each listed host's devices, one call per host,
+ * drawn into the rows once in: the reserved reasons of a device's
+ * providers, as the reconciler sends them to Placement.
+ */
+async function fillPlacement(live, hosts) {
+  const answers = await Promise.all(hosts.map((host) => rest('GET', `/api/v1/hosts/${encodeURIComponent(host.hostname)}/placement`).catch(() => null)));
+  for (const host of hosts) for (const device of host.devices) unoffered.delete(device.uuid);
+  for (const provider of answers.flatMap((answer) => answer?.providers ?? [])) {
+    unoffered.set(provider.deviceUuid, [...new Set([...(unoffered.get(provider.deviceUuid) ?? []), ...provider.reservedBecause])]);
+  }
+  for (const cell of live.querySelectorAll('li[data-device] .placement')) fill(cell, placementBadges(cell.closest('li').dataset.device));
 }
 
 function deviceList(host) {
@@ -115,7 +145,8 @@ function deviceList(host) {
         h('code', {}, device.pciAddress),
         h('span', {}, badge(device.status)),
         h('span', { class: 'health', title: device.healthReason ?? '' }, badge(device.health)),
-        h('span', { class: 'telemetry' }),
+        h('span', { class: 'placement', title: 'not offered in Placement because' }, placementBadges(device.uuid)),
+        h('span', { class: 'telemetry' }, charts(device.uuid)),
       ),
     ),
   );
@@ -148,7 +179,7 @@ async function render(live) {
     summary(fleet.counts),
     fleet.hosts.length === 0
       ? nothingMatches(fleet.counts)
-      : table(['Host', 'Agent', 'Status', 'Last seen', 'Devices', 'Devices: status, health, telemetry over time'], fleet.hosts.map(hostRow), { 'data-testid': 'hosts' }),
+      : table(['Host', 'Agent', 'Status', 'Last seen', 'Devices', 'Devices: status, health, why not offered, telemetry over time'], fleet.hosts.map(hostRow), { 'data-testid': 'hosts' }),
     h(
       'p',
       { class: 'pager' },
@@ -157,6 +188,10 @@ async function render(live) {
       h('span', { class: 'hint' }, ` ${HOSTS_PER_PAGE} hosts a page, by name`),
     ),
   );
+  if (!placementPending) {
+    placementPending = true;
+    void fillPlacement(live, fleet.hosts).finally(() => (placementPending = false));
+  }
   if (telemetryPending) return;
   telemetryPending = true;
   void fillTelemetry(live, fleet.hosts).finally(() => {

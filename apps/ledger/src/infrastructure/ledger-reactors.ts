@@ -6,6 +6,7 @@ import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
 import type { EventStore, StreamLocks } from '@ledger/eventstore';
+import { hostFenceReactor } from '@ledger/inventory';
 import { cleanJobsReactor, jobFactsReactor } from '@ledger/inventory/job-facts';
 import { RequestJobCommand } from '@ledger/jobs';
 import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
@@ -16,6 +17,7 @@ import { arqProjection, ArqQueries } from '@ledger/projections/arqs';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { PlacementQueries, placementProjection } from '@ledger/projections/placement';
 import { cleanTargetOf } from '../inventory/clean-target';
+import { deviceCleaningPolicy } from '../inventory/device-cleaning-policy.module';
 import { kafkaRelayReactor } from '../messaging/kafka-relay.reactor';
 import { placementReconcilerReactor } from '../placement/placement-reconciler.reactor';
 import { LEDGER_USE_CASES, type LedgerOutside } from '../ledger-use-cases';
@@ -37,7 +39,7 @@ export interface ReactorDependencies {
   readonly keystoneSession: KeystoneSession | null;
 }
 
-/** Every reactor the ledger runs, in one list: the use cases' first, then those whose outside is configured (Placement, Kafka), then the job-facts reactor and the holds a request gives back. */
+/** Every reactor the ledger runs, in one list: the use cases' first, then those whose outside is configured (Placement, Kafka), then the job-facts and host-fence reactors and the holds a request gives back. */
 export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies): Reactor[] {
   const arqs = new ArqQueries(deps.readModels);
   const outside: LedgerOutside = {
@@ -62,17 +64,22 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
   if (deps.publisher) reactors.push(kafkaRelayReactor({ publisher: deps.publisher, topicPrefix: config.kafka.topicPrefix }));
   const devices = deviceCommands(deps.store, { locks: deps.streamLocks });
   const hostDrivers = hostDriversCommands(deps.store);
+  const inventory = new InventoryQueries(deps.readModels);
   reactors.push(
     jobFactsReactor({
       store: deps.store,
       recordDeviceFact: (command, context) => devices.run(command, context),
       recordDriverOutcome: (command, context) => hostDrivers.run(command, context),
     }),
+    hostFenceReactor({
+      store: deps.store,
+      runOnDevice: (command, context) => devices.run(command, context),
+      cleaning: deviceCleaningPolicy(config.cleanDeviceTypes, inventory),
+    }),
   );
   // The clean jobs are asked through the conductor's jobs commands (present where ArqHolds is: a conductor process).
   const commandBus = conductorProvider(deps.moduleRef, ArqHolds) && conductorProvider(deps.moduleRef, CommandBus);
   if (commandBus) {
-    const inventory = new InventoryQueries(deps.readModels);
     reactors.push(
       cleanJobsReactor({
         cleanTarget: (deviceUuid, handleUuids) => cleanTargetOf(inventory, deviceUuid, handleUuids),

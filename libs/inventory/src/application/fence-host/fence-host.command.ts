@@ -6,7 +6,8 @@ import type { InventoryCommandResult } from '../inventory-command.result';
  * Fences a host (POST /api/v1/hosts/{hostname}/fence, `ledgerctl host fence`,
  * the auto-fence monitor): HostFenced on its stream, then DeviceFenced on
  * each of its devices, releasing every hold with `reason`. Idempotent: sent
- * again (after a crash in between) it fences the devices it had not reached.
+ * again it fences the devices it had not reached; after a crash in between,
+ * the host-fence reactor does that.
  */
 export class FenceHostCommand extends LedgerCommand<InventoryCommandResult> {
   constructor(

@@ -1,23 +1,16 @@
 import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore, handleMultiStreamCommand, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
-import { claimOf, DEVICE_CACHE, deviceDecider, type DeviceEvent, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
+import { DEVICE_CACHE, deviceDecider, type DeviceState, deviceStream, INVENTORY_EVENT_SCHEMA_VERSIONS } from '@ledger/inventory';
 import { foldEvents, isLedgerError, type LedgerError } from '@ledger/kernel';
 import { QUOTA_CACHE, QUOTA_EVENT_SCHEMA_VERSIONS, quotaDecider, type QuotaState, quotaStream } from '@ledger/quota';
 import { Inject, Injectable } from '@nestjs/common';
-import { arqDecider, type StartBind } from '../../../domain/arq.decider';
+import { arqDecider } from '../../../domain/arq.decider';
 import type { ArqEvent } from '../../../domain/arq.events';
 import type { ArqState, LiveArq } from '../../../domain/arq.state';
-import { boundAttachHandle } from '../../../domain/attach-handle-info';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
 import { ArqStore, assertAccepted, liveOrThrow } from '../arq-store';
-import { capacityConsumer } from '../capacity-quota';
+import { type BindAtOnce, type BindAtOnceStates, decideBindAtOnce } from './bind-at-once.decision';
 
-/** What a bind that needs no hardware decides over: the request, its provider's deployable, and the capacity it charges. */
-export interface BindAtOnce {
-  readonly start: StartBind;
-  readonly bindId: string;
-  readonly projectId: string;
-  readonly capacity: Readonly<Record<string, number>>;
-}
+export type { BindAtOnce };
 
 const SCHEMA_VERSIONS = { ...INVENTORY_EVENT_SCHEMA_VERSIONS, ...QUOTA_EVENT_SCHEMA_VERSIONS };
 
@@ -54,7 +47,6 @@ export class BindAtOnceDecision {
     const { start, bindId } = bind;
     // The deployable's handles, free ones first per the read model; the device's stream decides which is free.
     const handles = await this.directory.attachHandlesOf(start.deployableUuid);
-    const charges = Object.keys(bind.capacity).length > 0;
     try {
       const result = await handleMultiStreamCommand(
         this.store,
@@ -63,25 +55,7 @@ export class BindAtOnceDecision {
           device: { stream: deviceStream(start.deviceUuid.toLowerCase()), decider: deviceDecider, cache: this.devices },
           quota: { stream: quotaStream(bind.projectId), decider: quotaDecider, cache: this.quotas },
         },
-        (states) => {
-          const started = arqDecider.decide({ ...start, bindId }, states.arq);
-          const claimed = deviceDecider.decide(
-            { type: 'ClaimAttachHandle', deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid, arqUuid: start.uuid, bindId, candidates: handles.map((h) => h.uuid) },
-            states.device,
-          );
-          const claim = claimOf(foldEvents(deviceDecider, states.device, claimed as DeviceEvent[]), start.uuid.toLowerCase());
-          const handle = handles.find((candidate) => candidate.uuid === claim?.handleUuid);
-          if (!handle) throw new Error(`claimed handle ${claim?.handleUuid} is not among deployable ${start.deployableUuid}'s handles`);
-          // Read, not appended to (so not version-checked), when the device charges nothing.
-          const quota = charges
-            ? quotaDecider.decide({ type: 'ReserveQuota', project: bind.projectId, consumers: [{ consumerId: capacityConsumer(start.uuid), resources: bind.capacity }] }, states.quota)
-            : [];
-          const bound = arqDecider.decide(
-            { type: 'CompleteBind', uuid: start.uuid, bindId, attachHandle: boundAttachHandle(handle), at: start.at },
-            foldEvents(arqDecider, states.arq, started as ArqEvent[]),
-          );
-          return { arq: [...started, ...bound], device: claimed, quota };
-        },
+        (states) => decideBindAtOnce(bind, handles, states as BindAtOnceStates),
         context,
         { schemaVersions: SCHEMA_VERSIONS, locks: this.locks },
       );
