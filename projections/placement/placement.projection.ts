@@ -39,8 +39,8 @@ export const PLACEMENT_EVENT_TYPES = [
  */
 export const placementProjection: Projection = {
   name: 'placement',
-  // 2: hosts out of service while provisioned or after a provisioning failed.
-  version: 3,
+  // 2: hosts out of service while provisioned or after a provisioning failed. 4: pl_devices.health holds the health policy's effect, not the level.
+  version: 4,
   handles: PLACEMENT_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'job'] },
   setup: createPlacementSchema,

@@ -20,6 +20,7 @@ export interface DeviceRow {
   hostname: string | null;
   removed: number;
   disabled: number;
+  /** The health policy's effect (`none`, `watch`, `reserve`, `drain`): what Placement reserves by. */
   health: string;
   position: number;
 }

@@ -117,6 +117,7 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'GET /api/v1/devices/{uuid}': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}`) },
   'POST /api/v1/devices/{uuid}/disable': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/disable`, {}) },
   'POST /api/v1/devices/{uuid}/enable': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/enable`) },
+  'POST /api/v1/devices/{uuid}/health/clear': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/health/clear`, { note: 'tenancy property' }) },
   'GET /api/v1/devices/{uuid}/provenance': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/provenance`) },
   'GET /api/v1/devices/{uuid}/tenancy': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/tenancy`) },
   'GET /api/v1/devices/{uuid}/timeline': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/timeline`) },

@@ -16,6 +16,7 @@ import { hostLivenessCommandsProvider } from './agent-liveness/host-liveness-com
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
+import { ClearDeviceHealthHandler } from './clear-device-health/clear-device-health.handler';
 import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from './fence-host/fence-host.handlers';
 
 /**
@@ -45,6 +46,7 @@ import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from 
     HostProvisioningHandler,
     FenceHostHandler,
     UnfenceHostHandler,
+    ClearDeviceHealthHandler,
   ],
   // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
   exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],

@@ -17,3 +17,6 @@ export const HOST_FENCE_COMMANDS = Symbol('HOST_FENCE_COMMANDS');
 
 /** Nest token of the devices' maintenance (DeviceMaintenance: the host check, then the device command). */
 export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');
+
+/** Nest token of the HealthPolicy that judges health reports (the app loads it from LEDGER_HEALTH_POLICY_FILE; absent: the default policy). */
+export const HEALTH_POLICY = Symbol('HEALTH_POLICY');
