@@ -13,22 +13,6 @@ export const isDeviceHealth = (value: unknown): value is DeviceHealth => (DEVICE
 /** How a device came back to `ok`: enough healthy checks in a row, or an operator's clear. */
 export type HealthRecoveredBy = { readonly healthyChecks: number } | { readonly operator: string; readonly note: string | null };
 
-/** The health last recorded on a device's stream, and how it is judged. */
-export interface DeviceHealthRecord {
-  readonly health: DeviceHealth;
-  readonly reason: string | null;
-  /** When the ledger received the heartbeat that reported it (ISO-8601). */
-  readonly observedAt: string;
-  readonly cause: DeviceHealthCause | null;
-  readonly effect: HealthEffect;
-  /** How it recovers; null while `ok`. */
-  readonly recovery: HealthRecovery | null;
-  /** The health policy's version that judged it; null for health recorded before policies. */
-  readonly policyVersion: string | null;
-  /** Healthy reports in a row since (DeviceHealthCheckPassed), toward `recovery.healthyChecks`. */
-  readonly healthyChecks: number;
-}
-
 /** `inventory.DeviceHealthChanged`'s data as recorded now (schema 2). */
 export interface DeviceHealthChangedData {
   readonly deviceUuid: string;
@@ -42,6 +26,9 @@ export interface DeviceHealthChangedData {
   /** Present on a return to `ok`: how it came back. */
   readonly recoveredBy?: HealthRecoveredBy;
 }
+
+/** The health last recorded on a device's stream, and how it is judged; `healthyChecks`: healthy reports in a row since (DeviceHealthCheckPassed), toward `recovery.healthyChecks`. */
+export type DeviceHealthRecord = Omit<DeviceHealthChangedData, 'deviceUuid' | 'recoveredBy'> & { readonly healthyChecks: number };
 
 /** Schema 1 recorded a level and a reason only. */
 export type DeviceHealthChangedDataV1 = Pick<DeviceHealthChangedData, 'deviceUuid' | 'health' | 'reason' | 'observedAt'>;
