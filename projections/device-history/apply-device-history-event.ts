@@ -1,7 +1,8 @@
-import type { AttachHandleClaim, DeviceChanged, DeviceDiscovered, DeviceHealthChanged, DeviceJobRequester, RegionProgrammed } from '@ledger/inventory';
+import { type AttachHandleClaim, type DeviceChanged, type DeviceDiscovered, type DeviceHealthChangedDataV1, type DeviceJobRequester, type RegionProgrammed, upcastDeviceHealthChanged } from '@ledger/inventory';
 import type { ArqBindStarted, ArqCreated } from '@ledger/allocation';
 import type { RecordedEvent } from '@ledger/eventstore';
 import type { SqlExecutor } from '@ledger/processing';
+import { canonicalJson } from '@ledger/kernel';
 import { summarizeDeviceEvent } from './device-event-summary';
 
 interface ArqFacts {
@@ -61,10 +62,11 @@ export async function applyDeviceHistoryEvent(tx: SqlExecutor, event: RecordedEv
       break;
     }
     case 'inventory.DeviceHealthChanged': {
-      const d = data as DeviceHealthChanged['data'];
+      const d = upcastDeviceHealthChanged(data as unknown as DeviceHealthChangedDataV1);
       await tx.run(
-        'INSERT INTO dh_health (position, device_uuid, recorded_at, health, reason) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (position) DO NOTHING',
-        [event.position, d.deviceUuid, event.recordedAt, d.health, d.reason],
+        `INSERT INTO dh_health (position, device_uuid, recorded_at, health, reason, cause_kind, cause, effect, policy_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (position) DO NOTHING`,
+        [event.position, d.deviceUuid, event.recordedAt, d.health, d.reason, d.cause?.kind ?? null, d.cause ? canonicalJson(d.cause) : null, d.effect, d.policyVersion],
       );
       break;
     }

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
+import { type DeviceHealthChangedDataV1, describeHealthCause, upcastDeviceHealthChanged } from '@ledger/inventory';
 
 type Data = Record<string, unknown>;
 
@@ -15,7 +16,10 @@ const SUMMARIES: Readonly<Record<string, (data: Data) => string>> = {
   'inventory.DeviceEnabled': () => 'enabled',
   'inventory.AttachHandleClaimed': (d) => `handle ${quoted(d.handleUuid)} claimed by request ${quoted(d.arqUuid)}`,
   'inventory.AttachHandleReleased': (d) => `handle ${quoted(d.handleUuid)} released by request ${quoted(d.arqUuid)}`,
-  'inventory.DeviceHealthChanged': (d) => `health ${quoted(d.health)}${d.reason ? `: ${String(d.reason)}` : ''}`,
+  'inventory.DeviceHealthChanged': (d) => healthSummary(d),
+  'inventory.DeviceHealthCheckPassed': (d) => `healthy check ${quoted(d.healthyChecks)} of ${quoted(d.of)} toward recovery`,
+  'inventory.DeviceDrainRequested': (d) =>
+    `drain requested of ${((d.holders as { arqUuid: string }[]) ?? []).map((holder) => `request ${holder.arqUuid}`).join(', ')} (policy ${quoted(d.policyVersion)})`,
   'inventory.RegionProgrammed': (d) => `region ${quoted(d.region)} programmed with bitstream ${quoted(d.bitstreamId)} (function ${quoted(d.functionId)})`,
   'inventory.RegionProgramFailed': (d) => `programming region ${quoted(d.region)} failed: ${quoted(d.code)}`,
   'inventory.ShellProgrammed': (d) => `shell programmed with bitstream ${quoted(d.bitstreamId)} (interface ${quoted(d.interfaceId)})`,
@@ -26,6 +30,21 @@ const SUMMARIES: Readonly<Record<string, (data: Data) => string>> = {
   'allocation.ArqUnbound': (d) => `request ${quoted(d.uuid)} unbound`,
   'allocation.ArqDeleted': (d) => `request ${quoted(d.uuid)} deleted`,
 };
+
+/** `health failed: Xid 79 (xid 79; drain, until an operator clears it; policy 1)`, or how it came back. */
+function healthSummary(raw: Data): string {
+  const d = upcastDeviceHealthChanged(raw as unknown as DeviceHealthChangedDataV1);
+  const head = `health ${quoted(d.health)}${d.reason ? `: ${d.reason}` : ''}`;
+  const policy = d.policyVersion === null ? '' : `policy ${d.policyVersion}`;
+  if (d.recoveredBy) {
+    const how = 'operator' in d.recoveredBy ? `cleared by ${d.recoveredBy.operator}${d.recoveredBy.note ? ` (${d.recoveredBy.note})` : ''}` : `after ${d.recoveredBy.healthyChecks} healthy check(s)`;
+    return `${head}, ${how}${policy ? `; ${policy}` : ''}`;
+  }
+  if (d.health === 'ok') return head;
+  const recovery = d.recovery === 'operator' ? 'until an operator clears it' : d.recovery ? `until ${d.recovery.healthyChecks} healthy check(s) in a row` : '';
+  const parts = [d.cause ? describeHealthCause(d.cause) : null, `${d.effect}${recovery ? `, ${recovery}` : ''}`, policy || null].filter((part) => part !== null);
+  return `${head} (${parts.join('; ')})`;
+}
 
 /** The event types a device's timeline shows: every one of them names the device or a request bound to it. */
 export const TIMELINE_EVENT_TYPES: readonly string[] = Object.keys(SUMMARIES);

@@ -12,7 +12,7 @@ import { createDeviceHistorySchema, emptyDeviceHistoryTables } from './device-hi
  */
 export const deviceHistoryProjection: Projection = {
   name: 'device-history',
-  version: 2,
+  version: 3,
   handles: [...new Set([...ARQ_EVENT_TYPES, ...TIMELINE_EVENT_TYPES])],
   filter: { categories: ['arq', 'host', 'device'] },
   setup: createDeviceHistorySchema,

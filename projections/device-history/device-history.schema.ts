@@ -7,7 +7,8 @@ import { createVersionedTables, type SqlExecutor } from '@ledger/processing';
  * accelerator request was for (project, profile, instance) and what each
  * region last held. Usage reports and the health-beside-tenancy question
  * read two more: each device's reported GPU memory (copied into a tenancy
- * at its claim) and every health change. Positions make applying an event
+ * at its claim) and every health change (with its cause, the health
+ * policy's effect and the policy's version; schema 3). Positions make applying an event
  * twice a no-op: a row is keyed by the position of the event that made it.
  */
 const STATEMENTS = [
@@ -67,15 +68,20 @@ const STATEMENTS = [
     device_uuid TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
     health TEXT NOT NULL,
-    reason TEXT
+    reason TEXT,
+    cause_kind TEXT,
+    cause TEXT,
+    effect TEXT NOT NULL,
+    policy_version TEXT
   )`,
+  'CREATE INDEX IF NOT EXISTS dh_health_by_device ON dh_health (device_uuid, position)',
   'CREATE INDEX IF NOT EXISTS dh_health_by_time ON dh_health (recorded_at)',
 ];
 
 export const DEVICE_HISTORY_TABLES = ['dh_tenancies', 'dh_timeline', 'dh_arqs', 'dh_regions', 'dh_devices', 'dh_health'] as const;
 
 export async function createDeviceHistorySchema(tx: SqlExecutor): Promise<void> {
-  await createVersionedTables(tx, { versionTable: 'dh_schema', version: 2, tables: DEVICE_HISTORY_TABLES, statements: STATEMENTS });
+  await createVersionedTables(tx, { versionTable: 'dh_schema', version: 3, tables: DEVICE_HISTORY_TABLES, statements: STATEMENTS });
 }
 
 export async function emptyDeviceHistoryTables(tx: SqlExecutor): Promise<void> {

@@ -1,5 +1,14 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import type { DeployableDescription, DeviceCleaningEvent, DeviceEvent, HostFenceEvent, HostInventoryEvent, HostLivenessEvent, HostProvisioningEvent } from '@ledger/inventory';
+import {
+  type DeployableDescription,
+  type DeviceCleaningEvent,
+  type DeviceEvent,
+  type HostFenceEvent,
+  type HostInventoryEvent,
+  type HostLivenessEvent,
+  type HostProvisioningEvent,
+  upcastDeviceHealthChanged,
+} from '@ledger/inventory';
 import { isShellProgram, type JobEvent, type JobParams, type ProgramParams } from '@ledger/jobs';
 import { canonicalJson } from '@ledger/kernel';
 import type { DeployableRow, DeviceRow, HostRow, ProgramJobRow } from './placement.rows';
@@ -80,7 +89,7 @@ export class PlacementBatch {
         });
       case 'inventory.DeviceHealthChanged':
         return this.onDevice(event.data.deviceUuid, event.position, (row) => {
-          row.health = event.data.health;
+          row.health = upcastDeviceHealthChanged(event.data).effect;
         });
       case 'inventory.DeviceCleanPending':
       case 'inventory.DeviceCleaningStarted':
@@ -132,7 +141,7 @@ export class PlacementBatch {
 
   /** Applies `change` to the device's row unless the event was applied before. */
   private onDevice(deviceUuid: string, position: number, change: (row: DeviceRow) => void): void {
-    const row = this.devices.get(deviceUuid) ?? { device_uuid: deviceUuid, hostname: null, removed: 1, disabled: 0, health: 'ok', dirty_handles: '{}', position: 0 };
+    const row = this.devices.get(deviceUuid) ?? { device_uuid: deviceUuid, hostname: null, removed: 1, disabled: 0, health: 'none', dirty_handles: '{}', position: 0 };
     if (position <= row.position) return;
     change(row);
     row.position = position;

@@ -44,8 +44,9 @@ export const PLACEMENT_EVENT_TYPES = [
  */
 export const placementProjection: Projection = {
   name: 'placement',
-  // 2: hosts out of service while provisioned or after a provisioning failed; 3: fenced hosts; 4: devices' dirty handles (cleaning).
-  version: 4,
+  // 2: hosts out of service while provisioned or after a provisioning failed; 3: fenced hosts; 4: devices' dirty handles (cleaning);
+  // 5: pl_devices.health holds the health policy's effect, not the level.
+  version: 5,
   handles: PLACEMENT_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'job'] },
   setup: createPlacementSchema,

@@ -72,7 +72,7 @@ function providerFacts(
     reportedTraits: JSON.parse(row.traits) as string[],
     driverName: row.driver_name,
     deviceDisabled: device?.disabled === 1,
-    deviceHealth: device?.health ?? 'ok',
+    deviceHealth: device?.health ?? 'none',
     ...host,
     programInFlight: own.some((job) => job.state === 'running'),
     programmedFunctionId: lastProgrammed?.function_id ?? null,

@@ -20,6 +20,7 @@ export interface DeviceRow {
   hostname: string | null;
   removed: number;
   disabled: number;
+  /** The health policy's effect (`none`, `watch`, `reserve`, `drain`): what Placement reserves by. */
   health: string;
   /** Canonical JSON `{handleUuid: status}` of the released handles not yet clean (inventory.DeviceCleaning*). */
   dirty_handles: string;

@@ -142,6 +142,7 @@ const POLICY: readonly (readonly [endpoint: string, scope: Scope, outcomes: Outc
   ['POST /api/v1/devices/{uuid}/enable',                  '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/clean/retry',             '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['POST /api/v1/devices/{uuid}/clean/release',           '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
+  ['POST /api/v1/devices/{uuid}/health/clear',            '',      [NO,   ROLE,   ROLE,   ROLE,    OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables',                             '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/deployables/{uuid}',                      '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
   ['GET /api/v1/fleet',                                   '',      [NO,   ROLE,   ROLE,   OK,      OK,    ROLE,    ROLE,  ROLE]],
@@ -718,6 +719,12 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
       path: `/api/v1/devices/${await cleanFailedDevice()}/clean/release`,
       body: { reason: 'policy matrix' },
       allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 1]),
+    }),
+    // A healthy device: the clear is allowed and records nothing.
+    'POST /api/v1/devices/{uuid}/health/clear': () => ({
+      path: `/api/v1/devices/${fpgaDevice}/health/clear`,
+      body: { note: 'policy matrix' },
+      allowed: (r) => expect([r.status, r.body.appended]).toEqual([200, 0]),
     }),
     'GET /api/v1/deployables': () => ({
       path: '/api/v1/deployables',

@@ -119,6 +119,7 @@ export const TENANCY_ROUTES: Readonly<Record<string, RouteCoverage>> = {
   'POST /api/v1/devices/{uuid}/enable': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/enable`) },
   'POST /api/v1/devices/{uuid}/clean/retry': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/clean/retry`) },
   'POST /api/v1/devices/{uuid}/clean/release': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/clean/release`, {}) },
+  'POST /api/v1/devices/{uuid}/health/clear': { kind: 'call', call: at('POST', (f) => `/api/v1/devices/${f.device}/health/clear`, { note: 'tenancy property' }) },
   'GET /api/v1/devices/{uuid}/provenance': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/provenance`) },
   'GET /api/v1/devices/{uuid}/tenancy': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/tenancy`) },
   'GET /api/v1/devices/{uuid}/timeline': { kind: 'call', call: at('GET', (f) => `/api/v1/devices/${f.device}/timeline`) },

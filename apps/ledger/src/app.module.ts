@@ -13,6 +13,7 @@ import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { GraphqlApiModule } from './graphql/graphql-api.module';
 import { HealthController } from './http/health.controller';
 import { DeviceCleaningPolicyModule } from './inventory/device-cleaning-policy.module';
+import { HealthPolicyModule } from './inventory/health-policy.module';
 import { InventoryHttpModule } from './inventory/inventory-http.module';
 import { JobsConductorModule } from './jobs/jobs-conductor.module';
 import { JobsHttpModule } from './jobs/jobs-http.module';
@@ -48,6 +49,7 @@ export class AppModule {
       ...(metrics ? [MetricsModule.forRoot(metrics)] : []),
       PersistenceModule.forRoot(config),
       authModule(config, codec),
+      HealthPolicyModule.forRoot(config),
     ];
     if (config.tracing) imports.push(TracingModule.forRoot(config.tracing, config));
     if (config.roles.includes('conductor')) imports.push(DeviceCleaningPolicyModule, InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);

@@ -130,6 +130,12 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
+    commands: [['device', "devices: clear an unhealthy one once repaired (a running ledger's API)"]],
+    async register(program) {
+      (await import('./commands/device-health.command')).registerDeviceCommands(program);
+    },
+  },
+  {
     commands: [['bitstream', "FPGA images: register with a detached signature, list, show, retire; trust signing keys (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/bitstream.command')).registerBitstreamCommands(program);

@@ -10,3 +10,4 @@ export * from './kafka-config';
 export * from './keystone-config';
 export * from './service-endpoint';
 export * from './tracing-config';
+export * from './yaml-setting-file';

@@ -70,6 +70,12 @@ export interface LedgerConfig {
    * v2 policy rules (docs/policy.md); read and checked at start. Unset: the defaults.
    */
   readonly policyFile?: string;
+  /**
+   * LEDGER_HEALTH_POLICY_FILE: the health policy (YAML) that judges devices'
+   * health reports (docs/operations.md, "Health policy"); read and checked at
+   * start. Unset: the default policy, the same as config/health-policy.yaml.
+   */
+  readonly healthPolicyFile?: string;
   /** LEDGER_BODY_LIMIT_BYTES (1048576): the largest request body accepted. */
   readonly bodyLimitBytes: number;
   /**
@@ -210,6 +216,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     authSecret,
     devNoAuth: booleanSetting(env, 'LEDGER_DEV_NO_AUTH', false),
     policyFile: optionalPath(env, 'LEDGER_POLICY_FILE', cwd),
+    healthPolicyFile: optionalPath(env, 'LEDGER_HEALTH_POLICY_FILE', cwd),
     bodyLimitBytes: integerSetting(env, 'LEDGER_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     jsonMaxDepth: integerSetting(env, 'LEDGER_JSON_MAX_DEPTH', 64, 8, 1024),
     metrics: booleanSetting(env, 'LEDGER_METRICS', true),

@@ -55,11 +55,15 @@ describe('usage from the device-history projection', () => {
     await applyProjectionBatches(db, deviceHistoryProjection, onePerBatch(events));
     const queries = new UsageQueries(db);
     expect(await queries.healthTenancies({}, { all: true })).toEqual([
-      { projectId: 'p2', deviceUuid: DEVICE, arqUuid: ARQ_2, health: 'degraded', reason: 'Xid 79', position: 15, recordedAt: '2026-11-01T10:00:14.000Z' },
+      // Recorded before health policies (schema 1): read as watched then, judged by no policy.
+      { projectId: 'p2', deviceUuid: DEVICE, arqUuid: ARQ_2, health: 'degraded', reason: 'Xid 79', cause: null, effect: 'watch', policyVersion: null, position: 15, recordedAt: '2026-11-01T10:00:14.000Z' },
     ]);
     expect(await queries.healthTenancies({ cause: 'Xid 79', from: { time: '2026-11-01T10:00:14.000Z' } }, { all: true })).toHaveLength(1);
     expect(await queries.healthTenancies({ cause: 'Xid 79', to: { position: 15 } }, { all: true })).toEqual([]);
     expect(await queries.healthTenancies({ cause: 'ECC' }, { all: true })).toEqual([]);
     expect(await queries.healthTenancies({}, { project: 'p1' })).toEqual([]);
+    expect(await queries.healthTenancies({ device: DEVICE.toUpperCase() }, { all: true })).toHaveLength(1);
+    expect(await queries.healthTenancies({ device: '0b0e0000-0000-4000-8000-0000000000ff' }, { all: true })).toEqual([]);
+    expect(await queries.healthTenancies({ causeKind: 'xid' }, { all: true })).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { DeviceHealthCause } from '@ledger/inventory';
 import type { LogPoint, SqlExecutor } from '@ledger/processing';
 import type { ProjectScope } from '../device-history.queries';
 import type { HeldInterval } from './held-interval';
@@ -14,6 +15,19 @@ interface HeldRow {
   memory_gib: number | string | null;
 }
 
+interface HealthRow {
+  project_id: string | null;
+  device_uuid: string;
+  arq_uuid: string;
+  health: string;
+  reason: string | null;
+  cause: string | null;
+  effect: string;
+  policy_version: string | null;
+  position: number | string;
+  recorded_at: string;
+}
+
 /** One health report of a device while a project held it. */
 export interface HealthTenancy {
   readonly projectId: string | null;
@@ -21,6 +35,10 @@ export interface HealthTenancy {
   readonly arqUuid: string;
   readonly health: string;
   readonly reason: string | null;
+  /** The cause the agent reported (null: none said), the health policy's effect, and the policy's version (null before policies). */
+  readonly cause: DeviceHealthCause | null;
+  readonly effect: string;
+  readonly policyVersion: string | null;
   readonly position: number;
   readonly recordedAt: string;
 }
@@ -30,6 +48,10 @@ export interface HealthQuestion {
   readonly to?: LogPoint;
   /** The reported reason to match exactly; without it, any report that is not `ok`. */
   readonly cause?: string;
+  /** Only reports of this cause kind (`xid`, `ecc`…). */
+  readonly causeKind?: string;
+  /** Only this device: who held it when it failed. */
+  readonly device?: string;
 }
 
 /**
@@ -72,9 +94,11 @@ export class UsageQueries {
     if (question.from) where.push(`${columnOf(question.from)} >= $${args.push(valueOf(question.from))}`);
     if (question.to) where.push(`${columnOf(question.to)} < $${args.push(valueOf(question.to))}`);
     where.push(question.cause === undefined ? `h.health <> 'ok'` : `h.reason = $${args.push(question.cause)}`);
+    if (question.causeKind !== undefined) where.push(`h.cause_kind = $${args.push(question.causeKind)}`);
+    if (question.device !== undefined) where.push(`h.device_uuid = $${args.push(question.device.toLowerCase())}`);
     if ('project' in scope) where.push(`t.project_id = $${args.push(scope.project)}`);
-    const rows = await this.db.all<{ project_id: string | null; device_uuid: string; arq_uuid: string; health: string; reason: string | null; position: number | string; recorded_at: string }>(
-      `SELECT t.project_id, h.device_uuid, t.arq_uuid, h.health, h.reason, h.position, h.recorded_at
+    const rows = await this.db.all<HealthRow>(
+      `SELECT t.project_id, h.device_uuid, t.arq_uuid, h.health, h.reason, h.cause, h.effect, h.policy_version, h.position, h.recorded_at
        FROM dh_health h JOIN dh_tenancies t
          ON t.device_uuid = h.device_uuid AND t.from_position < h.position AND (t.to_position IS NULL OR t.to_position > h.position)
        WHERE ${where.join(' AND ')} ORDER BY h.position, t.from_position`,
@@ -86,6 +110,9 @@ export class UsageQueries {
       arqUuid: row.arq_uuid,
       health: row.health,
       reason: row.reason,
+      cause: row.cause === null ? null : (JSON.parse(row.cause) as DeviceHealthCause),
+      effect: row.effect,
+      policyVersion: row.policy_version,
       position: Number(row.position),
       recordedAt: row.recorded_at,
     }));

@@ -1,4 +1,4 @@
-import type { ReportedDevice } from '@ledger/inventory';
+import type { DeviceHealthCause, ReportedDevice } from '@ledger/inventory';
 
 /** What a driver observes about one of its devices at a heartbeat (docs/agent-protocol.md). */
 export interface DeviceHealthSample {
@@ -6,6 +6,8 @@ export interface DeviceHealthSample {
   readonly health: 'ok' | 'degraded' | 'failed';
   /** Short text when not ok ("ECC double-bit errors", "Xid 79"). */
   readonly reason: string | null;
+  /** What made it unhealthy, as data the ledger's health policy matches (absent: not said). */
+  readonly cause?: DeviceHealthCause;
   /** Numeric readings, last value wins in the ledger's live view (utilizationPct, memoryUsedGiB, temperatureC, powerW…). */
   readonly telemetry: Readonly<Record<string, number>>;
 }

@@ -75,6 +75,7 @@ export class HostDiscovery {
       pciAddress: sample.pciAddress.toLowerCase(),
       health: sample.health,
       healthReason: sample.reason,
+      ...(sample.cause ? { cause: sample.cause } : {}),
       telemetry: boundedTelemetry(sample.telemetry),
     }));
   }

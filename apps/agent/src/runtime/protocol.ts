@@ -1,3 +1,4 @@
+import type { DeviceHealthCause } from '@ledger/inventory';
 import type { JobEvidence, JobParams } from '../drivers/accelerator-driver';
 
 /** Shapes of docs/agent-protocol.md, as the agent sends and reads them. */
@@ -13,6 +14,8 @@ export interface HeartbeatDevice {
   readonly pciAddress: string;
   readonly health: 'ok' | 'degraded' | 'failed';
   readonly healthReason: string | null;
+  /** Sent only when the driver said one: a ledger from before health causes refuses the member. */
+  readonly cause?: DeviceHealthCause;
   readonly telemetry: Readonly<Record<string, number>>;
 }
 

@@ -28,7 +28,7 @@ export class HeartbeatController {
     summary: "An agent's heartbeat: alive, its devices' health and telemetry",
     description:
       'Telemetry goes to the live view (GET …/telemetry), never into the log. Appends only changes: AgentBack when the host was lost, ' +
-      'DeviceHealthChanged when a device changed level. A host that never reported gets 404 (report first); devices it has not reported are ignored.',
+      "what the health policy makes of each device's report and cause (DeviceHealthChanged, DeviceHealthCheckPassed, DeviceDrainRequested). A host that never reported gets 404 (report first); devices it has not reported are ignored.",
   })
   @ApiOkResponse({ type: HeartbeatResponse })
   async heartbeat(
@@ -38,7 +38,7 @@ export class HeartbeatController {
     @Req() request: FastifyRequest,
   ): Promise<HeartbeatResponse> {
     const receivedAtMs = Date.now();
-    const health = body.devices.map(({ pciAddress, health: level, healthReason }) => ({ pciAddress, health: level, healthReason: healthReason ?? null }));
+    const health = body.devices.map(({ pciAddress, health: level, healthReason, cause }) => ({ pciAddress, health: level, healthReason: healthReason ?? null, cause: cause ?? null }));
     const result = await this.commands.execute(
       new RecordHeartbeatCommand({ hostname, devices: health }, commandContext(principal, request), new Date(receivedAtMs).toISOString()),
     );

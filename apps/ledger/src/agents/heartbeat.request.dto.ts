@@ -1,10 +1,46 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { DEVICE_HEALTH_LEVELS, type DeviceHealth, HEARTBEAT_LIMITS, MAX_HEALTH_REASON_LENGTH } from '@ledger/inventory';
+import {
+  DEVICE_HEALTH_LEVELS,
+  type DeviceHealth,
+  HEALTH_CAUSE_KINDS,
+  type HealthCauseKind,
+  HEARTBEAT_LIMITS,
+  MAX_HEALTH_CAUSE_DETAIL_LENGTH,
+  MAX_HEALTH_CAUSE_NUMBER,
+  MAX_HEALTH_REASON_LENGTH,
+} from '@ledger/inventory';
 import { IsTelemetryRecord } from './telemetry-record.validator';
 
 const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
+
+/** What made a device unhealthy, as data the health policy matches (docs/agent-protocol.md, "Heartbeats"). */
+export class HealthCauseDto {
+  @ApiProperty({ enum: HEALTH_CAUSE_KINDS, example: 'xid' })
+  @IsIn(HEALTH_CAUSE_KINDS)
+  kind!: HealthCauseKind;
+
+  @ApiPropertyOptional({ nullable: true, example: 79, description: 'the Xid, where the cause has a number' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_HEALTH_CAUSE_NUMBER)
+  code?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, example: 2, description: 'how many: ECC errors, remapped rows, AER errors' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_HEALTH_CAUSE_NUMBER)
+  count?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, example: 'uncorrected', description: 'which variant: uncorrected / corrected (ecc), pending / failed (row-remap), fatal / nonfatal (aer)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_HEALTH_CAUSE_DETAIL_LENGTH)
+  detail?: string | null;
+}
 
 export class HeartbeatDeviceDto {
   @ApiProperty({ example: '0000:3b:00.0' })
@@ -20,6 +56,12 @@ export class HeartbeatDeviceDto {
   @IsString()
   @MaxLength(MAX_HEALTH_REASON_LENGTH)
   healthReason?: string | null;
+
+  @ApiPropertyOptional({ type: HealthCauseDto, nullable: true, description: 'what made it unhealthy: the health policy judges by it (docs/operations.md, "Health policy")' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => HealthCauseDto)
+  cause?: HealthCauseDto | null;
 
   @ApiPropertyOptional({
     type: 'object',

@@ -5,7 +5,7 @@ import { deviceHistoryOfExport } from '../support/device-history-export';
 import { LedgerApiClient, type LedgerApiOptions, withLedgerApiOptions } from '../support/ledger-api-client';
 import { cell, formatTable } from '../support/text-table';
 
-type HealthHoldersOptions = LedgerApiOptions & { from?: string; to?: string; cause?: string; file?: string; json?: boolean; quiet?: boolean };
+type HealthHoldersOptions = LedgerApiOptions & { from?: string; to?: string; cause?: string; causeKind?: string; device?: string; file?: string; json?: boolean; quiet?: boolean };
 
 /**
  * `audit health-holders`: which projects held devices that reported a
@@ -21,6 +21,8 @@ export function registerAuditHealthHolders(audit: Command): void {
       .option('--from <position|time>', 'reports at or after this point')
       .option('--to <position|time>', 'reports before this point')
       .option('--cause <reason>', 'the reported reason, matched exactly (default: any report that is not ok)')
+      .option('--cause-kind <kind>', 'only reports of this cause kind (xid, ecc, row-remap, aer, unresponsive, other)')
+      .option('--device <uuid>', 'only this device: who held it when it failed')
       .option('--file <export.jsonl>', 'answer from an export instead of the running ledger')
       .option('--json', 'print JSON')
       .option('--quiet', 'no progress on stderr'),
@@ -33,7 +35,7 @@ export function registerAuditHealthHolders(audit: Command): void {
 
 async function fromLedger(options: HealthHoldersOptions): Promise<HealthTenancy[]> {
   const query = new URLSearchParams();
-  for (const name of ['from', 'to', 'cause'] as const) if (options[name] !== undefined) query.set(name, options[name]!);
+  for (const name of ['from', 'to', 'cause', 'causeKind', 'device'] as const) if (options[name] !== undefined) query.set(name, options[name]!);
   const path = `/api/v1/audit/health-holders${query.size > 0 ? `?${query}` : ''}`;
   return (await LedgerApiClient.fromOptions(options).request<{ reports: HealthTenancy[] }>('GET', path)).reports;
 }
@@ -43,6 +45,8 @@ async function fromExport(file: string, options: HealthHoldersOptions): Promise<
     from: options.from === undefined ? undefined : cliLogPoint(options.from, '--from'),
     to: options.to === undefined ? undefined : cliLogPoint(options.to, '--to'),
     cause: options.cause,
+    causeKind: options.causeKind,
+    device: options.device,
   };
   const { db } = await deviceHistoryOfExport(file, options.quiet);
   try {
@@ -54,6 +58,6 @@ async function fromExport(file: string, options: HealthHoldersOptions): Promise<
 
 function describe(reports: readonly HealthTenancy[]): string {
   if (reports.length === 0) return 'no held device reported that in the range\n';
-  const rows = reports.map((r) => [r.recordedAt, cell(r.projectId), r.deviceUuid, r.arqUuid, r.health, cell(r.reason)]);
-  return formatTable(['REPORTED', 'PROJECT', 'DEVICE', 'REQUEST', 'HEALTH', 'CAUSE'], rows);
+  const rows = reports.map((r) => [r.recordedAt, cell(r.projectId), r.deviceUuid, r.arqUuid, r.health, cell(r.reason), r.effect, cell(r.policyVersion)]);
+  return formatTable(['REPORTED', 'PROJECT', 'DEVICE', 'REQUEST', 'HEALTH', 'CAUSE', 'EFFECT', 'POLICY'], rows);
 }

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { loadAll } from 'js-yaml';
-import { ConfigError } from '@ledger/config';
+import { readYamlSettingFile, settingFileProblem } from '@ledger/config';
 import { PolicyEnforcer, UnknownPolicyRulesError } from './policy-enforcer';
 import { PolicyRuleError } from './policy-rule-error';
 
@@ -24,20 +22,7 @@ export function loadPolicyEnforcer(file: string | undefined): PolicyEnforcer {
 }
 
 function readPolicyFile(file: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw problem(file, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let documents: unknown[];
-  try {
-    documents = loadAll(text);
-  } catch (error) {
-    throw problem(file, `not YAML: ${(error as Error).message}`);
-  }
-  if (documents.length > 1) throw problem(file, `holds ${documents.length} YAML documents; a policy file is one map`);
-  const document = documents[0];
+  const document = readYamlSettingFile(POLICY_FILE_SETTING, file, 'a policy file');
   if (document === undefined || document === null) return {};
   if (typeof document !== 'object' || Array.isArray(document)) throw problem(file, 'must be a map of rule names to rules (e.g. "cyborg:arq:create": "role:member")');
   const rules: Record<string, string> = {};
@@ -48,4 +33,4 @@ function readPolicyFile(file: string): Record<string, string> {
   return rules;
 }
 
-const problem = (file: string, what: string): ConfigError => new ConfigError(POLICY_FILE_SETTING, `${file}: ${what}`);
+const problem = (file: string, what: string) => settingFileProblem(POLICY_FILE_SETTING, file, what);

@@ -1,15 +1,15 @@
 import type { Provider } from '@nestjs/common';
 import { type AggregateCache, type CommandContext, EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import type { DeviceMaintenanceCommand } from '../domain/device.decider';
+import type { ClearDeviceHealth, DeviceMaintenanceCommand } from '../domain/device.decider';
 import type { HostInventoryState } from '../domain/host-inventory.state';
 import type { DeviceCommands } from './device-commands';
 import { type DeviceMaintenanceTarget, resolveMaintenanceTarget } from './device-maintenance.target';
 import { type InventoryCommandResult, toInventoryCommandResult } from './inventory-command.result';
 import { DEVICE_COMMANDS, DEVICE_MAINTENANCE, HOST_INVENTORY_CACHE } from './inventory.tokens';
 
-/** An operator's maintenance command on a device, recorded only for a device its host reports. */
+/** An operator's maintenance command on a device (or health clear), recorded only for a device its host reports. */
 export interface DeviceMaintenance {
-  run(target: DeviceMaintenanceTarget, command: (deviceUuid: string) => DeviceMaintenanceCommand, context: CommandContext): Promise<InventoryCommandResult>;
+  run(target: DeviceMaintenanceTarget, command: (deviceUuid: string) => DeviceMaintenanceCommand | ClearDeviceHealth, context: CommandContext): Promise<InventoryCommandResult>;
 }
 
 export const deviceMaintenanceProvider: Provider = {

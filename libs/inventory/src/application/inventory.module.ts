@@ -17,6 +17,7 @@ import { hostLivenessCommandsProvider } from './agent-liveness/host-liveness-com
 import { RecordAgentSeenHandler } from './agent-liveness/record-agent-seen.handler';
 import { RecordHeartbeatHandler } from './record-heartbeat/record-heartbeat.handler';
 import { HostProvisioningHandler } from './host-provisioning/host-provisioning.handler';
+import { ClearDeviceHealthHandler } from './clear-device-health/clear-device-health.handler';
 import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from './fence-host/fence-host.handlers';
 import { ReleaseCleanHandler, RetryCleanHandler } from './clean-device/clean-device.handlers';
 
@@ -52,6 +53,7 @@ import { ReleaseCleanHandler, RetryCleanHandler } from './clean-device/clean-dev
     UnfenceHostHandler,
     RetryCleanHandler,
     ReleaseCleanHandler,
+    ClearDeviceHealthHandler,
   ],
   // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
   exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],

@@ -79,7 +79,8 @@ describe('deviceDecider', () => {
     it('refuses a device whose recorded health is failed, and claims again once it recovers; degraded still works', () => {
       const health = (level: 'ok' | 'degraded' | 'failed'): DeviceEvent => ({
         type: 'inventory.DeviceHealthChanged',
-        data: { deviceUuid: DEVICE, health: level, reason: level === 'ok' ? null : 'Xid 79', observedAt: '2026-03-01T00:00:00.000Z' },
+        // Schema 1's data (no judgment): read as the ledger judged it then, failed reserved and degraded watched.
+        data: { deviceUuid: DEVICE, health: level, reason: level === 'ok' ? null : 'Xid 79', observedAt: '2026-03-01T00:00:00.000Z' } as never,
       });
       spec.given([health('failed')]).when(claim(ARQ_A)).thenThrows('INVENTORY.DEVICE_UNHEALTHY');
       spec.given([health('failed'), health('ok')]).when(claim(ARQ_A)).then([claimed(H1, ARQ_A)]);

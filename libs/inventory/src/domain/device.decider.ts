@@ -1,6 +1,8 @@
 import { ConflictError, type Decider, isUuid, ValidationError } from '@ledger/kernel';
 import { assertNotCleaning, cleaningOfRelease, cleaningOfUnfence, type DeviceCleanCommand, type DeviceCleaning, decideCleaning, evolveCleaning, isDirty, pendingOfFence } from './device-cleaning';
-import { type DeviceHealth, type DeviceHealthRecord, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
+import type { DeviceHealthRecord } from './device-health';
+import { decideHealthClear, decideHealthReport, type DeviceHealthCommand, evolveDeviceHealth } from './health-policy.decide';
+import { effectReserves } from './health-policy';
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
 import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
@@ -47,15 +49,7 @@ export interface ReleaseAttachHandle {
   readonly clean?: boolean;
 }
 
-/** What a heartbeat says of the device's health; recorded only when it differs from the last recorded. */
-export interface RecordDeviceHealth {
-  readonly type: 'RecordDeviceHealth';
-  readonly deviceUuid: string;
-  readonly health: DeviceHealth;
-  readonly reason: string | null;
-  /** When the ledger received the heartbeat (ISO-8601). */
-  readonly observedAt: string;
-}
+export type { ClearDeviceHealth, RecordDeviceHealth } from './health-policy.decide';
 
 /** The device's host is fenced: give back every hold on it with the fence's reason and refuse claims until UnfenceDevice. */
 export interface FenceDevice {
@@ -81,7 +75,7 @@ export type DeviceCommand =
   | DeviceMaintenanceCommand
   | ClaimAttachHandle
   | ReleaseAttachHandle
-  | RecordDeviceHealth
+  | DeviceHealthCommand
   | DeviceJobCommand
   | FenceDevice
   | UnfenceDevice
@@ -95,7 +89,7 @@ export interface DeviceState {
   readonly reason: string | null;
   /** Claims held, by handle uuid. */
   readonly claims: Readonly<Record<string, AttachHandleClaim>>;
-  /** Absent until a health other than `ok` is recorded: a device starts healthy. */
+  /** Absent until a health other than `ok` is recorded: a device starts healthy. Judged by the health policy (health-policy.decide.ts). */
   readonly health?: DeviceHealthRecord;
   /** Absent until a finished job made a fact here: which fact each job made, so a re-sent outcome appends nothing. */
   readonly jobFacts?: DeviceJobFacts;
@@ -129,7 +123,9 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'ClaimAttachHandle':
         return decideClaim(deviceUuid, command, state);
       case 'RecordDeviceHealth':
-        return decideHealth(deviceUuid, command, state);
+        return decideHealthReport(deviceUuid, command, state.health, Object.values(state.claims));
+      case 'ClearDeviceHealth':
+        return decideHealthClear(deviceUuid, command, state.health);
       case 'RecordRegionProgrammed':
       case 'RecordRegionProgramFailed':
       case 'RecordShellProgrammed':
@@ -172,10 +168,10 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const { [event.data.handleUuid]: _released, ...claims } = state.claims;
         return { ...state, claims };
       }
-      case 'inventory.DeviceHealthChanged': {
-        const { health, reason, observedAt } = event.data;
-        return { ...state, health: { health, reason, observedAt } };
-      }
+      case 'inventory.DeviceHealthChanged':
+      case 'inventory.DeviceHealthCheckPassed':
+      case 'inventory.DeviceDrainRequested':
+        return { ...state, health: evolveDeviceHealth(state.health, event) };
       case 'inventory.RegionProgrammed':
       case 'inventory.RegionProgramFailed':
       case 'inventory.ShellProgrammed':
@@ -243,8 +239,8 @@ function assertClaimable(deviceUuid: string, state: DeviceState): void {
     });
   }
   if (state.fenced) throw new HostFencedError(state.fenced.hostname, deviceUuid);
-  // Only `failed` refuses: a `degraded` device works, with errors, and Placement keeps offering it too.
-  if (state.health?.health === 'failed') throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
+  // The health policy's effect decides: `watch` still offers the device (Placement too), `reserve` and `drain` do not.
+  if (state.health && effectReserves(state.health.effect)) throw new DeviceUnhealthyError(deviceUuid, state.health.reason);
 }
 
 /** The fence and the release of every hold, in one append: no claim can slip between them. */
@@ -259,24 +255,6 @@ function decideFence(deviceUuid: string, command: FenceDevice, state: DeviceStat
 
 /** A claim belongs to `bindId` when either names no bind (claims and commands from before workflows). */
 const sameBind = (claim: AttachHandleClaim, bindId: string | undefined): boolean => bindId === undefined || claim.bindId === undefined || claim.bindId === bindId;
-
-/**
- * Only a change of level is a fact: a new reason at the same level (the
- * agent's wording, an error count) stays in the live view, so a chatty
- * agent cannot turn telemetry into events.
- */
-function decideHealth(deviceUuid: string, command: RecordDeviceHealth, state: DeviceState): DeviceEvent[] {
-  if (!isDeviceHealth(command.health)) {
-    throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, 'health must be ok, degraded or failed', { path: 'health' });
-  }
-  const reason = command.reason ?? null;
-  if (reason !== null && (typeof reason !== 'string' || reason.length > MAX_HEALTH_REASON_LENGTH)) {
-    const rule = `reason must be a string of at most ${MAX_HEALTH_REASON_LENGTH} characters`;
-    throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, rule, { path: 'reason' });
-  }
-  if ((state.health?.health ?? 'ok') === command.health) return [];
-  return [{ type: 'inventory.DeviceHealthChanged', data: { deviceUuid, health: command.health, reason, observedAt: command.observedAt } }];
-}
 
 function uuidOf(value: string, path: string): string {
   if (!isUuid(value)) throw new ValidationError(InventoryErrorCodes.COMMAND_INVALID, `${path} must be a uuid`, { path });

@@ -1,4 +1,5 @@
 import { type DeviceHealth, isDeviceHealth, MAX_HEALTH_REASON_LENGTH } from './device-health';
+import { healthCauseProblem, normalizeHealthCause, type ReportedHealthCause } from './health-cause';
 import { HeartbeatInvalidError } from './heartbeat.errors';
 
 /** Size limits of one heartbeat (the HTTP layer refuses more before the domain sees it). */
@@ -14,6 +15,8 @@ export interface HeartbeatDevice {
   readonly pciAddress: string;
   readonly health: DeviceHealth;
   readonly healthReason: string | null;
+  /** What made it unhealthy, as data the health policy matches (absent or null: not said). */
+  readonly cause?: ReportedHealthCause | null;
 }
 
 /** The part of an agent's heartbeat that can change recorded state: who is alive, and its devices' health. */
@@ -40,7 +43,10 @@ export function normalizeHeartbeat(heartbeat: HostHeartbeat): HostHeartbeat {
     if (healthReason !== null && (typeof healthReason !== 'string' || healthReason.length > MAX_HEALTH_REASON_LENGTH)) {
       throw new HeartbeatInvalidError(`${path}.healthReason`, `must be a string of at most ${MAX_HEALTH_REASON_LENGTH} characters`);
     }
-    return { pciAddress, health: device.health, healthReason };
+    const cause = device.cause ?? null;
+    const problem = cause === null ? null : healthCauseProblem(cause);
+    if (problem) throw new HeartbeatInvalidError(`${path}.cause${problem[0]}`, problem[1]);
+    return { pciAddress, health: device.health, healthReason, cause: cause === null ? null : normalizeHealthCause(cause) };
   });
   return { hostname: heartbeat.hostname, devices };
 }

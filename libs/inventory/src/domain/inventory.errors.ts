@@ -63,7 +63,7 @@ export class ReportTooLargeError extends LedgerError {
 /** A claim on a device whose recorded health is `failed`; nothing was recorded. */
 export class DeviceUnhealthyError extends ConflictError {
   constructor(deviceUuid: string, reason: string | null) {
-    super(InventoryErrorCodes.DEVICE_UNHEALTHY, `device ${deviceUuid} has failed${reason ? ` (${reason})` : ''} and offers no attach handles`, {
+    super(InventoryErrorCodes.DEVICE_UNHEALTHY, `device ${deviceUuid} is unhealthy${reason ? ` (${reason})` : ''} and its health policy reserves it: it offers no attach handles`, {
       deviceUuid,
       healthReason: reason,
     });

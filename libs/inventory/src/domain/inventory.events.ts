@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@ledger/kernel';
-import type { DeviceHealth } from './device-health';
+import type { DeviceHealthChangedData } from './device-health';
+import type { DeviceHealthCause } from './health-cause';
 import type { AttachHandleSnapshot, DeviceDescription, DeviceSnapshot } from './device-snapshot';
 
 /** Event type names of the inventory context. */
@@ -42,6 +43,8 @@ export const InventoryEventTypes = {
   DeviceCleaned: 'inventory.DeviceCleaned',
   DeviceCleanFailed: 'inventory.DeviceCleanFailed',
   DeviceCleanReleased: 'inventory.DeviceCleanReleased',
+  DeviceHealthCheckPassed: 'inventory.DeviceHealthCheckPassed',
+  DeviceDrainRequested: 'inventory.DeviceDrainRequested',
 } as const;
 
 export type InventoryEventType = (typeof InventoryEventTypes)[keyof typeof InventoryEventTypes];
@@ -60,7 +63,7 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.AttachHandleReleased': 1,
   'inventory.AttributeCreated': 1,
   'inventory.AttributeDeleted': 1,
-  'inventory.DeviceHealthChanged': 1,
+  'inventory.DeviceHealthChanged': 2,
   'inventory.RegionProgrammed': 1,
   'inventory.RegionProgramFailed': 1,
   'inventory.ShellProgrammed': 1,
@@ -86,6 +89,8 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.DeviceCleaned': 1,
   'inventory.DeviceCleanFailed': 1,
   'inventory.DeviceCleanReleased': 1,
+  'inventory.DeviceHealthCheckPassed': 1,
+  'inventory.DeviceDrainRequested': 1,
 };
 
 /** Names of the `DeviceChanged.changedFields` entries. */
@@ -202,13 +207,53 @@ export type AttachHandleClaimEvent = AttachHandleClaimed | AttachHandleReleased;
 
 /**
  * The agent judged the device's health differently from what was recorded
- * last (a device never recorded counts as `ok`). `observedAt` is when the
- * ledger received the heartbeat: agents' clocks are not trusted.
+ * last (a device never recorded counts as `ok`), or the health policy judged
+ * it more severely, or a recovery under way was interrupted, or it came back
+ * (`recoveredBy`: enough healthy checks, or an operator's clear).
+ * `observedAt` is when the ledger received the heartbeat (or the clear):
+ * agents' clocks are not trusted. `effect`, `recovery` and `policyVersion`
+ * are the health policy's judgment (docs/operations.md, "Health policy").
+ * Schema 2; schema 1 (level and reason only) is read through
+ * `upcastDeviceHealthChanged`.
  */
-export type DeviceHealthChanged = DomainEvent<
-  'inventory.DeviceHealthChanged',
-  { readonly deviceUuid: string; readonly health: DeviceHealth; readonly reason: string | null; readonly observedAt: string }
+export type DeviceHealthChanged = DomainEvent<'inventory.DeviceHealthChanged', DeviceHealthChangedData>;
+
+/**
+ * A healthy report while the device recovers by itself: `healthyChecks` in a
+ * row so far, of the `of` its recovery asks. The last one is not recorded:
+ * DeviceHealthChanged to `ok` is.
+ */
+export type DeviceHealthCheckPassed = DomainEvent<
+  'inventory.DeviceHealthCheckPassed',
+  { readonly deviceUuid: string; readonly healthyChecks: number; readonly of: number; readonly observedAt: string; readonly policyVersion: string | null }
 >;
+
+/** Who held a device when it was drained: the request and the attach handle (the project is the request's). */
+export interface DrainedHolder {
+  readonly arqUuid: string;
+  readonly deployableUuid: string;
+  readonly handleUuid: string;
+}
+
+/**
+ * The health policy drained the device while requests held it: their
+ * projects (through the requests) and the operators are asked to move the
+ * work off. Nothing is released: the holders decide when. Carried by the
+ * Kafka relay on the inventory topic (docs/kafka.md).
+ */
+export type DeviceDrainRequested = DomainEvent<
+  'inventory.DeviceDrainRequested',
+  {
+    readonly deviceUuid: string;
+    readonly holders: readonly DrainedHolder[];
+    readonly cause: DeviceHealthCause | null;
+    readonly reason: string | null;
+    readonly policyVersion: string;
+    readonly requestedAt: string;
+  }
+>;
+
+export type DeviceHealthEvent = DeviceHealthChanged | DeviceHealthCheckPassed | DeviceDrainRequested;
 
 // ---- device stream `device-<uuid>`: what finished program and configure-vfs jobs did to the hardware ----
 
@@ -410,7 +455,7 @@ export type DeviceCleaningEvent = DeviceCleanPending | DeviceCleaningStarted | D
 export type DeviceEvent =
   | DeviceMaintenanceEvent
   | AttachHandleClaimEvent
-  | DeviceHealthChanged
+  | DeviceHealthEvent
   | DeviceJobEvent
   | DeviceFenceEvent
   | DevicePartitionEvent

@@ -10,7 +10,7 @@ const gpu: ProviderFacts = {
   reportedTraits: ['CUSTOM_NVIDIA_20B5'],
   driverName: 'nvidia-gpu',
   deviceDisabled: false,
-  deviceHealth: 'ok',
+  deviceHealth: 'none',
   agentLost: false,
   hostOutOfService: false,
   hostFenced: false,
@@ -45,13 +45,14 @@ describe('desiredProviderOf', () => {
 
   it.each([
     [{ deviceDisabled: true }, ['disabled']],
-    [{ deviceHealth: 'failed' }, ['unhealthy']],
+    [{ deviceHealth: 'reserve' }, ['unhealthy']],
+    [{ deviceHealth: 'drain' }, ['unhealthy']],
     [{ agentLost: true }, ['agent-lost']],
     [{ hostOutOfService: true }, ['out-of-service']],
     [{ hostFenced: true }, ['fenced']],
     [{ programInFlight: true }, ['reprogramming']],
     [
-      { deviceDisabled: true, deviceHealth: 'failed', agentLost: true, hostOutOfService: true, hostFenced: true, programInFlight: true },
+      { deviceDisabled: true, deviceHealth: 'drain', agentLost: true, hostOutOfService: true, hostFenced: true, programInFlight: true },
       ['disabled', 'unhealthy', 'agent-lost', 'out-of-service', 'fenced', 'reprogramming'],
     ],
   ] as const)('reserves the whole inventory while %j, and says why', (facts, reasons) => {
@@ -70,8 +71,8 @@ describe('desiredProviderOf', () => {
   });
 
   it('keeps a degraded device schedulable: it works, with errors', () => {
-    expect(reservationReasonsOf({ ...fpga, deviceHealth: 'degraded' })).toEqual([]);
-    expect(desiredProviderOf({ ...fpga, deviceHealth: 'degraded' }).reserved).toBe(0);
+    expect(reservationReasonsOf({ ...fpga, deviceHealth: 'watch' })).toEqual([]);
+    expect(desiredProviderOf({ ...fpga, deviceHealth: 'watch' }).reserved).toBe(0);
   });
 
   it('swaps the reported function trait for the one a program job read back', () => {

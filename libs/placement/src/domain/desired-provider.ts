@@ -1,8 +1,8 @@
 import type { DesiredHostPlacement, DesiredProvider, ReservationReason } from './desired-placement';
 import { compareCodeUnits, desiredTraits, functionIdTrait, fpgaVendorOf } from './placement-traits';
 
-/** Health levels under which a device cannot be used; `degraded` still works (with errors) and stays schedulable. */
-const UNUSABLE_HEALTH: readonly string[] = ['failed'];
+/** The health policy's effects under which a device takes no new claims; `watch` keeps it schedulable. */
+const UNUSABLE_HEALTH: readonly string[] = ['reserve', 'drain'];
 
 /** What the ledger knows of one deployable and its surroundings: the facts the desired provider follows from. */
 export interface ProviderFacts {
@@ -17,7 +17,7 @@ export interface ProviderFacts {
   readonly reportedTraits: readonly string[];
   readonly driverName: string | null;
   readonly deviceDisabled: boolean;
-  /** The device's recorded health level (`ok`, `degraded`, `failed`). */
+  /** The health policy's effect on the device's recorded health (`none`, `watch`, `reserve`, `drain`; docs/operations.md, "Health policy"). */
   readonly deviceHealth: string;
   readonly agentLost: boolean;
   /** The host is being provisioned, or its provisioning failed: it is not in service. */

@@ -70,7 +70,7 @@ describe('generic-pci driver (generic-pci fixture)', () => {
 
   it('degrades a listed device with fatal AER errors', async () => {
     expect(await driverFor(['1da3:*', '1002:*']).health()).toEqual([
-      { pciAddress: '0000:4d:00.0', health: 'degraded', reason: 'PCIe AER: 2 fatal error(s) since boot', telemetry: { aerFatal: 2, aerNonFatal: 5 } },
+      { pciAddress: '0000:4d:00.0', health: 'degraded', reason: 'PCIe AER: 2 fatal error(s) since boot', cause: { kind: 'aer', detail: 'fatal', count: 2 }, telemetry: { aerFatal: 2, aerNonFatal: 5 } },
       { pciAddress: '0000:c1:00.0', health: 'ok', reason: null, telemetry: { aerFatal: 0, aerNonFatal: 0 } },
     ]);
   });

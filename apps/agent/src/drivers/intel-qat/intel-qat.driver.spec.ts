@@ -60,7 +60,7 @@ describe('intel-qat driver (intel-qat fixture)', () => {
 
   it('degrades a device with fatal AER errors and fails one whose qat/state is down', async () => {
     expect(await driver.health()).toEqual([
-      { pciAddress: '0000:3d:00.0', health: 'degraded', reason: 'PCIe AER: 1 fatal error(s) since boot', telemetry: { aerFatal: 1, aerNonFatal: 0 } },
+      { pciAddress: '0000:3d:00.0', health: 'degraded', reason: 'PCIe AER: 1 fatal error(s) since boot', cause: { kind: 'aer', detail: 'fatal', count: 1 }, telemetry: { aerFatal: 1, aerNonFatal: 0 } },
       { pciAddress: '0000:6b:00.0', health: 'ok', reason: null, telemetry: { aerFatal: 0, aerNonFatal: 0 } },
     ]);
     await writeFile(join(host.copy.root, 'bus/pci/devices/0000:6b:00.0/qat/state'), 'down\n');

@@ -132,6 +132,7 @@ describe('nvidia-gpu driver (nvidia-gpu fixture)', () => {
           pciAddress: '0000:af:00.0',
           health: 'degraded',
           reason: 'ECC: 2 uncorrected error(s)',
+          cause: { kind: 'ecc', detail: 'uncorrected', count: 2 },
           telemetry: { utilizationPct: 5, temperatureC: 44, memoryUsedGiB: 1, memoryTotalGiB: 15, powerW: 32.1, eccUncorrected: 2 },
         },
         { pciAddress: '0000:d8:00.0', health: 'ok', reason: null, telemetry: {} },
@@ -143,7 +144,17 @@ describe('nvidia-gpu driver (nvidia-gpu fixture)', () => {
 
       const a100 = (await driver.health())[0];
 
-      expect(a100).toMatchObject({ pciAddress: '0000:3b:00.0', health: 'failed', reason: 'Xid 79: GPU has fallen off the bus' });
+      expect(a100).toMatchObject({ pciAddress: '0000:3b:00.0', health: 'failed', reason: 'Xid 79: GPU has fallen off the bus', cause: { kind: 'xid', code: 79 } });
+    });
+
+    it('reads row remapping from nvidia-smi: pending degrades, failed fails, each with its cause', async () => {
+      const csv = join(host.copy.bin, 'nvidia-smi.csv');
+      const [a100, t4] = (await readFile(csv, 'utf8')).split('\n');
+      await writeFile(csv, `${a100.replace(/No, No$/, 'Yes, No')}\n${t4}\n`);
+      expect((await driver.health())[0]).toMatchObject({ health: 'degraded', reason: 'row remap pending a GPU reset', cause: { kind: 'row-remap', detail: 'pending' } });
+      await writeFile(csv, `${a100.replace(/No, No$/, 'Yes, Yes')}\n${t4}\n`);
+      driver = create(); // one nvidia-smi run serves a heartbeat's checks: a fresh driver reads the file again
+      expect((await driver.health())[0]).toMatchObject({ health: 'failed', reason: 'row remapping failed; row remap pending a GPU reset', cause: { kind: 'row-remap', detail: 'failed' } });
     });
 
     it('fails a GPU bound to nvidia that nvidia-smi no longer lists', async () => {

@@ -13,6 +13,8 @@ export const NVIDIA_SMI_FIELDS = [
   'ecc.errors.uncorrected.volatile.total',
   'memory.used',
   'power.draw',
+  'remapped_rows.pending',
+  'remapped_rows.failure',
 ] as const;
 
 export const NVIDIA_SMI_ARGS = [`--query-gpu=${NVIDIA_SMI_FIELDS.join(',')}`, '--format=csv,noheader,nounits'];
@@ -29,6 +31,9 @@ export interface NvidiaSmiGpu {
   readonly eccUncorrected: number | null;
   readonly memoryUsedMiB: number | null;
   readonly powerW: number | null;
+  /** HBM row remapping (A100 and later): a remap waits for a reset; a remap failed (the memory cannot be repaired in place). Null where the GPU has none. */
+  readonly remapPending: boolean | null;
+  readonly remapFailed: boolean | null;
 }
 
 export type NvidiaSmiReading =
@@ -76,6 +81,8 @@ export function parseNvidiaSmiCsv(csv: string): Map<string, NvidiaSmiGpu> {
       eccUncorrected: number(value('ecc.errors.uncorrected.volatile.total')),
       memoryUsedMiB: number(value('memory.used')),
       powerW: number(value('power.draw')),
+      remapPending: yesNo(value('remapped_rows.pending')),
+      remapFailed: yesNo(value('remapped_rows.failure')),
     });
   }
   return gpus;
@@ -83,4 +90,5 @@ export function parseNvidiaSmiCsv(csv: string): Map<string, NvidiaSmiGpu> {
 
 const unavailable = (cell: string) => cell === '' || cell.startsWith('[');
 const text = (cell: string): string | null => (unavailable(cell) ? null : cell);
+const yesNo = (cell: string): boolean | null => (unavailable(cell) ? null : /^yes$/i.test(cell));
 const number = (cell: string): number | null => (unavailable(cell) || !Number.isFinite(Number(cell)) ? null : Number(cell));

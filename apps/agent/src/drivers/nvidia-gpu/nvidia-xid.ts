@@ -18,6 +18,7 @@ const CRITICAL_XIDS: Readonly<Record<number, { readonly health: 'degraded' | 'fa
 };
 
 export interface XidFinding {
+  /** The Xid: the health policy's cause (`{ kind: 'xid', code }`). */
   readonly xid: number;
   readonly health: 'degraded' | 'failed';
   readonly reason: string;

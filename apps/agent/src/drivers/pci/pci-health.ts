@@ -10,7 +10,7 @@ export function pciHealthSample(fn: PciFunction, extraTelemetry: Readonly<Record
   const aer = fn.aer;
   const telemetry = { ...(aer ? { aerFatal: aer.fatal, aerNonFatal: aer.nonFatal } : {}), ...extraTelemetry };
   if (aer && aer.fatal > 0) {
-    return { pciAddress: fn.address, health: 'degraded', reason: `PCIe AER: ${aer.fatal} fatal error(s) since boot`, telemetry };
+    return { pciAddress: fn.address, health: 'degraded', reason: `PCIe AER: ${aer.fatal} fatal error(s) since boot`, cause: { kind: 'aer', detail: 'fatal', count: aer.fatal }, telemetry };
   }
   return { pciAddress: fn.address, health: 'ok', reason: null, telemetry };
 }

@@ -267,17 +267,17 @@ describe('simulated driver', () => {
   });
 
   it('follows its degradation script by health check, and holds a health set at run time', async () => {
-    const { driver } = simulated({ degradations: [{ device: 'gpu1', fromCheck: 2, toCheck: 3, health: 'failed', reason: 'Xid 79' }] });
+    const { driver } = simulated({ degradations: [{ device: 'gpu1', fromCheck: 2, toCheck: 3, health: 'failed', reason: 'Xid 79', cause: { kind: 'xid', code: 79 } }] });
     const gpu1 = driver.devices().find((device) => device.key === 'gpu1')!.pciAddress;
     const healthOfGpu1 = async () => (await driver.health()).find((sample) => sample.pciAddress === gpu1)!;
 
     expect(await healthOfGpu1()).toMatchObject({ health: 'ok', reason: null });
-    expect(await healthOfGpu1()).toMatchObject({ health: 'failed', reason: 'Xid 79' });
+    expect(await healthOfGpu1()).toMatchObject({ health: 'failed', reason: 'Xid 79', cause: { kind: 'xid', code: 79 } });
     expect(await healthOfGpu1()).toMatchObject({ health: 'failed' });
     expect(await healthOfGpu1()).toMatchObject({ health: 'ok' });
 
-    driver.setHealth('gpu1', 'degraded', 'ECC');
-    expect(await healthOfGpu1()).toMatchObject({ health: 'degraded', reason: 'ECC', telemetry: expect.objectContaining({ memoryUsedGiB: expect.any(Number) }) });
+    driver.setHealth('gpu1', 'degraded', 'ECC', { kind: 'ecc', detail: 'uncorrected', count: 3 });
+    expect(await healthOfGpu1()).toMatchObject({ health: 'degraded', reason: 'ECC', cause: { kind: 'ecc', detail: 'uncorrected', count: 3 }, telemetry: expect.objectContaining({ memoryUsedGiB: expect.any(Number) }) });
     driver.setHealth('gpu1', null);
     expect(await healthOfGpu1()).toMatchObject({ health: 'ok' });
   });
@@ -285,6 +285,7 @@ describe('simulated driver', () => {
   it('refuses settings it does not know', () => {
     expect(() => parseSimulatedSettings({ latencyMs: { flash: 5 } }, 'h')).toThrow('AGENT_DRIVER_CONFIG: simulated.latencyMs.flash is not a setting of simulated.latencyMs');
     expect(() => parseSimulatedSettings({ degradations: [{ device: 'tpu0' }] }, 'h')).toThrow('simulated.degradations[0].device must name a simulated device');
+    expect(() => parseSimulatedSettings({ degradations: [{ device: 'gpu0', cause: { kind: 'xid', code: -1 } }] }, 'h')).toThrow('simulated.degradations[0].cause.code must be an integer from 0');
     expect(() => parseSimulatedSettings({ failureRate: 2 }, 'h')).toThrow('simulated.failureRate must be a number from 0 to 1');
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReportedDevice } from '@ledger/inventory';
+import type { DeviceHealthCause, ReportedDevice } from '@ledger/inventory';
 import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, type JobEvidence, type JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
 import { type AttachableDevice, attachTarget, detachTarget } from '../pci/attach-target';
@@ -21,13 +21,14 @@ import type { SimulatedOperation, SimulatedSettings } from './simulated.settings
 import { carveMig, migSpanAt } from './simulated-mig';
 
 type Health = DeviceHealthSample['health'];
+type HealthFinding = Pick<DeviceHealthSample, 'health' | 'reason' | 'cause'>;
 
 /** The simulated driver, plus run-time controls for tests and demos. */
 export interface SimulatedDriver extends AcceleratorDriver {
   /** Fail the next `count` calls of an operation (added to what is pending). */
   failNext(operation: SimulatedOperation, count?: number): void;
-  /** Hold a device (key `gpu0` or its PCI address) at a health until cleared; null clears. */
-  setHealth(device: string, health: Health | null, reason?: string): void;
+  /** Hold a device (key `gpu0` or its PCI address) at a health, with a cause if given, until cleared; null clears. */
+  setHealth(device: string, health: Health | null, reason?: string, cause?: DeviceHealthCause): void;
   /** Keys and addresses of the simulated devices. */
   devices(): { readonly key: string; readonly pciAddress: string }[];
 }
@@ -48,7 +49,7 @@ export const simulatedInterfaceId = (sha256: string): string => createHash('sha2
 export function simulatedDriver(context: DriverContext, settings: SimulatedSettings): SimulatedDriver {
   const devices = buildSimulatedDevices(settings);
   const pendingFailures = new Map<SimulatedOperation, number>(Object.entries(settings.failNext) as [SimulatedOperation, number][]);
-  const heldHealth = new Map<string, { health: Health; reason: string | null }>();
+  const heldHealth = new Map<string, HealthFinding>();
   const failureDraws = mulberry32(hash32(`${settings.seed}|failures`));
   let picture: ReportedDevice[] | null = null;
   let checks = 0;
@@ -88,13 +89,14 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       .map((handle) => handle.address),
   });
 
-  function healthOf(device: SimulatedDevice, check: number): { health: Health; reason: string | null } {
+  function healthOf(device: SimulatedDevice, check: number): HealthFinding {
     const held = heldHealth.get(device.key) ?? heldHealth.get(device.address);
     if (held) return held;
     const scripted = settings.degradations.find(
       (entry) => entry.device === device.key && check >= entry.fromCheck && (entry.toCheck === null || check <= entry.toCheck),
     );
-    return scripted ? { health: scripted.health, reason: scripted.reason } : { health: 'ok', reason: null };
+    if (!scripted) return { health: 'ok', reason: null };
+    return { health: scripted.health, reason: scripted.reason, ...(scripted.cause ? { cause: scripted.cause } : {}) };
   }
 
   function telemetryOf(device: SimulatedDevice, check: number): Record<string, number> {
@@ -270,9 +272,9 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       pendingFailures.set(operation, (pendingFailures.get(operation) ?? 0) + count);
     },
 
-    setHealth(key, health, reason) {
+    setHealth(key, health, reason, cause) {
       if (health === null) heldHealth.delete(key);
-      else heldHealth.set(key, { health, reason: health === 'ok' ? null : (reason ?? `simulated ${health}`) });
+      else heldHealth.set(key, { health, reason: health === 'ok' ? null : (reason ?? `simulated ${health}`), ...(cause && health !== 'ok' ? { cause } : {}) });
     },
 
     devices() {

@@ -1,3 +1,4 @@
+import { type DeviceHealthCause, healthCauseProblem, normalizeHealthCause, type ReportedHealthCause } from '@ledger/inventory';
 import { DriverSettings } from '../driver-settings';
 
 export const SIMULATED_OPERATIONS = [
@@ -23,6 +24,8 @@ export interface SimulatedDegradation {
   readonly toCheck: number | null;
   readonly health: 'degraded' | 'failed';
   readonly reason: string;
+  /** The cause the heartbeat carries (e.g. `{ kind: xid, code: 79 }`), checked as the ledger checks it. */
+  readonly cause?: DeviceHealthCause;
 }
 
 export interface SimulatedSettings {
@@ -114,8 +117,17 @@ function degradations(settings: DriverSettings): SimulatedDegradation[] {
       toCheck: entry.raw('toCheck') === undefined ? null : entry.number('toCheck', 1, 1, Number.MAX_SAFE_INTEGER),
       health: health as 'degraded' | 'failed',
       reason: entry.string('reason', `simulated ${health}`),
+      ...causeOf(entry),
     };
     entry.done();
     return parsed;
   });
+}
+
+function causeOf(entry: DriverSettings): { cause?: DeviceHealthCause } {
+  const raw = entry.raw('cause');
+  if (raw === undefined) return {};
+  const problem = healthCauseProblem(raw);
+  if (problem) entry.fail(`${entry.at('cause')}${problem[0]}`, problem[1]);
+  return { cause: normalizeHealthCause(raw as ReportedHealthCause) };
 }

@@ -27,6 +27,8 @@ export interface HealthHoldersAsk {
   readonly from?: string | null;
   readonly to?: string | null;
   readonly cause?: string | null;
+  readonly causeKind?: string | null;
+  readonly device?: string | null;
 }
 
 /**
@@ -60,6 +62,8 @@ export class UsageReports {
       from: ask.from == null ? undefined : parseLogPoint(ask.from, 'from'),
       to: ask.to == null ? undefined : parseLogPoint(ask.to, 'to'),
       cause: ask.cause ?? undefined,
+      causeKind: ask.causeKind ?? undefined,
+      device: ask.device ?? undefined,
     };
     await this.consistency.awaitFresh();
     return new UsageQueries(this.db).healthTenancies(question, projectScopeOf(principal));

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { HEALTH_CAUSE_KINDS } from '@ledger/inventory';
 import { USAGE_GROUP_BYS } from '@ledger/projections/device-history';
 
 const POINT = 'a global position (digits) or an ISO-8601 time; a bad value is 400 AUDIT.BAD_LOG_POINT';
@@ -42,4 +43,14 @@ export class HealthHoldersQuery {
   @IsString()
   @MaxLength(255)
   cause?: string;
+
+  @ApiPropertyOptional({ description: 'only reports of this cause kind', enum: HEALTH_CAUSE_KINDS, example: 'xid' })
+  @IsOptional()
+  @IsIn(HEALTH_CAUSE_KINDS)
+  causeKind?: string;
+
+  @ApiPropertyOptional({ description: 'only this device: who held it when it failed', format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  device?: string;
 }

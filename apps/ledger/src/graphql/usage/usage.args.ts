@@ -1,5 +1,6 @@
 import { ArgsType, Field } from '@nestjs/graphql';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { HEALTH_CAUSE_KINDS } from '@ledger/inventory';
 
 const POINT = 'a position (digits) or an ISO-8601 time; a bad one is AUDIT.BAD_LOG_POINT';
 
@@ -41,4 +42,14 @@ export class HealthHoldersArgs {
   @IsString()
   @MaxLength(255)
   cause?: string | null;
+
+  @Field(() => String, { nullable: true, description: `Only reports of this cause kind (${HEALTH_CAUSE_KINDS.join(', ')}).` })
+  @IsOptional()
+  @IsIn(HEALTH_CAUSE_KINDS)
+  causeKind?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only this device (uuid): who held it when it failed.' })
+  @IsOptional()
+  @IsUUID()
+  device?: string | null;
 }

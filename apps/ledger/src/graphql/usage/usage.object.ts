@@ -23,6 +23,14 @@ export class UsageReportObject {
   @Field({ description: 'The whole report as canonical JSON: the bytes GET /api/v1/usage answers and `ledgerctl audit usage --file` recomputes.' }) canonical!: string;
 }
 
+@ObjectType('HealthCause', { description: 'What the agent said made the device unhealthy (docs/agent-protocol.md, "Heartbeats").' })
+export class HealthCauseObject {
+  @Field() kind!: string;
+  @Field(() => Int, { nullable: true, description: 'The Xid, where the cause has a number.' }) code?: number;
+  @Field(() => Int, { nullable: true, description: 'How many (ECC errors, remapped rows).' }) count?: number;
+  @Field(() => String, { nullable: true, description: 'Which variant (uncorrected, pending, fatal…).' }) detail?: string;
+}
+
 @ObjectType('HealthHolder', { description: 'A health report of a device, and the project and request that held it then.' })
 export class HealthHolderObject {
   @Field(() => String, { nullable: true }) projectId!: string | null;
@@ -30,6 +38,9 @@ export class HealthHolderObject {
   @Field() arqUuid!: string;
   @Field() health!: string;
   @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => HealthCauseObject, { nullable: true }) cause!: HealthCauseObject | null;
+  @Field({ description: "The health policy's effect: none, watch, reserve or drain." }) effect!: string;
+  @Field(() => String, { nullable: true, description: 'The health policy version that judged it; null before policies.' }) policyVersion!: string | null;
   @Field(() => Int) position!: number;
   @Field() recordedAt!: string;
 }

@@ -74,6 +74,18 @@ describe('RecordHeartbeatCommand (in a small Nest app)', () => {
     ]);
   });
 
+  it('judges a cause by the health policy, recovering after its healthy checks, and skips no unhealthy report', async () => {
+    const ecc = { pciAddress: GPU, health: 'degraded', healthReason: 'ECC', cause: { kind: 'ecc', detail: 'uncorrected', count: 2 } } as const;
+    expect(await heartbeat([ecc, ok(NIC)])).toMatchObject({ appended: 1 });
+    const types = async () => (await store.readStream(`device-${gpuUuid}`)).map((event) => event.type);
+    for (let check = 1; check < 10; check++) await heartbeat([ok(GPU), ok(NIC)]);
+    expect((await types()).filter((type) => type === 'inventory.DeviceHealthCheckPassed')).toHaveLength(9);
+    expect(await heartbeat([ok(GPU), ok(NIC)])).toMatchObject({ appended: 1 });
+    const events = await store.readStream(`device-${gpuUuid}`);
+    expect(events.at(0)?.data).toMatchObject({ health: 'degraded', cause: { kind: 'ecc', detail: 'uncorrected', count: 2 }, effect: 'reserve', policyVersion: '1' });
+    expect(events.at(-1)?.data).toMatchObject({ health: 'ok', recoveredBy: { healthyChecks: 10 } });
+  });
+
   it('records the agent back once after it was marked lost, by a heartbeat or a report', async () => {
     const liveness = app.get<symbol, HostLivenessCommands>(HOST_LIVENESS_COMMANDS);
     // Heartbeats are stamped with the handler's clock, so the monitor's readings are taken from it too.

@@ -1,20 +1,23 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
 import { HeartbeatInvalidError } from '../../domain/heartbeat.errors';
 import { type HeartbeatDevice, normalizeHeartbeat } from '../../domain/host-heartbeat';
+import type { HealthPolicy } from '../../domain/health-policy';
+import { DEFAULT_HEALTH_POLICY } from '../../domain/health-policy.default';
+import { normalizeHealthCause } from '../../domain/health-cause';
 import { hostnameProblem } from '../../domain/hostname';
 import type { HostLivenessCommands } from '../agent-liveness/host-liveness-commands';
 import type { DeviceCommands } from '../device-commands';
-import { DEVICE_COMMANDS, HOST_LIVENESS_COMMANDS } from '../inventory.tokens';
+import { DEVICE_COMMANDS, HEALTH_POLICY, HOST_LIVENESS_COMMANDS } from '../inventory.tokens';
 import { DeviceHealthMemo } from './device-health.memo';
 import { type HeartbeatResult, RecordHeartbeatCommand } from './record-heartbeat.command';
 
 /**
  * Records what a heartbeat changes, and nothing else: AgentBack when the
- * host was lost, DeviceHealthChanged for each device whose level differs
- * from its stream's. A host that never reported is refused (404), devices
- * it has not reported are ignored.
+ * host was lost, and what the health policy makes of each device's report
+ * (health-policy.decide.ts). A host that never reported is refused (404),
+ * devices it has not reported are ignored.
  */
 @CommandHandler(RecordHeartbeatCommand)
 export class RecordHeartbeatHandler implements ICommandHandler<RecordHeartbeatCommand> {
@@ -23,6 +26,7 @@ export class RecordHeartbeatHandler implements ICommandHandler<RecordHeartbeatCo
   constructor(
     @Inject(HOST_LIVENESS_COMMANDS) private readonly liveness: HostLivenessCommands,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
+    @Optional() @Inject(HEALTH_POLICY) private readonly policy: HealthPolicy = DEFAULT_HEALTH_POLICY,
   ) {}
 
   async execute({ heartbeat, context, receivedAt }: RecordHeartbeatCommand): Promise<HeartbeatResult> {
@@ -50,11 +54,10 @@ export class RecordHeartbeatHandler implements ICommandHandler<RecordHeartbeatCo
 
   private async recordHealth(device: HeartbeatDevice & { deviceUuid: string }, observedAt: string, context: CommandContext) {
     const nowMs = Date.now();
-    if (this.recorded.isRecorded(device.deviceUuid, device.health, nowMs)) return undefined;
-    const result = await this.devices.run(
-      { type: 'RecordDeviceHealth', deviceUuid: device.deviceUuid, health: device.health, reason: device.healthReason, observedAt },
-      context,
-    );
+    // Only a healthy report of a healthy device is skipped: an unhealthy one may tighten the judgment, or break a recovery under way.
+    if (device.health === 'ok' && this.recorded.isRecorded(device.deviceUuid, 'ok', nowMs)) return undefined;
+    const { deviceUuid, health, healthReason: reason, cause } = device;
+    const result = await this.devices.run({ type: 'RecordDeviceHealth', deviceUuid, health, reason, cause: cause == null ? null : normalizeHealthCause(cause), observedAt, policy: this.policy ?? DEFAULT_HEALTH_POLICY }, context);
     this.recorded.remember(device.deviceUuid, result.state.health?.health ?? 'ok', nowMs);
     return result;
   }
