@@ -22,7 +22,7 @@ import { loadWorkingSet } from './working-set/load-working-set';
  */
 export const inventoryProjection: Projection = {
   name: 'inventory',
-  version: 4,
+  version: 5,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

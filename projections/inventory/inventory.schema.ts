@@ -16,7 +16,9 @@ const STATEMENTS = [
     device_count INTEGER NOT NULL,
     status TEXT NOT NULL,
     stream_version INTEGER NOT NULL,
-    agent_lost_at TEXT
+    agent_lost_at TEXT,
+    fenced_reason TEXT,
+    fenced_at TEXT
   )`,
   // A device row outlives its removal (removed = 1) so its maintenance status
   // survives a rediscovery; a row that only a maintenance fact created has no

@@ -10,6 +10,7 @@ import type { DeviceCommands } from '../device-commands';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
 import { DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
 import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
+import { fenceHostDevices } from './fence-host-devices';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
 
@@ -29,11 +30,8 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
     }
     const command: HostFenceCommand = { type: 'FenceHost', hostname, reason, by: context.actor.user, at: new Date().toISOString() };
     const result = await this.hosts.run(command, context);
-    const fence = result.state.fenced!;
-    // The fence in force (this one, or an earlier one a retry completes) reaches every device; each release is one append with its DeviceFenced.
-    for (const deviceUuid of result.state.devices) {
-      await this.devices.run({ type: 'FenceDevice', deviceUuid, hostname: result.state.hostname!, reason: fence.reason, fencedAt: fence.at }, context);
-    }
+    // The fence in force (this one, or an earlier one a retry completes) reaches every device.
+    await fenceHostDevices(this.devices, result.state, context);
     return toInventoryCommandResult(result);
   }
 }
@@ -64,6 +62,6 @@ function hostFenceCommands(store: EventStore, locks: StreamLocks) {
   });
 }
 
-type HostFenceCommands = ReturnType<typeof hostFenceCommands>;
+export type HostFenceCommands = ReturnType<typeof hostFenceCommands>;
 
 export const hostFenceCommandsProvider: Provider = { provide: HOST_FENCE_COMMANDS, inject: [EVENT_STORE, STREAM_LOCKS], useFactory: hostFenceCommands };
