@@ -16,7 +16,7 @@ const health = (level: 'ok' | 'degraded' | 'failed', reason: string | null, obse
 const lost = (lastSeenAt: string, detectedAt: string) => ({ type: 'MarkAgentLost', hostname, lastSeenAt, detectedAt }) as const;
 const seen = (seenAt: string) => ({ type: 'RecordAgentSeen', hostname, seenAt }) as const;
 
-describe('inventoryProjection: device health and agent liveness', () => {
+describe('inventoryProjection: device health, agent liveness and fencing', () => {
   it('keeps the recorded health through a removal and rediscovery, in any batching', async () => {
     const events = await recordHostHistory(hostname, [
       { report: [a100('0000:3b:00.0'), x710('0000:af:00.0')] },
@@ -49,6 +49,27 @@ describe('inventoryProjection: device health and agent liveness', () => {
     ]);
     const back = await expectBatchingChangesNothing(events.slice(0, 4));
     expect(back.inv_hosts[0]).toMatchObject({ agent_lost_at: null, stream_version: 4 });
+  });
+
+  it('marks the host fenced with its reason and time, and not fenced once unfenced, in any batching', async () => {
+    const history = await recordHostHistory(hostname, [{ report: [a100('0000:3b:00.0')] }]);
+    const last = history[history.length - 1];
+    const hostEvent = (offset: number, type: string, data: object): RecordedEvent => ({ ...last, type, data, version: last.version + offset, position: last.position + offset });
+    const fenced = hostEvent(1, 'inventory.HostFenced', { hostname, reason: 'PSU dead', by: 'admin', at: '2026-03-01T11:00:00.000Z' });
+    const unfenced = hostEvent(2, 'inventory.HostUnfenced', { hostname, fencedAt: '2026-03-01T11:00:00.000Z', by: 'admin', at: '2026-03-01T12:00:00.000Z' });
+
+    const whileFenced = await expectBatchingChangesNothing([...history, fenced]);
+    expect(whileFenced.inv_hosts[0]).toMatchObject({ fenced_reason: 'PSU dead', fenced_at: '2026-03-01T11:00:00.000Z', device_count: 1 });
+    const after = await expectBatchingChangesNothing([...history, fenced, unfenced]);
+    expect(after.inv_hosts[0]).toMatchObject({ fenced_reason: null, fenced_at: null, stream_version: unfenced.version });
+
+    const db = await openSqliteSqlDatabase({ file: ':memory:' });
+    try {
+      await applyBatches(db, oneBatch([...history, fenced]));
+      expect(await new InventoryQueries(db).getHost(hostname)).toMatchObject({ fenced: true, fencedReason: 'PSU dead', fencedAt: '2026-03-01T11:00:00.000Z' });
+    } finally {
+      await db.close();
+    }
   });
 
   it('serves health on devices and agent status with the last sighting on hosts', async () => {

@@ -23,7 +23,8 @@ import { loadWorkingSet } from './working-set/load-working-set';
 export const inventoryProjection: Projection = {
   name: 'inventory',
   // 5: devices' clean state (inventory.DeviceClean*).
-  version: 5,
+  // 6: hosts' fence (inv_hosts.fenced_reason, fenced_at).
+  version: 6,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

@@ -19,6 +19,9 @@ export const toHostView = (row: Row): HostView => ({
   status: row.status as string,
   agentStatus: agentStatusOf(row.agent_lost_at, row.last_seen_ms),
   lastSeenAt: isoOfMs(row.last_seen_ms),
+  fenced: row.fenced_at !== null && row.fenced_at !== undefined,
+  fencedReason: (row.fenced_reason as string | null) ?? null,
+  fencedAt: (row.fenced_at as string | null) ?? null,
 });
 
 type DeviceReaders = { readonly [K in keyof DeviceView]: (row: Row) => DeviceView[K] };

@@ -16,7 +16,9 @@ const STATEMENTS = [
     device_count INTEGER NOT NULL,
     status TEXT NOT NULL,
     stream_version INTEGER NOT NULL,
-    agent_lost_at TEXT
+    agent_lost_at TEXT,
+    fenced_reason TEXT,
+    fenced_at TEXT
   )`,
   // A device row outlives its removal (removed = 1) so its maintenance status
   // survives a rediscovery; a row that only a maintenance fact created has no
@@ -137,8 +139,8 @@ export const INVENTORY_TABLES = [
   'inv_hosts',
 ] as const;
 
-/** Bump with any change to the tables above (together with the projection's version). 5: inv_devices' clean state. */
-const SCHEMA_VERSION = 5;
+/** Bump with any change to the tables above (together with the projection's version). 5: inv_devices' clean state; 6: inv_hosts' fence. */
+const SCHEMA_VERSION = 6;
 
 /**
  * Creates the tables (dropping those of another schema version first,

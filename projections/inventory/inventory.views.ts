@@ -13,6 +13,11 @@ export interface HostView {
   readonly agentStatus: AgentStatus;
   /** The last report or heartbeat (the live view, at most a flush interval old). */
   readonly lastSeenAt: string | null;
+  /** An operator (or auto-fence) fenced the host (inventory.HostFenced, no HostUnfenced since): nothing on it is offered or claimable. */
+  readonly fenced: boolean;
+  /** The fence's reason and `at`; null while not fenced. */
+  readonly fencedReason: string | null;
+  readonly fencedAt: string | null;
 }
 
 export interface DeviceView {

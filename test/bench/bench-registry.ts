@@ -14,6 +14,7 @@ import { kafkaRelayBench } from './modules/kafka-relay.bench';
 import { metricsBench } from './modules/metrics.bench';
 import { loggingOverheadBench } from './modules/logging-overhead.bench';
 import { keystoneBench } from './modules/keystone.bench';
+import { fencePlacementBench } from './modules/fence-placement.bench';
 import { placementBench } from './modules/placement.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
@@ -53,5 +54,6 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   agentsReplicasBench,
   placementBench,
   cleanCycleBench,
+  fencePlacementBench,
   kafkaRelayBench,
 ];

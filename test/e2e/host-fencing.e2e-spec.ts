@@ -1,28 +1,11 @@
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
+import { gpuHostReport } from '../support/fleet';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { ledgerctl } from '../support/ledgerctl-process';
 
 const HOST = 'compute-fence';
 const REASON = 'PSU dead, host unreachable';
-
-/** A host with eight single-GPU devices: eight providers, eight attach handles. */
-const eightGpus = () => ({
-  devices: Array.from({ length: 8 }, (_, g) => {
-    const address = `0000:${(0x3b + g).toString(16)}:00.0`;
-    return {
-      type: 'GPU',
-      vendorId: '10de',
-      productId: '20b5',
-      model: 'NVIDIA A100 80GB PCIe',
-      pciAddress: address,
-      boardInfo: { serial: `fence-${g}` },
-      driver: 'vfio-pci',
-      numaNode: 0,
-      deployables: [{ resourceClass: 'PGPU', count: 1, traits: ['CUSTOM_NVIDIA_20B5'], attachHandles: [{ kind: 'PCI', address }] }],
-    };
-  }),
-});
 
 interface Provider {
   readonly uuid: string;
@@ -52,7 +35,7 @@ describe('fencing a host (embedded SQLite)', () => {
     ledger = await startTestLedger({});
     store = ledger.app.get(EVENT_STORE);
     nova = ledger.token({ user: 'nova', project: 'tenant-a', roles: ['member', 'service'] });
-    expect((await ledger.request('PUT', `/api/v1/hosts/${HOST}/report`, { token: agentOf(HOST), body: eightGpus() })).status).toBe(200);
+    expect((await ledger.request('PUT', `/api/v1/hosts/${HOST}/report`, { token: agentOf(HOST), body: gpuHostReport() })).status).toBe(200);
     const profile = await ledger.request('POST', '/v2/device_profiles', { token: ledger.adminToken, body: [{ name: 'gpu-dp', groups: [{ 'resources:PGPU': '1' }] }] });
     expect(profile.status).toBe(201);
   });
@@ -74,8 +57,8 @@ describe('fencing a host (embedded SQLite)', () => {
   }
   const arqState = async (uuid: string) => (await ledger.request('GET', `/v2/accelerator_requests/${uuid}`, { token: nova })).body.state;
 
-  it('releases all 8 holds with the reason, reserves the host in Placement, refuses binds, and offers it again once unfenced', async () => {
-    const providers = await providersOf(HOST);
+  it('releases all 8 holds with the reason, reserves the host in Placement, refuses binds, shows the host fenced, fences a device it reports later, and offers it again once unfenced', async () => {
+    const providers = (await providersOf(HOST)).slice();
     expect(providers).toHaveLength(8);
     const arqs = [];
     for (const provider of providers) {
@@ -106,6 +89,23 @@ describe('fencing a host (embedded SQLite)', () => {
     expect([refused.response.status, refused.response.headers.get('x-error-code')]).toEqual([409, 'INVENTORY.HOST_FENCED']);
     expect(await arqState(refused.uuid)).toBe('Initial');
 
+    // The host's view says it is fenced, why and since when: REST, GraphQL and `ledgerctl host show`.
+    const fence = { fenced: true, fencedReason: REASON, fencedAt: expect.any(String) };
+    const view = await ledger.request('GET', `/api/v1/hosts/${HOST}`, { token: ledger.adminToken, headers: await fresh() });
+    expect(view.body).toMatchObject(fence);
+    const graphql = await ledger.request('POST', '/graphql', { token: ledger.adminToken, body: { query: `{ host(hostname: "${HOST}") { fenced fencedReason fencedAt } }` } });
+    expect(graphql.body.data.host).toEqual({ ...fence, fencedAt: view.body.fencedAt });
+    const shown = await ledgerctl({ LEDGER_URL: ledger.url, LEDGER_TOKEN: ledger.adminToken }, 'host', 'show', HOST);
+    expect([shown.code, shown.stdout]).toEqual([0, expect.stringContaining(`fenced: yes, since ${view.body.fencedAt}: ${REASON}\n`)]);
+
+    // A device the fenced host's agent reports for the first time is fenced as it arrives, with the fence's reason.
+    const withNinth = gpuHostReport(9);
+    const reported = await ledger.request('PUT', `/api/v1/hosts/${HOST}/report`, { token: agentOf(HOST), body: withNinth });
+    expect(reported.status).toBe(200);
+    const devices = (await ledger.request('GET', `/api/v1/devices?hostname=${HOST}`, { token: ledger.adminToken, headers: await fresh() })).body.items as { uuid: string }[];
+    const ninth = devices.find((device) => !providers.some((provider) => provider.deviceUuid === device.uuid))!;
+    expect((await deviceEvents(ninth.uuid)).map((event) => [event.type, (event.data as { reason?: string }).reason])).toEqual([['inventory.DeviceFenced', REASON]]);
+
     // Fencing again appends nothing and releases nothing more; a hold that was released is not given back twice.
     const again = await ledger.request('POST', `/api/v1/hosts/${HOST}/fence`, { token: ledger.adminToken, body: { reason: 'again' } });
     expect([again.status, again.body.appended]).toEqual([200, 0]);
@@ -116,6 +116,12 @@ describe('fencing a host (embedded SQLite)', () => {
     const unfenced = await ledger.request('POST', `/api/v1/hosts/${HOST}/unfence`, { token: ledger.adminToken });
     expect([unfenced.status, unfenced.body.fenced, unfenced.body.appended]).toEqual([200, false, 1]);
     expect((await providersOf(HOST)).every((provider) => provider.reserved === 0 && provider.reservedBecause.length === 0)).toBe(true);
+    expect((await deviceEvents(ninth.uuid)).map((event) => event.type)).toEqual(['inventory.DeviceFenced', 'inventory.DeviceUnfenced']);
+    expect((await ledger.request('GET', `/api/v1/hosts/${HOST}`, { token: ledger.adminToken, headers: await fresh() })).body).toMatchObject({
+      fenced: false,
+      fencedReason: null,
+      fencedAt: null,
+    });
     const offered = await bindTo(providers[0].uuid);
     expect(offered.response.status).toBe(202);
     await eventually(async () => (await arqState(offered.uuid)) === 'Bound');
@@ -151,7 +157,7 @@ describe('fencing a lost host automatically (LEDGER_AUTO_FENCE_AFTER_SECONDS)', 
     });
     store = ledger.app.get(EVENT_STORE);
     for (const host of ['compute-silent', 'compute-alive']) {
-      expect((await ledger.request('PUT', `/api/v1/hosts/${host}/report`, { token: agentOf(host), body: eightGpus() })).status).toBe(200);
+      expect((await ledger.request('PUT', `/api/v1/hosts/${host}/report`, { token: agentOf(host), body: gpuHostReport() })).status).toBe(200);
     }
   });
   afterAll(() => ledger.close());

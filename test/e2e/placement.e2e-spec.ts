@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@ledger/processing/testing';
-import { hostReportBody } from '../support/fleet';
+import { gpuHostReport, hostReportBody } from '../support/fleet';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
+import { createComputeNode, heldUnder, placementClient } from '../support/placement-client';
 import { type PlacementService, startPlacementService } from '../support/placement-service';
 import { describeWithService, placementUnavailable, placementUrl } from '../support/services';
 
@@ -9,40 +10,6 @@ const describeReal = describeWithService('Placement', placementUnavailable());
 
 const FPGA_PCI = '0000:5e:00.0';
 const GPU_PCI = '0000:3b:00.0';
-/** Nova's microversions: `required` needs 1.17, nested providers in allocation candidates 1.29, `in_tree` 1.31; consumer_generation is sent from 1.28. */
-const NOVA_MICROVERSION = '1.36';
-
-interface PlacementAnswer {
-  readonly status: number;
-  readonly body: any;
-}
-
-/** Placement's own API, as Nova and an operator's curl see it (not the ledger's adapter). */
-function placementClient(url: string) {
-  return async (method: string, path: string, body?: unknown, microversion = NOVA_MICROVERSION): Promise<PlacementAnswer> => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'x-auth-token': 'admin', 'openstack-api-version': `placement ${microversion}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
-/** What Placement holds under a compute node: name → {uuid, inventories, traits}. */
-async function heldUnder(call: ReturnType<typeof placementClient>, computeNode: string) {
-  const tree = await call('GET', `/resource_providers?in_tree=${computeNode}`);
-  const held: Record<string, { uuid: string; inventories: Record<string, any>; traits: string[] }> = {};
-  for (const provider of tree.body.resource_providers as { uuid: string; name: string }[]) {
-    if (provider.uuid === computeNode) continue;
-    const inventories = (await call('GET', `/resource_providers/${provider.uuid}/inventories`)).body.inventories;
-    const traits = ((await call('GET', `/resource_providers/${provider.uuid}/traits`)).body.traits as string[]).sort();
-    held[provider.name] = { uuid: provider.uuid, inventories, traits };
-  }
-  return held;
-}
-
 /** The report of `index`'s fleet host without the devices at these PCI addresses. */
 const reportWithout = (index: number, ...pciAddresses: string[]) => ({
   devices: hostReportBody(index).devices.filter((device) => !pciAddresses.includes((device as { pciAddress: string }).pciAddress)),
@@ -79,12 +46,7 @@ describeReal('Placement kept true to the ledger (real Placement, whole ledger)',
     expect(answer.status).toBe(200);
     return answer.body.position as number;
   };
-  /** Nova's compute-node provider, as nova-compute creates it (a random uuid the ledger cannot know). */
-  const novaComputeNode = async (host: string) => {
-    const created = await call('POST', '/resource_providers', { name: host, uuid: randomUUID() }, '1.20');
-    expect(created.status).toBe(200);
-    return created.body.uuid as string;
-  };
+  const novaComputeNode = (host: string) => createComputeNode(call, host);
   const hostPlacement = async (host: string) => (await ledger.request('GET', `/api/v1/hosts/${host}/placement`, { token: ledger.adminToken })).body;
   /** Waits until the host's sync is `state` for a desired state at `position` or later. */
   const syncReaches = async (host: string, state: string, position: number) => {
@@ -251,6 +213,50 @@ describeReal('Placement kept true to the ledger (real Placement, whole ledger)',
     });
     const { domain, bus, device, function: fn } = bound.attach_handle_info;
     expect(`${domain}:${bus}:${device}.${fn}`).toBe(claimed!.address);
+  });
+
+  it('fences a host with 8 bound GPUs: all 8 holds released, and every provider of the host reserved in Placement', async () => {
+    const host = uniqueHost();
+    const computeNode = await novaComputeNode(host);
+    await syncReaches(host, 'in-sync', await report(host, gpuHostReport()));
+    const profileName = `gpu-fence-${randomUUID().slice(0, 8)}`;
+    expect((await ledger.request('POST', '/v2/device_profiles', { token: ledger.adminToken, body: [{ name: profileName, groups: [{ 'resources:PGPU': '1' }] }] })).status).toBe(201);
+    const tenant = ledger.token({ user: 'alice', project: 'tenant-a', roles: ['member'] });
+    const asNova = { 'x-service-token': ledger.token({ user: 'nova', project: 'service', roles: ['service'] }) };
+    const gpuProviders = (await hostPlacement(host)).providers as { uuid: string }[];
+    expect(gpuProviders).toHaveLength(8);
+    const arqs: string[] = [];
+    for (const provider of gpuProviders) {
+      const created = await ledger.request('POST', '/v2/accelerator_requests', { token: tenant, headers: asNova, body: { device_profile_name: profileName } });
+      const arq = created.body.arqs[0].uuid as string;
+      const patch = [
+        { op: 'add', path: '/hostname', value: host },
+        { op: 'add', path: '/device_rp_uuid', value: provider.uuid },
+        { op: 'add', path: '/instance_uuid', value: randomUUID() },
+      ];
+      expect((await ledger.request('PATCH', '/v2/accelerator_requests', { token: tenant, headers: asNova, body: { [arq]: patch } })).status).toBe(202);
+      arqs.push(arq);
+    }
+    const claimed = async () => {
+      const deployables = (await ledger.request('GET', `/api/v1/deployables?hostname=${host}`, { token: ledger.adminToken, headers: { 'x-ledger-min-position': '0' } })).body.items as { uuid: string }[];
+      const handles = await Promise.all(deployables.map(async (deployable) => (await ledger.request('GET', `/api/v1/deployables/${deployable.uuid}`, { token: ledger.adminToken })).body.attachHandles));
+      return handles.flat().filter((handle: { claimedBy: string | null }) => handle.claimedBy !== null).length;
+    };
+    await eventually(async () => (await claimed()) === 8);
+
+    const fenced = await ledger.request('POST', `/api/v1/hosts/${host}/fence`, { token: ledger.adminToken, body: { reason: 'host dead' } });
+    expect(fenced.status).toBe(200);
+    // The condition the target names: nothing held, and Placement offers none of the host's providers (each reserved whole).
+    await eventually(async () => {
+      const held = Object.values(await heldUnder(call, computeNode));
+      return held.length === 8 && held.every((provider) => provider.inventories.PGPU.reserved === provider.inventories.PGPU.total);
+    });
+    expect(await claimed()).toBe(0);
+    const candidates = await call('GET', `/allocation_candidates?resources=PGPU:1&in_tree=${computeNode}`);
+    expect(candidates.body.allocation_requests).toEqual([]);
+    // Nova is not told: the requests stay Bound until Nova evacuates or deletes their instances.
+    const states = await Promise.all(arqs.map(async (arq) => (await ledger.request('GET', `/v2/accelerator_requests/${arq}`, { token: tenant })).body.state));
+    expect(new Set(states)).toEqual(new Set(['Bound']));
   });
 
   it('shows the sync in /readyz and the reactor among the reactors, and refuses a bad page size with 400', async () => {

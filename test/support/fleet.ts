@@ -68,3 +68,23 @@ export function hostReportBody(index: number, generation = 0): { devices: unknow
   }
   return { devices };
 }
+
+/** A host of `count` single-GPU devices (eight, as fencing's target has): one provider and one attach handle each. */
+export function gpuHostReport(count = 8): { devices: unknown[] } {
+  return {
+    devices: Array.from({ length: count }, (_, g) => {
+      const address = `0000:${hex2(0x3b + g)}:00.0`;
+      return {
+        type: 'GPU',
+        vendorId: '10de',
+        productId: '20b5',
+        model: 'NVIDIA A100 80GB PCIe',
+        pciAddress: address,
+        boardInfo: { serial: `fence-${g}` },
+        driver: 'vfio-pci',
+        numaNode: 0,
+        deployables: [{ resourceClass: 'PGPU', count: 1, traits: ['CUSTOM_NVIDIA_20B5'], attachHandles: [{ kind: 'PCI', address }] }],
+      };
+    }),
+  };
+}

@@ -32,6 +32,33 @@ export function placementMissing(): string | undefined {
   return undefined;
 }
 
+/** Placement's own service user behind Keystone: it validates tokens as this user (give it admin and service in project `service`). */
+export const PLACEMENT_KEYSTONE_USER = { user: 'placement', password: 'placement-pw' } as const;
+
+/**
+ * A Placement that takes only Keystone tokens, validated by keystonemiddleware.
+ * `tokenCacheSeconds`: -1 (the default here) checks every call with Keystone,
+ * so a revocation counts at once; a deployment's cache (keystonemiddleware's
+ * 300 s) spares Keystone a validation per call.
+ */
+export function placementWithKeystone(keystoneUrl: string, options: { readonly tokenCacheSeconds?: number } = {}): readonly string[] {
+  return [
+    '[api]',
+    'auth_strategy = keystone',
+    '[keystone_authtoken]',
+    `www_authenticate_uri = ${keystoneUrl}`,
+    `auth_url = ${keystoneUrl}`,
+    'auth_type = password',
+    `username = ${PLACEMENT_KEYSTONE_USER.user}`,
+    `password = ${PLACEMENT_KEYSTONE_USER.password}`,
+    'project_name = service',
+    'user_domain_name = Default',
+    'project_domain_name = Default',
+    `token_cache_time = ${options.tokenCacheSeconds ?? -1}`,
+    // The test Keystone's catalog has public endpoints only; keystonemiddleware looks for internal ones by default.
+    'interface = public',
+  ];
+}
 
 /** A Placement with an empty database, ready to answer. */
 export async function startPlacementService(options: { readonly config?: readonly string[] } = {}): Promise<PlacementService> {

@@ -30,6 +30,8 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
         status: 'registered',
         stream_version: recorded.version,
         agent_lost_at: null,
+        fenced_reason: null,
+        fenced_at: null,
       });
       return;
     }
@@ -104,6 +106,12 @@ export function applyInventoryEvent(set: InventoryWorkingSet, recorded: Recorded
     case 'inventory.AgentBack':
       setAgentLost(set, event.data.hostname, null, recorded);
       return;
+    case 'inventory.HostFenced':
+      setHostFence(set, event.data.hostname, { reason: event.data.reason, at: event.data.at }, recorded);
+      return;
+    case 'inventory.HostUnfenced':
+      setHostFence(set, event.data.hostname, null, recorded);
+      return;
     case 'inventory.HostProvisioningStarted':
       setHostStatus(set, event.data.hostname, 'provisioning', recorded);
       return;
@@ -135,6 +143,13 @@ function setAgentLost(set: InventoryWorkingSet, hostname: string, lostAt: string
   const host = set.hosts.get(hostname);
   if (host === undefined || host.stream_version >= event.version) return;
   set.hosts.put({ ...host, stream_version: event.version, agent_lost_at: lostAt });
+}
+
+/** The fence in force on the host (docs/operations.md, "Fencing a host"), or none. */
+function setHostFence(set: InventoryWorkingSet, hostname: string, fence: { reason: string; at: string } | null, event: RecordedEvent): void {
+  const host = set.hosts.get(hostname);
+  if (host === undefined || host.stream_version >= event.version) return;
+  set.hosts.put({ ...host, stream_version: event.version, fenced_reason: fence?.reason ?? null, fenced_at: fence?.at ?? null });
 }
 
 /** Where the host stands with provisioning (docs/workflows.md, "The provision workflow"); a host never provisioned stays `registered`. Says nothing of reports either. */

@@ -87,6 +87,8 @@ export function collectBatchKeys(events: readonly RecordedEvent[]): BatchKeys {
         break;
       case 'inventory.AgentLost':
       case 'inventory.AgentBack':
+      case 'inventory.HostFenced':
+      case 'inventory.HostUnfenced':
       case 'inventory.HostProvisioningStarted':
       case 'inventory.HostProvisioned':
       case 'inventory.HostProvisionFailed':

@@ -12,6 +12,9 @@ export interface HostRow {
   stream_version: number;
   /** `detectedAt` of the AgentLost in force; null while the agent is up. */
   agent_lost_at: string | null;
+  /** The HostFenced in force (its reason and `at`); both null while the host is not fenced. */
+  fenced_reason: string | null;
+  fenced_at: string | null;
 }
 
 /** Description columns are null on a row that only a maintenance fact created. */
@@ -123,6 +126,8 @@ export const HOST_COLUMNS: readonly (keyof HostRow)[] = [
   'status',
   'stream_version',
   'agent_lost_at',
+  'fenced_reason',
+  'fenced_at',
 ];
 
 export const DEVICE_COLUMNS: readonly (keyof DeviceRow)[] = [

@@ -10,7 +10,7 @@ import { InMemoryDesiredPlacementSource } from '../../../../libs/placement/src/t
 import { createApplicationCredential, type KeystoneAdmin } from '../../../../test/support/keystone-admin';
 import { type KeystoneService, keystoneMissing, startKeystoneService } from '../../../../test/support/keystone-service';
 import { type NovaSink, startNovaSink } from '../../../../test/support/nova-sink';
-import { type PlacementService, placementMissing, startPlacementService } from '../../../../test/support/placement-service';
+import { PLACEMENT_KEYSTONE_USER, type PlacementService, placementMissing, placementWithKeystone, startPlacementService } from '../../../../test/support/placement-service';
 import { describeWithService, postgresUnavailable, postgresUrl } from '../../../../test/support/services';
 
 const describeKeystone = describeWithService('Keystone (python3-keystone on PostgreSQL) and Placement', keystoneMissing() ?? placementMissing() ?? postgresUnavailable());
@@ -18,26 +18,6 @@ const describeKeystone = describeWithService('Keystone (python3-keystone on Post
 const LEDGER_USER = { user: 'ledger', password: 'ledger-pw', project: 'service' } as const;
 const INSTANCE = '11111111-2222-4333-8444-000000000001';
 const ARQ = '0196b3c2-0000-7000-8000-000000000001';
-
-/** A Placement that takes only Keystone tokens, validated by keystonemiddleware on every call (no token cache, so a revocation counts at once). */
-function placementWithKeystone(keystoneUrl: string): readonly string[] {
-  return [
-    '[api]',
-    'auth_strategy = keystone',
-    '[keystone_authtoken]',
-    `www_authenticate_uri = ${keystoneUrl}`,
-    `auth_url = ${keystoneUrl}`,
-    'auth_type = password',
-    'username = placement',
-    'password = placement-pw',
-    'project_name = service',
-    'user_domain_name = Default',
-    'project_domain_name = Default',
-    'token_cache_time = -1',
-    // The test Keystone's catalog has public endpoints only; keystonemiddleware looks for internal ones by default.
-    'interface = public',
-  ];
-}
 
 describeKeystone('the ledger as a Keystone client of Placement and Nova', () => {
   let keystone: KeystoneService;
@@ -55,7 +35,7 @@ describeKeystone('the ledger as a Keystone client of Placement and Nova', () => 
     admin = await keystone.admin();
     const service = await admin.createProject('service');
     // Placement's policy wants admin (service on newer releases); Keystone lets a service validate tokens.
-    await admin.userWithRoles('placement', 'placement-pw', service, ['admin', 'service']);
+    await admin.userWithRoles(PLACEMENT_KEYSTONE_USER.user, PLACEMENT_KEYSTONE_USER.password, service, ['admin', 'service']);
     await admin.userWithRoles(LEDGER_USER.user, LEDGER_USER.password, service, ['admin', 'service']);
     placement = await startPlacementService({ config: placementWithKeystone(keystone.url) });
     await admin.registerService('placement', 'placement', placement.url);

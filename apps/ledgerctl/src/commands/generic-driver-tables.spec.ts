@@ -24,6 +24,9 @@ const host = (overrides: Partial<HostView>): HostView => ({
   status: 'active',
   agentStatus: 'up',
   lastSeenAt: '2026-01-01T00:00:00.000Z',
+  fenced: false,
+  fencedReason: null,
+  fencedAt: null,
   ...overrides,
 });
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../support/cli-error';
 import { LedgerApiClient as Client, withLedgerApiOptions } from '../support/ledger-api-client';
 import { registerHostFenceCommands } from './host-fence.command';
+import { registerHostShowCommand } from './host-show.command';
 import { instancePath, reportWorkflow, type WorkflowDetail, type WorkflowReportOptions } from './workflow.command';
 
 type Options = WorkflowReportOptions & { readonly shell: string; readonly vfs: number; readonly device?: string };
@@ -17,7 +18,8 @@ function vfCount(value: string): number {
  * `--wait` follows it to its end as `workflow show --wait` does.
  */
 export function registerHostCommands(program: Command): void {
-  const host = program.command('host').description("hosts: bring one into service (the provision workflow), fence or unfence one (a running ledger's API)");
+  const host = program.command('host').description("hosts: show one, bring one into service (the provision workflow), fence or unfence one (a running ledger's API)");
+  registerHostShowCommand(host);
   registerHostFenceCommands(host);
   withLedgerApiOptions(
     host

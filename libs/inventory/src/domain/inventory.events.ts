@@ -544,7 +544,7 @@ export type AttributeDeleted = DomainEvent<'inventory.AttributeDeleted', { reado
 
 export type AttributeEvent = AttributeCreated | AttributeDeleted;
 
-export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent | HostLivenessEvent | HostDriverEvent | HostProvisioningEvent;
+export type InventoryEvent = HostInventoryEvent | DeviceEvent | AttributeEvent | HostLivenessEvent | HostDriverEvent | HostProvisioningEvent | HostFenceEvent;
 
 /** Every inventory event type, for processor `handles` lists. */
 export const INVENTORY_EVENT_TYPES: readonly InventoryEventType[] = Object.values(InventoryEventTypes);

@@ -10,6 +10,9 @@ export class HostObject {
   @Field({ description: '`registered`, `provisioning`, `provisioned` or `provision-failed`.' }) status!: string;
   @Field({ description: '`up`, `lost` or `unknown`.' }) agentStatus!: string;
   @Field(() => String, { nullable: true }) lastSeenAt!: string | null;
+  @Field({ description: 'Fenced by an operator or auto-fence (inventory.HostFenced): nothing on it is offered or claimable until unfenced.' }) fenced!: boolean;
+  @Field(() => String, { nullable: true, description: "The fence's reason; null while not fenced." }) fencedReason!: string | null;
+  @Field(() => String, { nullable: true, description: 'When the fence was made; null while not fenced.' }) fencedAt!: string | null;
 }
 
 @ObjectType()

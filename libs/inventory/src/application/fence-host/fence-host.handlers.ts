@@ -11,6 +11,7 @@ import { toInventoryCommandResult, type InventoryCommandResult } from '../invent
 import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
 import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
 import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
+import { fenceHostDevices } from './fence-host-devices';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
 
@@ -31,13 +32,8 @@ export class FenceHostHandler implements ICommandHandler<FenceHostCommand> {
     }
     const command: HostFenceCommand = { type: 'FenceHost', hostname, reason, by: context.actor.user, at: new Date().toISOString() };
     const result = await this.hosts.run(command, context);
-    const fence = result.state.fenced!;
-    // The fence in force (this one, or an earlier one a retry completes) reaches every device; each release is one append with its DeviceFenced
-    // and, for a device type that cleans, the released handles pending a clean (started at the unfence).
-    for (const deviceUuid of result.state.devices) {
-      const clean = (await this.cleaning?.cleansAfterRelease(deviceUuid)) ?? false;
-      await this.devices.run({ type: 'FenceDevice', deviceUuid, hostname: result.state.hostname!, reason: fence.reason, fencedAt: fence.at, clean }, context);
-    }
+    // The fence in force (this one, or an earlier one a retry completes) reaches every device.
+    await fenceHostDevices((command, ctx) => this.devices.run(command, ctx), result.state, context, this.cleaning);
     return toInventoryCommandResult(result);
   }
 }
@@ -68,6 +64,6 @@ function hostFenceCommands(store: EventStore, locks: StreamLocks) {
   });
 }
 
-type HostFenceCommands = ReturnType<typeof hostFenceCommands>;
+export type HostFenceCommands = ReturnType<typeof hostFenceCommands>;
 
 export const hostFenceCommandsProvider: Provider = { provide: HOST_FENCE_COMMANDS, inject: [EVENT_STORE, STREAM_LOCKS], useFactory: hostFenceCommands };

@@ -6,6 +6,7 @@ import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.polic
 import { hostFenceDecider, type HostFenceState } from '../../domain/host-fence.decider';
 import type { HostFenceEvent, HostInventoryEvent } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
+import { fenceHostDevices } from './fence-host-devices';
 
 export interface HostFenceReactorPorts {
   readonly store: Pick<EventStore, 'readStream'>;
@@ -42,15 +43,8 @@ export function hostFenceReactor(ports: HostFenceReactorPorts): Reactor {
         correlationId: event.metadata.correlationId,
         causationId: event.id,
       };
-      const { fenced } = host;
-      for (const deviceUuid of host.devices) {
-        if (!fenced) {
-          await ports.runOnDevice({ type: 'UnfenceDevice', deviceUuid, hostname }, context);
-          continue;
-        }
-        const clean = (await ports.cleaning?.cleansAfterRelease(deviceUuid)) ?? false;
-        await ports.runOnDevice({ type: 'FenceDevice', deviceUuid, hostname, reason: fenced.reason, fencedAt: fenced.at, clean }, context);
-      }
+      if (host.fenced) return fenceHostDevices(ports.runOnDevice, host, context, ports.cleaning);
+      for (const deviceUuid of host.devices) await ports.runOnDevice({ type: 'UnfenceDevice', deviceUuid, hostname }, context);
     },
   };
 }

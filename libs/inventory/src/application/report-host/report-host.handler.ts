@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateCache, EVENT_STORE, handleCommand, type CommandResult, type EventStore } from '@ledger/eventstore';
+import { AggregateCache, type CommandContext, EVENT_STORE, handleCommand, type CommandResult, type EventStore } from '@ledger/eventstore';
 import { fingerprintOfReport, hostInventoryDecider } from '../../domain/host-inventory.decider';
 import type { HostInventoryState } from '../../domain/host-inventory.state';
 import type { HostReport } from '../../domain/host-report';
@@ -8,8 +8,11 @@ import { hostnameProblem } from '../../domain/hostname';
 import { ReportInvalidError } from '../../domain/inventory.errors';
 import { INVENTORY_EVENT_SCHEMA_VERSIONS } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
+import type { DeviceCommands } from '../device-commands';
+import { fenceHostDevices } from '../fence-host/fence-host-devices';
+import type { HostFenceCommands } from '../fence-host/fence-host.handlers';
 import { toInventoryCommandResult, type InventoryCommandResult } from '../inventory-command.result';
-import { HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from '../inventory.tokens';
+import { DEVICE_COMMANDS, HOST_FENCE_COMMANDS, HOST_INVENTORY_CACHE, UNCHANGED_REPORT_MEMO } from '../inventory.tokens';
 import { ReportHostCommand } from './report-host.command';
 import type { UnchangedReportMemo } from './unchanged-report.memo';
 
@@ -19,6 +22,8 @@ export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(HOST_INVENTORY_CACHE) private readonly cache: AggregateCache<HostInventoryState>,
     @Inject(UNCHANGED_REPORT_MEMO) private readonly memo: UnchangedReportMemo,
+    @Inject(HOST_FENCE_COMMANDS) private readonly hostFences: HostFenceCommands,
+    @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
   ) {}
 
   async execute({ report, context, receivedAt, bodyDigest }: ReportHostCommand): Promise<InventoryCommandResult> {
@@ -34,7 +39,18 @@ export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
       { cache: this.cache, schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS },
     );
     this.rememberIfUnchangedNow(report, result, bodyDigest);
+    if (result.events.some((event) => event.type === 'inventory.DeviceDiscovered')) await this.fenceIfHostFenced(report.hostname, context);
     return toInventoryCommandResult(result);
+  }
+
+  /**
+   * A device a fenced host reports for the first time is fenced as it
+   * arrives, like its siblings were: its own stream then refuses claims and
+   * records why, beside Placement's reservation and the bind's pre-check.
+   */
+  private async fenceIfHostFenced(hostname: string, context: CommandContext): Promise<void> {
+    const { state } = await this.hostFences.load(hostStream(hostname));
+    await fenceHostDevices((command, ctx) => this.devices.run(command, ctx), state, context);
   }
 
   /**
