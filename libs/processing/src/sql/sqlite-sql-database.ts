@@ -49,8 +49,17 @@ export async function openSqliteSqlDatabase(options: SqliteSqlDatabaseOptions): 
  * of an earlier one instead of replaying the log from position 0.
  */
 export async function copySqliteSqlDatabase(db: SqlDatabase): Promise<SqlDatabase> {
-  if (!(db instanceof SqliteSqlDatabase)) throw new TypeError(`only a SQLite database can be copied, not ${db.dialect}`);
-  const image = await db.serialize();
+  return openSqliteSqlImage(await serializeSqliteSqlDatabase(db));
+}
+
+/** A SQLite database as its serialized image (a file's bytes), taken between its transactions: what a read-model snapshot stores. */
+export async function serializeSqliteSqlDatabase(db: SqlDatabase): Promise<Buffer> {
+  if (!(db instanceof SqliteSqlDatabase)) throw new TypeError(`only a SQLite database can be serialized, not ${db.dialect}`);
+  return db.serialize();
+}
+
+/** A private in-memory database opened from a serialized image (a copy, or a snapshot file's bytes); the image itself is not changed. */
+export function openSqliteSqlImage(image: Buffer): SqlDatabase {
   return new SqliteSqlDatabase(new SqliteStatements(new Database(image)), null, DEFAULT_BUSY_TIMEOUT_MS);
 }
 
