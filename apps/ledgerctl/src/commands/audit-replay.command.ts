@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { dataFiles, eventStoreOptions } from '@ledger/config';
 import { openEventStore } from '@ledger/eventstore';
 import {
+  AsOfBeyondHeadError,
   AsOfRebuilds,
   type LogPoint,
   openSqliteSqlDatabase,
@@ -76,7 +77,12 @@ async function replayLive(projection: Processor, asOf: LogPoint, options: Replay
   const rebuilds = new AsOfRebuilds(store, 1, snapshots);
   try {
     const position = await positionOfPoint(store, asOf);
-    const { answer } = await rebuilds.read(projection, { position }, (db) => render(db, { asOf: options.asOf, projection: projection.name, position }, options));
+    const { answer } = await rebuilds
+      .read(projection, { position }, (db) => render(db, { asOf: options.asOf, projection: projection.name, position }, options))
+      .catch((error: unknown) => {
+        // The API's 400: bad input, as a malformed point is.
+        throw error instanceof AsOfBeyondHeadError ? new CliError(`${error.code}: ${error.message}`, 2) : error;
+      });
     process.stdout.write(answer);
   } finally {
     await rebuilds.close();
