@@ -71,7 +71,12 @@ export class AsOfRebuilds {
     const db = (async () => {
       const snapshot = await this.snapshots?.restore(projection, position, base?.position);
       const scratch = snapshot?.db ?? (base ? await this.copyOf(base) : await openSqliteSqlDatabase({ file: ':memory:' }));
-      await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: snapshot !== undefined || base !== undefined });
+      try {
+        await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: snapshot !== undefined || base !== undefined });
+      } catch (error) {
+        await scratch.close();
+        throw error;
+      }
       return scratch;
     })();
     const rebuild: Rebuild = { projection: projection.name, position, db, readers: 0, evicted: false };

@@ -3,10 +3,10 @@ import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { readCheckpoint, readCheckpointHash } from '../checkpoints/checkpoint';
 import type { Processor } from '../processors/processor';
 import type { SqlDatabase } from '../sql/sql-database.port';
-import { openSqliteSqlImage, serializeSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import { openSqliteScratchCopy, serializeSqliteSqlDatabase } from '../sql/sqlite-sql-database';
 import type { SnapshotFile, SnapshotFiles } from './snapshot-files';
 
-/** A snapshot opened for use: a private in-memory copy of the read model as of `position`, verified against the log. */
+/** A snapshot opened for use: a private scratch copy of the read model as of `position` (deleted when closed), verified against the log. */
 export interface RestoredSnapshot {
   readonly db: SqlDatabase;
   readonly position: number;
@@ -63,7 +63,7 @@ export class ReadModelSnapshots implements SnapshotSource {
   private async verified(processor: Processor, file: SnapshotFile): Promise<RestoredSnapshot | undefined> {
     let db: SqlDatabase;
     try {
-      db = openSqliteSqlImage(this.files.read(file));
+      db = openSqliteScratchCopy(file.path);
     } catch (error) {
       this.onRefused({ file: file.path, position: file.position, reason: 'unreadable', detail: (error as Error).message });
       return undefined;
