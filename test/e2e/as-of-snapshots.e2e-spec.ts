@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { dataFiles } from '@ledger/config';
@@ -16,8 +16,9 @@ describe('as-of reads from read-model snapshots taken as the log grows', () => {
   let exportFile: string;
   let snapshotDir: string;
 
+  // The directory appears with the first snapshot.
   const inventorySnapshots = () =>
-    readdirSync(snapshotDir)
+    (existsSync(snapshotDir) ? readdirSync(snapshotDir) : [])
       .filter((name) => name.startsWith('inventory.') && name.endsWith('.sqlite'))
       .sort();
   const replay = async (position: number, ...source: string[]) => {
