@@ -1,9 +1,10 @@
 import { INVENTORY_EVENT_TYPES } from '@ledger/inventory';
-import type { Projection } from '@ledger/processing';
+import type { ProcessorFold, Projection, SqlExecutor } from '@ledger/processing';
 import { createInventorySchema, emptyInventoryTables } from './inventory.schema';
 import { applyInventoryEvent } from './working-set/apply-inventory-event';
 import { collectBatchKeys } from './working-set/batch-keys';
 import { flushWorkingSet } from './working-set/flush-working-set';
+import { InventoryWorkingSet } from './working-set/inventory-working-set';
 import { loadWorkingSet } from './working-set/load-working-set';
 
 /**
@@ -13,7 +14,9 @@ import { loadWorkingSet } from './working-set/load-working-set';
  * are read with a few set-based SELECTs, its events applied in order, and
  * the outcome written with multi-row upserts and deletes. Statements per
  * batch instead of per event are what keeps a rebuild fast, above all on
- * PostgreSQL, where each statement is a round trip. Redelivery is a no-op:
+ * PostgreSQL, where each statement is a round trip. A rebuild folds
+ * several reads into one working set (`fold`), so a row that many events
+ * change is written once per fold rather than once per read. Redelivery is a no-op:
  * host-stream events are guarded by `inv_hosts.stream_version`, device-stream
  * events by `inv_devices.device_version`, attribute-stream events by
  * `inv_attributes.stream_version`. Device health and the agent's lost / back
@@ -30,8 +33,21 @@ export const inventoryProjection: Projection = {
   setup: createInventorySchema,
   reset: emptyInventoryTables,
   async apply(events, tx) {
-    const set = await loadWorkingSet(tx, collectBatchKeys(events));
-    for (const event of events) applyInventoryEvent(set, event);
-    await flushWorkingSet(tx, set);
+    const fold = foldInventory(tx);
+    await fold.add(events);
+    await fold.flush();
   },
+  fold: foldInventory,
 };
+
+/** Reads folded into one working set: each adds the rows it needs that the set lacks; the flush writes each changed row once. */
+function foldInventory(tx: SqlExecutor): ProcessorFold {
+  const set = new InventoryWorkingSet();
+  return {
+    async add(events) {
+      await loadWorkingSet(tx, collectBatchKeys(events), set);
+      for (const event of events) applyInventoryEvent(set, event);
+    },
+    flush: () => flushWorkingSet(tx, set),
+  };
+}

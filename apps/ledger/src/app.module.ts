@@ -9,6 +9,7 @@ import { QuotaModule } from '@ledger/quota/nest';
 import { AgentsModule } from './agents/agents.module';
 import { AllocationConductorModule } from './allocation/allocation-conductor.module';
 import { AuditHttpModule } from './audit/audit-http.module';
+import { SnapshotTakingModule } from './audit/snapshot-taking.module';
 import { CyborgV2Module } from './cyborg-v2/cyborg-v2.module';
 import { GraphqlApiModule } from './graphql/graphql-api.module';
 import { HealthController } from './http/health.controller';
@@ -55,7 +56,7 @@ export class AppModule {
     if (config.roles.includes('conductor')) imports.push(DeviceCleaningPolicyModule, InventoryModule, QuotaModule, AllocationConductorModule, JobsConductorModule);
     if (config.roles.includes('conductor')) imports.push(ProgrammingModule.forRoot(config.bitstreams), WorkflowRuntimeModule.forRoot(config, workflows));
     if (config.roles.includes('conductor')) imports.push(ProvisioningConductorModule.forRoot(config));
-    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config));
+    if (config.roles.includes('processors')) imports.push(ProcessorsModule.forRoot(config), SnapshotTakingModule.forRoot());
     if (config.roles.includes('api')) imports.push(InventoryHttpModule, QuotaHttpModule, CyborgV2Module, JobsHttpModule, PlacementHttpModule);
     if (config.roles.includes('api')) imports.push(ProgrammingHttpModule, ProvisioningHttpModule, AuditHttpModule);
     if (config.roles.includes('api')) imports.push(GraphqlApiModule);

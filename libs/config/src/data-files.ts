@@ -11,4 +11,6 @@ export const dataFiles = (config: Pick<LedgerConfig, 'dataDir'>) => ({
   checkpointKey: join(config.dataDir, 'credentials', 'checkpoint-signing.key'),
   /** Signed head checkpoints, one JSON line each, beside the store rather than in it (docs/architecture.md). */
   checkpoints: join(config.dataDir, 'checkpoints.jsonl'),
+  /** Read-model snapshots for as-of reads, one SQLite image each (docs/audit.md, "Snapshots"). */
+  snapshots: join(config.dataDir, 'snapshots'),
 });

@@ -89,6 +89,12 @@ describe('loadLedgerConfig', () => {
     expect(() => loadLedgerConfig({ LEDGER_AUDIT_VERIFY_THREADS: '-1' })).toThrow(/LEDGER_AUDIT_VERIFY_THREADS/);
   });
 
+  it('snapshots the as-of read models every 25,000 events and every 60 minutes unless told otherwise (0: never)', () => {
+    expect(loadLedgerConfig({})).toMatchObject({ snapshotEveryEvents: 25_000, snapshotEveryMinutes: 60 });
+    expect(loadLedgerConfig({ LEDGER_SNAPSHOT_EVERY_EVENTS: '0', LEDGER_SNAPSHOT_EVERY_MINUTES: '5' })).toMatchObject({ snapshotEveryEvents: 0, snapshotEveryMinutes: 5 });
+    expect(() => loadLedgerConfig({ LEDGER_SNAPSHOT_EVERY_EVENTS: '-1' })).toThrow(/LEDGER_SNAPSHOT_EVERY_EVENTS/);
+  });
+
   it("enforces Cyborg's default policy unless LEDGER_POLICY_FILE names a file, resolved from the working directory", () => {
     expect(loadLedgerConfig({}, '/srv/ledger').policyFile).toBeUndefined();
     expect(loadLedgerConfig({ LEDGER_POLICY_FILE: 'etc/policy.yaml' }, '/srv/ledger').policyFile).toBe('/srv/ledger/etc/policy.yaml');

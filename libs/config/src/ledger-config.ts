@@ -164,6 +164,15 @@ export interface LedgerConfig {
    * small log is verified on one thread whatever this says.
    */
   readonly auditVerifyThreads: number;
+  /**
+   * LEDGER_SNAPSHOT_EVERY_EVENTS (25000; 0: never by count) and
+   * LEDGER_SNAPSHOT_EVERY_MINUTES (60; 0: never by time): the processors
+   * role snapshots the read models that answer `asOf` each time the log has
+   * grown that many events, and at the head once that long has passed, so
+   * an as-of answer replays at most about that many events.
+   */
+  readonly snapshotEveryEvents: number;
+  readonly snapshotEveryMinutes: number;
   /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
   readonly placement: PlacementConfig;
   /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
@@ -235,6 +244,8 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     checkpointSeconds: integerSetting(env, 'LEDGER_CHECKPOINT_SECONDS', 60, 1, 86_400),
     checkpointPublishFile: optionalPath(env, 'LEDGER_CHECKPOINT_PUBLISH_FILE', cwd),
     auditVerifyThreads: integerSetting(env, 'LEDGER_AUDIT_VERIFY_THREADS', 0, 0, 256),
+    snapshotEveryEvents: integerSetting(env, 'LEDGER_SNAPSHOT_EVERY_EVENTS', 25_000, 0, 100_000_000),
+    snapshotEveryMinutes: integerSetting(env, 'LEDGER_SNAPSHOT_EVERY_MINUTES', 60, 0, 10_080),
     placement: loadPlacementConfig(env, auth.keystone !== undefined),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),

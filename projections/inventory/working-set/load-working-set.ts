@@ -33,33 +33,35 @@ const regionProgramsByDeployable = select(REGION_PROGRAM_COLUMNS, 'inv_region_pr
 const attributesByDeployable = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'deployable_uuid');
 const attributesByUuid = select(ATTRIBUTE_COLUMNS, 'inv_attributes', 'uuid');
 
-/** Reads every stored row the batch's events may read or write, a few set-based SELECTs per table. */
-export async function loadWorkingSet(tx: SqlExecutor, keys: BatchKeys): Promise<InventoryWorkingSet> {
-  const set = new InventoryWorkingSet();
-  for (const row of await hostsByName.all<HostRow>(tx, keys.hostnames)) set.hosts.load(row);
-  for (const row of await devicesByUuid.all<DeviceRow>(tx, keys.deviceUuids)) set.devices.load(row);
+/**
+ * Reads every stored row the batch's events may read or write that `set`
+ * does not hold yet, a few set-based SELECTs per table. A fresh set loads
+ * all of them; a set that earlier reads of the same fold filled loads only
+ * keys and groups it has not seen, so a row is read from the table at most
+ * once per fold.
+ */
+export async function loadWorkingSet(tx: SqlExecutor, keys: BatchKeys, set = new InventoryWorkingSet()): Promise<InventoryWorkingSet> {
+  for (const row of await hostsByName.all<HostRow>(tx, set.hosts.unknown(keys.hostnames))) set.hosts.load(row);
+  for (const row of await devicesByUuid.all<DeviceRow>(tx, set.devices.unknown(keys.deviceUuids))) set.devices.load(row);
 
   // A wholesale delete takes every handle of the doomed deployables, also
   // ones the batch never names, so those are loaded by their deployable.
   const handleParents = new Set(keys.handleParentUuids);
-  for (const row of await deployablesByDevice.all<DeployableRow>(tx, keys.parentDeviceUuids)) {
+  for (const device of keys.parentDeviceUuids) for (const uuid of set.deployables.keysIn(device)) handleParents.add(uuid);
+  for (const row of await deployablesByDevice.all<DeployableRow>(tx, set.deployables.unknownGroups(keys.parentDeviceUuids))) {
     set.deployables.load(row);
     handleParents.add(row.uuid);
   }
-  const unseenDeployables = [...keys.deployableUuids].filter((uuid) => set.deployables.get(uuid) === undefined);
-  for (const row of await deployablesByUuid.all<DeployableRow>(tx, unseenDeployables)) set.deployables.load(row);
+  for (const row of await deployablesByUuid.all<DeployableRow>(tx, set.deployables.unknown(keys.deployableUuids))) set.deployables.load(row);
 
-  for (const row of await handlesByDeployable.all<AttachHandleRow>(tx, handleParents)) set.handles.load(row);
-  const unseenHandles = [...keys.handleUuids].filter((uuid) => set.handles.get(uuid) === undefined);
-  for (const row of await handlesByUuid.all<AttachHandleRow>(tx, unseenHandles)) set.handles.load(row);
-  for (const row of await claimsByHandle.all<HandleClaimRow>(tx, keys.handleUuids)) set.claims.load(row);
-  for (const row of await regionProgramsByDeployable.all<RegionProgramRow>(tx, keys.deployableUuids)) set.regionPrograms.load(row);
+  for (const row of await handlesByDeployable.all<AttachHandleRow>(tx, set.handles.unknownGroups(handleParents))) set.handles.load(row);
+  for (const row of await handlesByUuid.all<AttachHandleRow>(tx, set.handles.unknown(keys.handleUuids))) set.handles.load(row);
+  for (const row of await claimsByHandle.all<HandleClaimRow>(tx, set.claims.unknown(keys.handleUuids))) set.claims.load(row);
+  for (const row of await regionProgramsByDeployable.all<RegionProgramRow>(tx, set.regionPrograms.unknown(keys.deployableUuids))) set.regionPrograms.load(row);
 
   // Putting or deleting a deployable rewrites its discovered attributes.
-  for (const row of await attributesByDeployable.all<AttributeRow>(tx, new Set([...handleParents, ...keys.deployableUuids]))) {
-    set.attributes.load(row);
-  }
-  const unseenAttributes = [...keys.attributeUuids].filter((uuid) => set.attributes.get(uuid) === undefined);
-  for (const row of await attributesByUuid.all<AttributeRow>(tx, unseenAttributes)) set.attributes.load(row);
+  const attributeParents = set.attributes.unknownGroups(new Set([...handleParents, ...keys.deployableUuids]));
+  for (const row of await attributesByDeployable.all<AttributeRow>(tx, attributeParents)) set.attributes.load(row);
+  for (const row of await attributesByUuid.all<AttributeRow>(tx, set.attributes.unknown(keys.attributeUuids))) set.attributes.load(row);
   return set;
 }

@@ -8,6 +8,10 @@
 export class TableRows<Row> {
   private readonly rows = new Map<string, Row>();
   private readonly groups = new Map<string, Set<string>>();
+  /** Keys whose stored row is known here: loaded, found absent, written or deleted. */
+  private readonly known = new Set<string>();
+  /** Groups whose stored rows have all been loaded. */
+  private readonly knownGroups = new Set<string>();
   readonly changed = new Set<string>();
   readonly deleted = new Set<string>();
 
@@ -16,12 +20,39 @@ export class TableRows<Row> {
     private readonly groupOf?: (row: Row) => string,
   ) {}
 
-  /** A row as stored before the batch; a row loaded twice keeps its first copy. */
+  /**
+   * A row as stored before the batch. A row loaded twice keeps its first
+   * copy, and a deleted one stays deleted: when several reads fold into one
+   * set, the table still holds what earlier reads changed here.
+   */
   load(row: Row): void {
     const key = this.keyOf(row);
-    if (this.rows.has(key)) return;
+    this.known.add(key);
+    if (this.rows.has(key) || this.deleted.has(key)) return;
     this.rows.set(key, row);
     this.group(row, key);
+  }
+
+  /** The keys whose stored rows are not known here yet, from now on taken as known: the caller loads them. */
+  unknown(keys: Iterable<string>): string[] {
+    const unknown: string[] = [];
+    for (const key of keys) {
+      if (this.known.has(key)) continue;
+      this.known.add(key);
+      unknown.push(key);
+    }
+    return unknown;
+  }
+
+  /** The groups whose stored rows are not all loaded here yet, from now on taken as loaded: the caller loads them. */
+  unknownGroups(groups: Iterable<string>): string[] {
+    const unknown: string[] = [];
+    for (const group of groups) {
+      if (this.knownGroups.has(group)) continue;
+      this.knownGroups.add(group);
+      unknown.push(group);
+    }
+    return unknown;
   }
 
   get(key: string): Row | undefined {
@@ -33,6 +64,7 @@ export class TableRows<Row> {
     const key = this.keyOf(row);
     const previous = this.rows.get(key);
     if (previous !== undefined && previous !== row) this.ungroup(previous, key);
+    this.known.add(key);
     this.rows.set(key, row);
     this.group(row, key);
     this.changed.add(key);
@@ -42,6 +74,7 @@ export class TableRows<Row> {
   delete(key: string): void {
     const row = this.rows.get(key);
     if (row !== undefined) this.ungroup(row, key);
+    this.known.add(key);
     this.rows.delete(key);
     this.changed.delete(key);
     this.deleted.add(key);

@@ -1,9 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type EventStore, openEventStore, verifyStoreLog, verifyThreadCount } from '@ledger/eventstore';
 import { deviceUuidOf } from '@ledger/inventory';
-import { openSqliteSqlDatabase, rebuildProcessor, type SqlDatabase } from '@ledger/processing';
+import { AsOfRebuilds, openSqliteSqlDatabase, ReadModelSnapshots, rebuildProcessor, SnapshotFiles, SnapshotTaker, type SqlDatabase } from '@ledger/processing';
 import { computeUsageReport, DeviceHistoryQueries, deviceHistoryProjection, resolveUsageWindow } from '@ledger/projections/device-history';
-import { inventoryProjection } from '@ledger/projections/inventory';
+import { InventoryQueries, inventoryProjection } from '@ledger/projections/inventory';
 import { appendTwoTenancies } from '../../../projections/device-history/testing/tenancy-history';
 import { hostname } from '../../support/fleet';
 import type { BenchContext } from '../bench-context';
@@ -12,6 +15,8 @@ import { writeInventoryHistory } from '../fixtures/inventory-log';
 import { percentile, perSecond } from '../measure/statistics';
 import { sequentialLatencies } from '../measure/sequential-latency';
 
+/** LEDGER_SNAPSHOT_EVERY_EVENTS's default: the snapshots `as_of_first_1m_ms` finds were taken this far apart. */
+const SNAPSHOT_EVERY_EVENTS = 25_000;
 /** The fleet's history yields about this many events a host over four reports (59,200 from 4,000 hosts). */
 const EVENTS_PER_HOST = 14.8;
 /**
@@ -23,7 +28,10 @@ const EVENTS_PER_HOST = 14.8;
  * do; `who_held_ms` is the tenancy query on the device-history read model
  * built over that log (its build time goes in the record's notes);
  * `usage_report_1m_ms` is a signed usage report of the month before the
- * head for every project, as GET /api/v1/usage computes it on that model.
+ * head for every project, as GET /api/v1/usage computes it on that model;
+ * `as_of_first_1m_ms` is the first as-of read of the inventory at a random
+ * position, with the snapshots a ledger takes as the log grows (taken
+ * first, untimed; how long they took goes in the notes).
  */
 export const auditBench: BenchModule = {
   records: [
@@ -31,6 +39,7 @@ export const auditBench: BenchModule = {
     { name: 'audit_replay_1m_s', unit: 's', digits: 2, min: 0 },
     { name: 'who_held_ms', unit: 'ms', min: 0 },
     { name: 'usage_report_1m_ms', unit: 'ms', min: 0 },
+    { name: 'as_of_first_1m_ms', unit: 'ms', min: 0 },
   ],
   async run(context, wanted) {
     const kept = process.env.LEDGER_BENCH_AUDIT_LOG;
@@ -39,6 +48,7 @@ export const auditBench: BenchModule = {
     const results: Measurement[] = [];
     if (wanted.has('audit_verify_per_s')) results.push(await verifyRate(context, store, events));
     if (wanted.has('audit_replay_1m_s')) results.push(await replaySeconds(context, store, events));
+    if (wanted.has('as_of_first_1m_ms')) results.push(await firstAsOfLatency(context, store, events));
     if (wanted.has('who_held_ms') || wanted.has('usage_report_1m_ms')) {
       const history = await deviceHistory(context, store);
       try {
@@ -107,6 +117,35 @@ async function replaySeconds(context: BenchContext, store: EventStore, events: n
   await db.close();
   context.progress(`audit_replay_1m_s ${value.toFixed(2)} s (${progress.applied} inventory events applied of ${events})`);
   return { name: 'audit_replay_1m_s', value, notes: `inventory as of the head of ${events} events (${progress.applied} applied) into :memory:` };
+}
+
+/** Snapshots taken over the log as a ledger takes them (SnapshotTaker), then one as-of read at a random position through AsOfRebuilds, as `?asOf=` serves it. */
+async function firstAsOfLatency(context: BenchContext, store: EventStore, events: number): Promise<Measurement> {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-snapshots-'));
+  try {
+    const snapshots = new ReadModelSnapshots(store, new SnapshotFiles(directory));
+    const taker = new SnapshotTaker({ store, snapshots, processors: [inventoryProjection], everyEvents: SNAPSHOT_EVERY_EVENTS, everyMs: 0, batchSize: 50_000 });
+    const takeStarted = performance.now();
+    const taken = await taker.takeDue();
+    const takeSeconds = (performance.now() - takeStarted) / 1000;
+    await taker.close();
+    const position = 1 + Math.floor(Math.random() * events);
+    const rebuilds = new AsOfRebuilds(store, 4, snapshots);
+    const started = performance.now();
+    const { answer } = await rebuilds.read(inventoryProjection, { position }, (db) => new InventoryQueries(db).listHosts({ limit: 100 }));
+    const value = performance.now() - started;
+    await rebuilds.close();
+    if (answer.items.length === 0) throw new Error(`as_of_first: no hosts as of position ${position}`);
+    const from = Math.floor(position / SNAPSHOT_EVERY_EVENTS) * SNAPSHOT_EVERY_EVENTS;
+    context.progress(`as_of_first_1m_ms ${value.toFixed(1)} ms at position ${position} (snapshot at ${from}; ${taken.length} snapshots taken in ${takeSeconds.toFixed(1)} s)`);
+    return {
+      name: 'as_of_first_1m_ms',
+      value,
+      notes: `position ${position} of ${events}, from the snapshot at ${from}; ${taken.length} snapshots every ${SNAPSHOT_EVERY_EVENTS} events took ${takeSeconds.toFixed(1)} s to take`,
+    };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 interface DeviceHistory {

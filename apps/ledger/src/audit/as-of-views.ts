@@ -9,3 +9,6 @@ export const INVENTORY_AS_OF: AsOfView<InventoryQueries> = { projection: invento
 export const ARQS_AS_OF: AsOfView<ArqQueries> = { projection: arqProjection, queries: (db) => new ArqQueries(db) };
 export const QUOTA_AS_OF: AsOfView<QuotaQueries> = { projection: quotaProjection, queries: (db) => new QuotaQueries(db) };
 export const WORKFLOWS_AS_OF: AsOfView<WorkflowQueries> = { projection: workflowsProjection, queries: (db) => new WorkflowQueries(db) };
+
+/** The projections behind those routes: the read models the processors role snapshots for as-of reads. */
+export const AS_OF_PROJECTIONS = [INVENTORY_AS_OF, ARQS_AS_OF, QUOTA_AS_OF, WORKFLOWS_AS_OF].map((view) => view.projection);

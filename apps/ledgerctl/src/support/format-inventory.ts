@@ -3,8 +3,9 @@ import type { InventorySnapshot } from '@ledger/projections/inventory';
 type Row = Record<string, unknown>;
 
 /** The replayed inventory as an indented outline: host → device → deployable → attach handles. */
-export function formatInventory(header: { asOf: string; position: number; eventsApplied: number }, snapshot: InventorySnapshot): string {
-  const lines = [`inventory as of ${header.asOf} (position ${header.position}, ${header.eventsApplied} events applied)`];
+export function formatInventory(header: { asOf: string; position: number; eventsApplied?: number }, snapshot: InventorySnapshot): string {
+  const applied = header.eventsApplied === undefined ? '' : `, ${header.eventsApplied} events applied`;
+  const lines = [`inventory as of ${header.asOf} (position ${header.position}${applied})`];
   const byKey = (rows: readonly Row[], key: string) => {
     const groups = new Map<unknown, Row[]>();
     for (const row of rows) groups.set(row[key], [...(groups.get(row[key]) ?? []), row]);

@@ -2,6 +2,7 @@ import type { EventStore } from '@ledger/eventstore';
 import { ValidationError } from '@ledger/kernel';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { copySqliteSqlDatabase, openSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import type { SnapshotSource } from '../snapshots/read-model-snapshots';
 import { type LogPoint, positionAtTime } from './log-point';
 import type { Processor } from './processor';
 import { rebuildProcessor } from './rebuild-processor';
@@ -25,16 +26,16 @@ interface Rebuild {
 const DEFAULT_CAPACITY = 4;
 
 /**
- * Read models as they were at a point of the log, for `?asOf=` and the
- * GraphQL `asOf` argument: the projection is rebuilt from position 0 into a
- * scratch in-memory SQLite up to that point, and the caller's own query
- * class runs on it. The newest few rebuilds are kept by (projection,
- * position); one evicted while a reader still uses it closes when that
- * reader is done. A rebuild at a later position than a kept one starts
- * from a copy of the nearest kept one and replays only the events between
- * (moving forward through time pays for the distance moved, not for the
- * whole log). A time resolves to the last position recorded at or
- * before it, so two times between the same events share one rebuild.
+ * Read models as they were at a point of the log, for `?asOf=`, the
+ * GraphQL `asOf` argument and `audit replay`: the projection is rebuilt
+ * into a scratch in-memory SQLite up to that point, and the caller's own
+ * query class runs on it. The rebuild starts from the latest of: a
+ * snapshot at or before the point (`snapshots`, verified against the log
+ * before use), a copy of a kept rebuild before it, or position 0; it
+ * replays only the events after that. The newest few rebuilds are kept by
+ * (projection, position); one evicted while a reader still uses it closes
+ * when that reader is done. A time resolves to the last position recorded
+ * at or before it, so two times between the same events share one rebuild.
  */
 export class AsOfRebuilds {
   private readonly cache = new Map<string, Rebuild>();
@@ -42,6 +43,7 @@ export class AsOfRebuilds {
   constructor(
     private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
     private readonly capacity = DEFAULT_CAPACITY,
+    private readonly snapshots?: SnapshotSource,
   ) {}
 
   /** Runs `read` on the projection's read model as of `point`; resolves to its answer and the position it reflects. */
@@ -67,8 +69,14 @@ export class AsOfRebuilds {
     }
     const base = this.nearestBefore(projection.name, position);
     const db = (async () => {
-      const scratch = base ? await this.copyOf(base) : await openSqliteSqlDatabase({ file: ':memory:' });
-      await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: base !== undefined });
+      const snapshot = await this.snapshots?.restore(projection, position, base?.position);
+      const scratch = snapshot?.db ?? (base ? await this.copyOf(base) : await openSqliteSqlDatabase({ file: ':memory:' }));
+      try {
+        await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: snapshot !== undefined || base !== undefined });
+      } catch (error) {
+        await scratch.close();
+        throw error;
+      }
       return scratch;
     })();
     const rebuild: Rebuild = { projection: projection.name, position, db, readers: 0, evicted: false };

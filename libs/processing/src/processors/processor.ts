@@ -31,6 +31,19 @@ export interface Processor {
    * database means as many round trips.
    */
   apply(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void>;
+  /**
+   * Optional, for long replays (`rebuildProcessor`): several reads of the
+   * log applied in one transaction, each row the reads change written once
+   * at the end instead of once per read. The read model is the one `apply`
+   * gives on the same events.
+   */
+  fold?(tx: SqlExecutor): ProcessorFold;
+}
+
+/** A fold over several reads in one transaction: `add` each read's events in position order, then `flush` once. */
+export interface ProcessorFold {
+  add(events: readonly RecordedEvent[]): Promise<void>;
+  flush(): Promise<void>;
 }
 
 /** A projection is a processor whose output is a read model served to users. */

@@ -34,6 +34,29 @@ describe('rebuildProcessor', () => {
     expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 26 });
   });
 
+  it('folds several reads into one transaction for a processor that folds, committing every foldEvents, to the same read model', async () => {
+    const store = new InMemoryEventStore();
+    await appendSpread(store, { count: 25, streams: 5 });
+    const adds: number[] = [];
+    const folding: Processor = {
+      ...projection,
+      fold: (tx) => {
+        const events: Parameters<Processor['apply']>[0][number][] = [];
+        return {
+          add: async (read) => (adds.push(read.length), events.push(...read), undefined),
+          flush: () => projection.apply(events, tx),
+        };
+      },
+    };
+    const progress: RebuildProgress[] = [];
+    const result = await rebuildProcessor(store, db, folding, { batchSize: 4, foldEvents: 10, untilPosition: 23, onProgress: (step) => progress.push(step) });
+    expect(result).toMatchObject({ position: 23, applied: 23 });
+    expect(progress.map((step) => step.position)).toEqual([12, 23]);
+    expect(adds).toEqual([4, 4, 4, 4, 4, 3]);
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 5, 'device-1': 5, 'device-2': 5, 'device-3': 4, 'device-4': 4 });
+    expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 23 });
+  });
+
   it('stops at a position: the read model as of that position', async () => {
     const store = new InMemoryEventStore();
     await appendSpread(store, { count: 30, streams: 3 });

@@ -1,12 +1,16 @@
-import type { EventStore } from '@ledger/eventstore';
+import type { EventStore, RecordedEvent } from '@ledger/eventstore';
+import { advanceCheckpoint } from '../checkpoints/advance-checkpoint';
 import type { Checkpoint } from '../checkpoints/checkpoint';
 import { readCheckpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { ensureProcessingTables } from '../checkpoints/processing-tables';
 import type { SqlDatabase } from '../sql/sql-database.port';
-import { commitBatch } from './commit-batch';
+import { ApplyFailedError, commitBatch } from './commit-batch';
 import type { Processor } from './processor';
 import { processorFilter } from './processor-filter';
+
+/** Events folded per transaction by default: the working set of 200,000 inventory events is a few hundred MB. */
+const DEFAULT_FOLD_EVENTS = 200_000;
 
 export interface RebuildOptions {
   /** Stop after this position: the read model "as of" it. Default: the head. */
@@ -28,6 +32,12 @@ export interface RebuildOptions {
    * of an earlier as-of rebuild). Default false.
    */
   readonly resume?: boolean;
+  /**
+   * Events applied per transaction at most where the processor folds
+   * (`Processor.fold`): reads of `batchSize` are folded until this many are
+   * applied, each changed row written once. Default 200,000.
+   */
+  readonly foldEvents?: number;
   /** Called after each committed batch. */
   readonly onProgress?: (progress: RebuildProgress) => void;
 }
@@ -54,32 +64,104 @@ export async function rebuildProcessor(
   options: RebuildOptions = {},
 ): Promise<RebuildProgress> {
   const started = performance.now();
-  const batchSize = options.batchSize ?? 50_000;
-  const untilPosition = options.untilPosition ?? Number.POSITIVE_INFINITY;
-  const untilTime = options.untilTime === undefined ? undefined : new Date(options.untilTime).toISOString();
-  const filter = processorFilter(processor);
+  const read = boundedReader(store, processor, options);
+  const foldEvents = options.foldEvents ?? DEFAULT_FOLD_EVENTS;
   let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor);
   let applied = 0;
   const progress = (): RebuildProgress => ({ position: from.position, applied, elapsedMs: performance.now() - started });
   for (;;) {
-    const max = Math.min(batchSize, untilPosition - from.position);
-    if (max <= 0) break;
-    let { events, position } = await store.readAll({ after: from.position, max, filter });
+    const first = await read(from.position);
+    if (first === undefined) break;
+    const step = processor.fold ? await foldReads(store, db, processor, from, first, read, foldEvents) : await commitRead(store, db, processor, from, first);
+    applied += step.applied;
+    from = { version: processor.version, position: step.position };
+    options.onProgress?.(progress());
+    if (step.last) break;
+  }
+  return progress();
+}
+
+/** Events read after a position, up to the rebuild's bounds; `last` when the bound was met inside the read. */
+interface Read {
+  readonly events: readonly RecordedEvent[];
+  readonly position: number;
+  readonly last: boolean;
+}
+
+interface Step {
+  readonly position: number;
+  readonly applied: number;
+  readonly last: boolean;
+}
+
+/** Reads of at most `batchSize` positions that stop at `untilPosition` and before the first event recorded after `untilTime`; undefined once nothing is left. */
+function boundedReader(store: Pick<EventStore, 'readAll'>, processor: Processor, options: RebuildOptions): (after: number) => Promise<Read | undefined> {
+  const batchSize = options.batchSize ?? 50_000;
+  const untilPosition = options.untilPosition ?? Number.POSITIVE_INFINITY;
+  const untilTime = options.untilTime === undefined ? undefined : new Date(options.untilTime).toISOString();
+  const filter = processorFilter(processor);
+  return async (after) => {
+    const max = Math.min(batchSize, untilPosition - after);
+    if (max <= 0) return undefined;
+    let { events, position } = await store.readAll({ after, max, filter });
     // ISO-8601 UTC strings with milliseconds compare in time order.
     const late = untilTime === undefined ? -1 : events.findIndex((event) => event.recordedAt > untilTime);
     if (late !== -1) {
       position = events[late].position - 1;
       events = events.slice(0, late);
     }
-    if (position === from.position) break;
-    const hash = await chainHashAt(store, position, events);
-    await commitBatch(db, processor, { events, from, to: position, hash }, { now: new Date() });
-    applied += events.length;
-    from = { version: processor.version, position };
-    options.onProgress?.(progress());
-    if (late !== -1) break;
-  }
-  return progress();
+    if (position === after) return undefined;
+    return { events, position, last: late !== -1 };
+  };
+}
+
+/** One read applied and committed with its checkpoint. */
+async function commitRead(store: Pick<EventStore, 'readAll'>, db: SqlDatabase, processor: Processor, from: Checkpoint, read: Read): Promise<Step> {
+  const hash = await chainHashAt(store, read.position, read.events);
+  await commitBatch(db, processor, { events: read.events, from, to: read.position, hash }, { now: new Date() });
+  return { position: read.position, applied: read.events.length, last: read.last };
+}
+
+/** Reads folded in one transaction until `foldEvents` are applied or the bound is met, then flushed and committed with the checkpoint. */
+async function foldReads(
+  store: Pick<EventStore, 'readAll'>,
+  db: SqlDatabase,
+  processor: Processor,
+  from: Checkpoint,
+  first: Read,
+  read: (after: number) => Promise<Read | undefined>,
+  foldEvents: number,
+): Promise<Step> {
+  return db.transaction(async (tx) => {
+    const fold = processor.fold!(tx);
+    let current = first;
+    let applied = 0;
+    let last = false;
+    for (;;) {
+      if (current.events.length > 0) {
+        try {
+          await fold.add(current.events);
+        } catch (error) {
+          throw new ApplyFailedError(processor.name, current.events, error);
+        }
+      }
+      applied += current.events.length;
+      if (current.last || applied >= foldEvents) {
+        last = current.last;
+        break;
+      }
+      const next = await read(current.position);
+      if (next === undefined) {
+        last = true;
+        break;
+      }
+      current = next;
+    }
+    await fold.flush();
+    const hash = await chainHashAt(store, current.position, current.events);
+    await advanceCheckpoint(tx, processor.name, from, { position: current.position, hash }, new Date());
+    return { position: current.position, applied, last };
+  });
 }
 
 async function emptied(db: SqlDatabase, processor: Processor): Promise<Checkpoint> {

@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AsyncMutex } from './async-mutex';
 import type { SqlDatabase, SqlExecutor } from './sql-database.port';
@@ -49,8 +50,39 @@ export async function openSqliteSqlDatabase(options: SqliteSqlDatabaseOptions): 
  * of an earlier one instead of replaying the log from position 0.
  */
 export async function copySqliteSqlDatabase(db: SqlDatabase): Promise<SqlDatabase> {
-  if (!(db instanceof SqliteSqlDatabase)) throw new TypeError(`only a SQLite database can be copied, not ${db.dialect}`);
-  const image = await db.serialize();
+  return openSqliteSqlImage(await serializeSqliteSqlDatabase(db));
+}
+
+/** A SQLite database as its serialized image (a file's bytes), taken between its transactions: what a read-model snapshot stores. */
+export async function serializeSqliteSqlDatabase(db: SqlDatabase): Promise<Buffer> {
+  if (!(db instanceof SqliteSqlDatabase)) throw new TypeError(`only a SQLite database can be serialized, not ${db.dialect}`);
+  return db.serialize();
+}
+
+/**
+ * A private scratch copy of a SQLite database file (a read-model snapshot):
+ * copied into a directory of its own under the temp dir, opened without
+ * fsyncs, and deleted when closed. SQLite reads only the pages a replay
+ * touches, where an image read into memory (`openSqliteSqlImage`) costs
+ * the whole file twice (read, then copied by SQLite) before the first row.
+ */
+export function openSqliteScratchCopy(file: string): SqlDatabase {
+  const directory = mkdtempSync(join(tmpdir(), 'ledger-scratch-'));
+  try {
+    const copy = join(directory, basename(file));
+    copyFileSync(file, copy);
+    const connection = new Database(copy, { timeout: 0 });
+    connection.pragma('journal_mode = MEMORY');
+    connection.pragma('synchronous = OFF');
+    return new SqliteSqlDatabase(new SqliteStatements(connection), null, DEFAULT_BUSY_TIMEOUT_MS, () => rmSync(directory, { recursive: true, force: true }));
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A private in-memory database opened from a serialized image (a copy, or a snapshot file's bytes); the image itself is not changed. */
+export function openSqliteSqlImage(image: Buffer): SqlDatabase {
   return new SqliteSqlDatabase(new SqliteStatements(new Database(image)), null, DEFAULT_BUSY_TIMEOUT_MS);
 }
 
@@ -64,6 +96,8 @@ class SqliteSqlDatabase implements SqlDatabase {
     private readonly writer: SqliteStatements,
     private readonly reader: SqliteStatements | null,
     private readonly busyTimeoutMs: number,
+    /** Runs once the connections are closed (a scratch copy deletes its file). */
+    private readonly afterClose?: () => void,
   ) {}
 
   async run(sql: string, params: readonly unknown[] = NO_PARAMS): Promise<number> {
@@ -116,6 +150,7 @@ class SqliteSqlDatabase implements SqlDatabase {
     await this.writeLock.drain();
     this.reader?.connection.close();
     this.writer.connection.close();
+    this.afterClose?.();
   }
 
   /** The reader connection when there is one and the statement cannot write; otherwise null. */

@@ -1,0 +1,51 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One snapshot file: a read model (`projection` at `version`) as of `position`, named so it can be chosen without opening it. */
+export interface SnapshotFile {
+  readonly projection: string;
+  readonly version: number;
+  readonly position: number;
+  readonly path: string;
+}
+
+const NAME = /^(.+)\.v(\d+)\.(\d+)\.sqlite$/;
+
+/**
+ * The snapshot directory: one SQLite image per (projection, version,
+ * position), `inventory.v4.000000050000.sqlite`. A file appears whole or not
+ * at all (written beside, then renamed), so a reader never opens half of one.
+ */
+export class SnapshotFiles {
+  constructor(readonly directory: string) {}
+
+  /** The snapshots of one read model version, newest position first. */
+  list(projection: string, version: number): SnapshotFile[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.directory);
+    } catch {
+      return [];
+    }
+    const files: SnapshotFile[] = [];
+    for (const name of names) {
+      const match = NAME.exec(name);
+      if (match?.[1] !== projection || Number(match[2]) !== version) continue;
+      files.push({ projection, version, position: Number(match[3]), path: join(this.directory, name) });
+    }
+    return files.sort((a, b) => b.position - a.position);
+  }
+
+  read(file: SnapshotFile): Buffer {
+    return readFileSync(file.path);
+  }
+
+  write(projection: string, version: number, position: number, image: Buffer): SnapshotFile {
+    mkdirSync(this.directory, { recursive: true });
+    const path = join(this.directory, `${projection}.v${version}.${String(position).padStart(12, '0')}.sqlite`);
+    const partial = `${path}.partial`;
+    writeFileSync(partial, image);
+    renameSync(partial, path);
+    return { projection, version, position, path };
+  }
+}
