@@ -17,7 +17,8 @@ const STATEMENTS = [
     last_seen_ms BIGINT NOT NULL,
     heartbeat_ms BIGINT,
     interval_ms BIGINT,
-    agent_version TEXT
+    agent_version TEXT,
+    lost_after_ms BIGINT
   )`,
   `CREATE TABLE IF NOT EXISTS inv_device_telemetry (
     device_uuid TEXT PRIMARY KEY,
@@ -56,4 +57,34 @@ export async function ensureLiveViewTables(db: SqlExecutor): Promise<void> {
     // catalog's unique index although IF NOT EXISTS was given; it exists now.
     await createLiveViewTables(db);
   }
+  await indexLivenessByDueTime(db);
+}
+
+/**
+ * `lost_after_ms` (LEDGER_AGENT_LOST_AFTER_INTERVALS of the host's interval,
+ * written with each row) and the index on the time a host falls due, so the
+ * liveness monitor reads only the hosts overdue instead of every row. Tables
+ * made before the column lack it: it is added here, outside a transaction
+ * (SQLite has no ADD COLUMN IF NOT EXISTS, hence the probe; a concurrent
+ * process adding it first is fine), and the monitor fills it on its start.
+ */
+async function indexLivenessByDueTime(db: SqlExecutor): Promise<void> {
+  const hasColumn = () =>
+    db.get('SELECT lost_after_ms FROM inv_host_liveness WHERE 1 = 0').then(
+      () => true,
+      () => false,
+    );
+  if (!(await hasColumn())) {
+    try {
+      await db.run('ALTER TABLE inv_host_liveness ADD COLUMN lost_after_ms BIGINT');
+    } catch (error) {
+      if (!(await hasColumn())) throw error;
+    }
+  }
+  await db.run('CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))').catch(async (error: unknown) => {
+    // Two PostgreSQL processes creating it at once, as for the tables above.
+    await db.run('CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))').catch(() => {
+      throw error;
+    });
+  });
 }
