@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { addColumnIfAbsent, type SqlExecutor } from '@ledger/processing';
 
 /**
  * The agents' live view: what heartbeats last said, written by API replicas
@@ -64,27 +64,11 @@ export async function ensureLiveViewTables(db: SqlExecutor): Promise<void> {
  * `lost_after_ms` (LEDGER_AGENT_LOST_AFTER_INTERVALS of the host's interval,
  * written with each row) and the index on the time a host falls due, so the
  * liveness monitor reads only the hosts overdue instead of every row. Tables
- * made before the column lack it: it is added here, outside a transaction
- * (SQLite has no ADD COLUMN IF NOT EXISTS, hence the probe; a concurrent
- * process adding it first is fine), and the monitor fills it on its start.
+ * made before the column get it here, and the monitor fills it on its start.
  */
 async function indexLivenessByDueTime(db: SqlExecutor): Promise<void> {
-  const hasColumn = () =>
-    db.get('SELECT lost_after_ms FROM inv_host_liveness WHERE 1 = 0').then(
-      () => true,
-      () => false,
-    );
-  if (!(await hasColumn())) {
-    try {
-      await db.run('ALTER TABLE inv_host_liveness ADD COLUMN lost_after_ms BIGINT');
-    } catch (error) {
-      if (!(await hasColumn())) throw error;
-    }
-  }
-  await db.run('CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))').catch(async (error: unknown) => {
-    // Two PostgreSQL processes creating it at once, as for the tables above.
-    await db.run('CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))').catch(() => {
-      throw error;
-    });
-  });
+  await addColumnIfAbsent(db, 'inv_host_liveness', 'lost_after_ms', 'BIGINT');
+  const index = 'CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))';
+  // Two PostgreSQL processes creating it at once, as for the tables above: the second attempt confirms it.
+  await db.run(index).catch(() => db.run(index));
 }
