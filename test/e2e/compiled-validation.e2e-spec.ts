@@ -71,6 +71,25 @@ describe('compiled body validation gives what class-transformer and class-valida
     expect(refused).toBeGreaterThan(0);
   }, 60_000);
 
+  it("answers generated heartbeats on the lean route (agents/lean-agent-routes.ts) with the pipe's verdicts", async () => {
+    const reference = new ValidationPipe(REQUEST_VALIDATION);
+    const token = ledger.token({ user: 'agent:lean-1', project: 'service', roles: ['agent'], host: 'lean-1' });
+    const mismatches: string[] = [];
+    const bodies = fc.sample(bodyArbitrary(HeartbeatRequest, documents), { seed: SEED, numRuns: 60 });
+    for (const body of bodies) {
+      const text = JSON.stringify(body);
+      // A "__proto__" member is refused by the body parser (REQUEST.MALFORMED_JSON) before any route runs.
+      if (text === undefined || !text.startsWith('{') || text.includes('"__proto__"')) continue;
+      const expected = await outcome(reference, JSON.parse(text), bodyOf(HeartbeatRequest));
+      const answer = await ledger.request('POST', '/api/v1/hosts/lean-1/heartbeat', { token, rawBody: text, headers: { 'content-type': 'application/json' } });
+      // A valid body reaches the command (which refuses a host that never reported): any answer but the pipe's refusal.
+      const actual = answer.body?.code === 'REQUEST.INVALID' ? { ok: false, code: answer.status === 400 && answer.body.code, errors: answer.body.errors } : { ok: true };
+      const wanted = expected.ok ? { ok: true } : expected;
+      if (canonicalJson(actual) !== canonicalJson(wanted)) mismatches.push(`${text.slice(0, 300)}\n  pipe: ${JSON.stringify(wanted).slice(0, 300)}\n  lean: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    }
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  }, 60_000);
+
   it('refuses a heartbeat with an unknown member, a bad nested device and a non-object device, as the pipe words it', async () => {
     const body = { agentVersion: '1', intervalSeconds: 15, extra: 1, devices: [{ pciAddress: 'nope', health: 'ok' }, 7] };
     const [expected, actual] = [await outcome(new ValidationPipe(REQUEST_VALIDATION), structuredClone(body), bodyOf(HeartbeatRequest)), await outcome(requestValidationPipe(), body, bodyOf(HeartbeatRequest))];

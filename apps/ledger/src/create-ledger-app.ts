@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
+import { serveAgentCallsLean } from './agents/lean-agent-routes';
 import { AppModule } from './app.module';
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { READ_MODELS_PREPARATION, type ReadModelsPreparation, waitForReadModels } from './infrastructure/read-models-preparation';
@@ -58,10 +59,12 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, o
   if (metrics) countHttpResponses(adapter.getInstance(), metrics);
   const log = createLedgerLog(config, logDestination);
   logRequests(adapter.getInstance(), log);
+  const leanAgentRoutes = serveAgentCallsLean(adapter.getInstance(), metrics);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows, metrics), adapter, {
     logger: nestLoggerOf(log),
     bodyParser: false,
   });
+  if (config.roles.includes('api')) leanAgentRoutes.attach(app);
   const preparation = app.get<ReadModelsPreparation | null>(READ_MODELS_PREPARATION);
   if (preparation && config.roles.includes('api')) adapter.getInstance().addHook('onRequest', waitForReadModels(preparation));
   app.useGlobalFilters(new ProblemDetailsFilter());

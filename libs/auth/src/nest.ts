@@ -2,3 +2,4 @@
 // Nest-free face is ./index (@ledger/auth).
 export * from './nest/auth.decorators';
 export * from './nest/auth.module';
+export { type AuthenticatedRequest, authorizeRequest, type RouteAccess, routeAccessOf } from './nest/auth.guard';

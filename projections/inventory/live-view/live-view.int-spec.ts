@@ -7,7 +7,7 @@ import { recordHostHistory } from '../testing/inventory-history';
 import { LiveViewQueries } from './live-view.queries';
 import type { DeviceTelemetryRow, HostLivenessRow } from './live-view.rows';
 import { ensureLiveViewTables } from './live-view.schema';
-import { writeLiveView } from './write-live-view';
+import { fillLostAfter, writeLiveView } from './write-live-view';
 
 const T1 = Date.parse('2026-03-01T10:00:00.000Z');
 const T2 = T1 + 15_000;
@@ -144,6 +144,16 @@ function liveViewContract(open: () => TestDatabases) {
     // A monitor that started at T1 + 10 s gives every host a full window from then.
     expect(await overdue(T1 + 12_000, T1 + 10_000)).toEqual([]);
     expect(await overdue(T1 + 13_001, T1 + 10_000)).toEqual([{ hostname: 'compute-1', lastSeenMs: T1 }]);
+  });
+
+  it('finds overdue hosts through the due-time column, rows written before it once the monitor filled it', async () => {
+    await writeLiveView(db, [heartbeatRow('compute-1', T1, 1_000, '0.1.0')], [], undefined, { lostAfterIntervals: 3, defaultIntervalMs: 15_000 });
+    await db.run('UPDATE inv_host_liveness SET lost_after_ms = NULL');
+    const overdue = () => queries.overdueHosts({ nowMs: T1 + 60_000, seenNoEarlierThanMs: 0, lostAfterIntervals: 3, defaultIntervalMs: 15_000 });
+    expect(await overdue()).toEqual([]);
+    await fillLostAfter(db, { lostAfterIntervals: 3, defaultIntervalMs: 15_000 });
+    expect(await db.get('SELECT lost_after_ms FROM inv_host_liveness WHERE hostname = $1', ['compute-1'])).toEqual({ lost_after_ms: 3_000 });
+    expect(await overdue()).toEqual([{ hostname: 'compute-1', lastSeenMs: T1 }]);
   });
 }
 

@@ -98,12 +98,16 @@ export class LiveViewQueries {
   /**
    * Hosts not seen for `lostAfterIntervals` of their intervals, oldest
    * first. Lost hosts stay overdue until they are seen again; the monitor
-   * remembers which it has marked.
+   * remembers which it has marked. The first condition is the due-time
+   * index's (last_seen_ms + lost_after_ms, as the writers computed it), so
+   * only hosts past due are read, not every row; the second is the rule
+   * itself, with the monitor's start as the earliest sighting.
    */
   async overdueHosts(query: OverdueQuery): Promise<OverdueHost[]> {
     const rows = await this.db.all<Row>(
       `SELECT hostname, last_seen_ms FROM inv_host_liveness
-        WHERE (CASE WHEN last_seen_ms > $1 THEN last_seen_ms ELSE $1 END) + $2 * COALESCE(interval_ms, $3) < $4
+        WHERE last_seen_ms + lost_after_ms < $4
+          AND (CASE WHEN last_seen_ms > $1 THEN last_seen_ms ELSE $1 END) + $2 * COALESCE(interval_ms, $3) < $4
         ORDER BY last_seen_ms, hostname`,
       [query.seenNoEarlierThanMs, query.lostAfterIntervals, query.defaultIntervalMs, query.nowMs],
     );

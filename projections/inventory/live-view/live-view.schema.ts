@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@ledger/processing';
+import { addColumnIfAbsent, type SqlExecutor } from '@ledger/processing';
 
 /**
  * The agents' live view: what heartbeats last said, written by API replicas
@@ -17,7 +17,8 @@ const STATEMENTS = [
     last_seen_ms BIGINT NOT NULL,
     heartbeat_ms BIGINT,
     interval_ms BIGINT,
-    agent_version TEXT
+    agent_version TEXT,
+    lost_after_ms BIGINT
   )`,
   `CREATE TABLE IF NOT EXISTS inv_device_telemetry (
     device_uuid TEXT PRIMARY KEY,
@@ -56,4 +57,18 @@ export async function ensureLiveViewTables(db: SqlExecutor): Promise<void> {
     // catalog's unique index although IF NOT EXISTS was given; it exists now.
     await createLiveViewTables(db);
   }
+  await indexLivenessByDueTime(db);
+}
+
+/**
+ * `lost_after_ms` (LEDGER_AGENT_LOST_AFTER_INTERVALS of the host's interval,
+ * written with each row) and the index on the time a host falls due, so the
+ * liveness monitor reads only the hosts overdue instead of every row. Tables
+ * made before the column get it here, and the monitor fills it on its start.
+ */
+async function indexLivenessByDueTime(db: SqlExecutor): Promise<void> {
+  await addColumnIfAbsent(db, 'inv_host_liveness', 'lost_after_ms', 'BIGINT');
+  const index = 'CREATE INDEX IF NOT EXISTS inv_host_liveness_by_due ON inv_host_liveness ((last_seen_ms + lost_after_ms))';
+  // Two PostgreSQL processes creating it at once, as for the tables above: the second attempt confirms it.
+  await db.run(index).catch(() => db.run(index));
 }

@@ -17,12 +17,14 @@ const newer = (column: string, at: string) =>
  * Replicas flush independently, so an older row may arrive after a newer
  * one: each column keeps the later value, never the last written.
  */
-const upsertHosts = new MultiRowUpsert<HostLivenessRow>(
+const upsertHosts = new MultiRowUpsert<HostLivenessRow & { lost_after_ms: number }>(
   'inv_host_liveness',
   'hostname',
-  HOST_LIVENESS_COLUMNS,
+  [...HOST_LIVENESS_COLUMNS, 'lost_after_ms'],
   `DO UPDATE SET ${[
     newer('last_seen_ms', 'last_seen_ms'),
+    // Follows the interval it is computed from (a sighting carries the default interval's, which does not win).
+    newer('lost_after_ms', 'heartbeat_ms'),
     newer('interval_ms', 'heartbeat_ms'),
     newer('agent_version', 'heartbeat_ms'),
     newer('heartbeat_ms', 'heartbeat_ms'),
@@ -46,6 +48,23 @@ const upsertHistory = new MultiRowUpsert<DeviceTelemetryHistoryRow>(
   'DO UPDATE SET hostname = excluded.hostname, telemetry = excluded.telemetry, heartbeat_ms = excluded.heartbeat_ms WHERE excluded.heartbeat_ms >= inv_device_telemetry_history.heartbeat_ms',
 );
 
+/** When a host counts as lost: LEDGER_AGENT_LOST_AFTER_INTERVALS of its interval, LEDGER_AGENT_HEARTBEAT_SECONDS until it heartbeats. */
+export interface LivenessRule {
+  readonly lostAfterIntervals: number;
+  readonly defaultIntervalMs: number;
+}
+
+/** The settings' defaults (docs/configuration.md). */
+export const DEFAULT_LIVENESS_RULE: LivenessRule = { lostAfterIntervals: 3, defaultIntervalMs: 15_000 };
+
+/** How long `row`'s host may stay unseen: what the due-time index of inv_host_liveness adds to last_seen_ms. */
+export const lostAfterMs = (row: HostLivenessRow, rule: LivenessRule): number => rule.lostAfterIntervals * (row.interval_ms ?? rule.defaultIntervalMs);
+
+/** Rows written before `lost_after_ms` existed get it, once, so the due-time index sees them. */
+export async function fillLostAfter(db: SqlExecutor, rule: LivenessRule): Promise<void> {
+  await db.run('UPDATE inv_host_liveness SET lost_after_ms = $1 * COALESCE(interval_ms, $2) WHERE lost_after_ms IS NULL', [rule.lostAfterIntervals, rule.defaultIntervalMs]);
+}
+
 /** How much telemetry history the live view keeps: `keepMs` back from `nowMs`, one sample per device per `stepMs` (keepMs 0: none). */
 export interface TelemetryHistoryWindow {
   readonly stepMs: number;
@@ -66,8 +85,12 @@ export async function writeLiveView(
   hosts: readonly HostLivenessRow[],
   devices: readonly DeviceTelemetryRow[],
   history?: TelemetryHistoryWindow,
+  rule: LivenessRule = DEFAULT_LIVENESS_RULE,
 ): Promise<void> {
-  await upsertHosts.run(tx, hosts);
+  await upsertHosts.run(
+    tx,
+    hosts.map((row) => ({ ...row, lost_after_ms: lostAfterMs(row, rule) })),
+  );
   await upsertDevices.run(tx, devices);
   if (history === undefined || history.keepMs === 0) return;
   const steps = devices.map((row) => ({

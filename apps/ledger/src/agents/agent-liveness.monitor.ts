@@ -5,7 +5,7 @@ import { AUTO_FENCE_ACTOR, FenceHostCommand, HOST_LIVENESS_COMMANDS } from '@led
 import type { HostLivenessCommands } from '@ledger/inventory/nest';
 import { SYSTEM_ACTOR, uuidV7 } from '@ledger/kernel';
 import { acquireLease, ensureProcessingTables, releaseLease, type SqlDatabase } from '@ledger/processing';
-import { ensureLiveViewTables, LiveViewQueries } from '@ledger/projections/inventory';
+import { ensureLiveViewTables, fillLostAfter, LiveViewQueries } from '@ledger/projections/inventory';
 import { PlacementQueries } from '@ledger/projections/placement';
 import { LEDGER_CONFIG, READ_MODEL_DB } from '../infrastructure/tokens';
 
@@ -47,6 +47,7 @@ export class AgentLivenessMonitor implements OnApplicationBootstrap, BeforeAppli
   async onApplicationBootstrap(): Promise<void> {
     await ensureProcessingTables(this.db);
     await ensureLiveViewTables(this.db);
+    await fillLostAfter(this.db, { lostAfterIntervals: this.config.agentLostAfterIntervals, defaultIntervalMs: this.config.agentHeartbeatSeconds * 1000 });
     this.schedule();
   }
 

@@ -8,7 +8,9 @@ import { ConsistencyService } from '../http/consistency.service';
 import { READ_MODEL_DB } from '../infrastructure/tokens';
 import { AgentLivenessMonitor } from './agent-liveness.monitor';
 import { agentPresenceProvider } from './agent-presence.provider';
+import { AgentSightings } from './agent-sightings';
 import { HeartbeatController } from './heartbeat.controller';
+import { HeartbeatRecorder } from './heartbeat-recorder';
 import { JobsWaitingLookup } from './jobs-waiting.lookup';
 import { TelemetryController } from './telemetry.controller';
 import { TelemetryHistoryController } from './telemetry-history.controller';
@@ -33,12 +35,14 @@ export class AgentsModule {
       providers.push(
         TelemetryLiveView,
         JobsWaitingLookup,
+        HeartbeatRecorder,
+        AgentSightings,
         ConsistencyService,
         { provide: LiveViewQueries, inject: [READ_MODEL_DB], useFactory: (db: SqlDatabase) => new LiveViewQueries(db) },
         agentPresenceProvider,
       );
-      // The live view for the report route's ReportSightingInterceptor, which Nest builds in InventoryHttpModule.
-      exports.push(AGENT_PRESENCE, TelemetryLiveView);
+      // The sightings for the report route's ReportSightingInterceptor, which Nest builds in InventoryHttpModule.
+      exports.push(AGENT_PRESENCE, TelemetryLiveView, AgentSightings);
     }
     if (config.roles.includes('processors')) providers.push(hostLivenessCommandsProvider, AgentLivenessMonitor);
     // Global so that the jobs context's request handler finds AGENT_PRESENCE, and the report route the

@@ -1,24 +1,20 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { Allow, CurrentPrincipal, HostScoped } from '@ledger/auth/nest';
-import { RecordHeartbeatCommand } from '@ledger/inventory';
-import { commandContext } from '../http/command-context';
 import { HeartbeatResponse } from './agents.responses';
 import { HeartbeatRequest } from './heartbeat.request.dto';
-import { JobsWaitingLookup } from './jobs-waiting.lookup';
-import { TelemetryLiveView } from './telemetry-live-view';
+import { HeartbeatRecorder } from './heartbeat-recorder';
 
+/**
+ * The heartbeat route as Nest declares it (access, OpenAPI, the route table). Requests are served by the lean
+ * route installed over it (lean-agent-routes.ts); this handler serves them where that is not installed.
+ */
 @ApiTags('agents')
 @Controller('api/v1/hosts')
 export class HeartbeatController {
-  constructor(
-    @Inject(CommandBus) private readonly commands: CommandBus,
-    @Inject(TelemetryLiveView) private readonly liveView: TelemetryLiveView,
-    @Inject(JobsWaitingLookup) private readonly jobs: JobsWaitingLookup,
-  ) {}
+  constructor(@Inject(HeartbeatRecorder) private readonly heartbeats: HeartbeatRecorder) {}
 
   @Post(':hostname/heartbeat')
   @HttpCode(200)
@@ -37,23 +33,6 @@ export class HeartbeatController {
     @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
   ): Promise<HeartbeatResponse> {
-    const receivedAtMs = Date.now();
-    const health = body.devices.map(({ pciAddress, health: level, healthReason, cause }) => ({ pciAddress, health: level, healthReason: healthReason ?? null, cause: cause ?? null }));
-    const result = await this.commands.execute(
-      new RecordHeartbeatCommand({ hostname, devices: health }, commandContext(principal, request), new Date(receivedAtMs).toISOString()),
-    );
-    const reported = new Map(body.devices.map((device) => [device.pciAddress.toLowerCase(), device]));
-    const samples = result.devices.map(({ pciAddress, deviceUuid }) => {
-      const device = reported.get(pciAddress)!;
-      return { deviceUuid, pciAddress, health: device.health, healthReason: device.healthReason ?? null, telemetry: device.telemetry ?? {} };
-    });
-    this.liveView.recordHeartbeat(hostname, receivedAtMs, body, samples);
-    return {
-      hostname,
-      appended: result.appended,
-      position: result.position ?? null,
-      jobsWaiting: await this.jobs.waiting(hostname),
-      unknownDevices: [...result.unknownDevices],
-    };
+    return this.heartbeats.record(hostname, body, principal, request);
   }
 }

@@ -97,7 +97,8 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
     this.devices = new Map();
     try {
       const history = { stepMs: this.config.telemetryHistoryStepSeconds * 1000, keepMs: this.config.telemetryHistoryMinutes * 60_000, nowMs: Date.now() };
-      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()], history));
+      const rule = { lostAfterIntervals: this.config.agentLostAfterIntervals, defaultIntervalMs: this.config.agentHeartbeatSeconds * 1000 };
+      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()], history, rule));
     } catch (error) {
       // Put the rows back under anything newer that arrived meanwhile, for the next flush.
       for (const row of hosts.values()) this.putHost(row);

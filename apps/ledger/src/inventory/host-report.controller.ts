@@ -11,8 +11,11 @@ import { requestBodyDigest } from '../http/request-body-digest';
 import { HostReportRequest } from './host-report.request.dto';
 import { hostReportResponse } from './host-report.response';
 import { HostReportResponse } from './inventory.responses';
-import { UnchangedReportInterceptor } from './unchanged-report.interceptor';
 
+/**
+ * The report route as Nest declares it. The lean route installed over it (agents/lean-agent-routes.ts) answers an
+ * unchanged report at once and hands every other report to this handler (the full path).
+ */
 @ApiTags('agents')
 @Controller('api/v1/hosts')
 export class HostReportController {
@@ -22,7 +25,7 @@ export class HostReportController {
   @HttpCode(200)
   @Allow('agent', 'admin')
   @HostScoped('hostname')
-  @UseInterceptors(ReportSightingInterceptor, UnchangedReportInterceptor)
+  @UseInterceptors(ReportSightingInterceptor)
   @ApiOperation({
     summary: "An agent's full picture of its host",
     description:

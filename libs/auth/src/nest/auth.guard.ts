@@ -8,7 +8,7 @@ import { ALLOWED_ROLES, HOST_PARAM, POLICY_RULE, PUBLIC_ROUTE } from './auth.dec
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options';
 import { authenticate, type RequestHeaders } from './authenticate';
 
-interface AuthenticatedRequest {
+export interface AuthenticatedRequest {
   headers: RequestHeaders;
   params?: Record<string, string>;
   principal?: Principal;
@@ -36,25 +36,47 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const request = requestOf(context);
-    const principal = request.principal ?? (await authenticate(request.headers, this.options));
-    request.principal = principal;
-
-    const rule = this.reflector.getAllAndOverride<CyborgApiRule | undefined>(POLICY_RULE, targets);
-    if (rule !== undefined) {
-      if (!this.policy.authorize(rule, principal)) throw policyDenied(rule);
-    } else {
-      const allowed = this.reflector.getAllAndOverride<string[] | undefined>(ALLOWED_ROLES, targets) ?? [];
-      if (!hasAnyRole(principal, allowed)) throw roleRequired(allowed);
-    }
-
-    const hostParam = this.reflector.getAllAndOverride<string | undefined>(HOST_PARAM, targets);
-    if (hostParam !== undefined && !isAdmin(principal)) {
-      const requested = request.params?.[hostParam] ?? '';
-      if (principal.host !== requested) throw wrongHost(principal.host, requested);
-    }
+    const access: RouteAccess = {
+      rule: this.reflector.getAllAndOverride<CyborgApiRule | undefined>(POLICY_RULE, targets),
+      allowed: this.reflector.getAllAndOverride<string[] | undefined>(ALLOWED_ROLES, targets) ?? [],
+      hostParam: this.reflector.getAllAndOverride<string | undefined>(HOST_PARAM, targets),
+    };
+    await authorizeRequest(requestOf(context), access, this.options, this.policy);
     return true;
   }
+}
+
+/** What a route asks of its caller, as its decorators (@PolicyRule, @Allow, @HostScoped) declare it. */
+export interface RouteAccess {
+  readonly rule?: CyborgApiRule;
+  readonly allowed: readonly string[];
+  readonly hostParam?: string;
+}
+
+/** A controller method's RouteAccess, read from its decorators as the guard reads them (the method's own first, then its class's). */
+export function routeAccessOf(controller: Function, method: Function): RouteAccess {
+  const read = <T>(key: string): T | undefined => (Reflect.getMetadata(key, method) ?? Reflect.getMetadata(key, controller)) as T | undefined;
+  return { rule: read<CyborgApiRule>(POLICY_RULE), allowed: read<string[]>(ALLOWED_ROLES) ?? [], hostParam: read<string>(HOST_PARAM) };
+}
+
+/**
+ * Authenticates the request (once: the principal is kept on it) and checks
+ * `access`; throws the guard's errors. The guard's own check, and the one
+ * the ledger's lean agent routes call outside Nest's pipeline.
+ */
+export async function authorizeRequest(request: AuthenticatedRequest, access: RouteAccess, options: AuthOptions, policy: PolicyEnforcer): Promise<Principal> {
+  const principal = request.principal ?? (await authenticate(request.headers, options));
+  request.principal = principal;
+  if (access.rule !== undefined) {
+    if (!policy.authorize(access.rule, principal)) throw policyDenied(access.rule);
+  } else if (!hasAnyRole(principal, access.allowed)) {
+    throw roleRequired(access.allowed);
+  }
+  if (access.hostParam !== undefined && !isAdmin(principal)) {
+    const requested = request.params?.[access.hostParam] ?? '';
+    if (principal.host !== requested) throw wrongHost(principal.host, requested);
+  }
+  return principal;
 }
 
 /** The HTTP request, also under a GraphQL resolver (its context's `req`, as the Mercurius driver sets it). */

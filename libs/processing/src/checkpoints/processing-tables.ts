@@ -30,24 +30,26 @@ export async function ensureProcessingTables(db: SqlExecutor): Promise<void> {
       await db.run(sql);
     }
   }
-  await addCheckpointHashColumn(db);
+  // Read models written before checkpoints carried the chain hash of their event lack the column; their rows keep a
+  // NULL hash (nothing to compare) until the next batch stores one.
+  await addColumnIfAbsent(db, 'processor_checkpoints', 'hash', 'TEXT');
 }
 
 /**
- * Read models written before checkpoints carried the chain hash of their
- * event lack the column; their rows keep a NULL hash (nothing to compare)
- * until the next batch stores one. SQLite has no ADD COLUMN IF NOT EXISTS,
- * hence the probe; a concurrent process adding it first is also fine.
+ * Adds `column` to `table` where a table made before it lacks it, outside a
+ * transaction (a failed probe would abort one on PostgreSQL). SQLite has no
+ * ADD COLUMN IF NOT EXISTS, hence the probe; a concurrent process adding it
+ * first is also fine. Existing rows keep NULL in it.
  */
-async function addCheckpointHashColumn(db: SqlExecutor): Promise<void> {
+export async function addColumnIfAbsent(db: SqlExecutor, table: string, column: string, type: string): Promise<void> {
   const hasColumn = () =>
-    db.get('SELECT hash FROM processor_checkpoints WHERE 1 = 0').then(
+    db.get(`SELECT ${column} FROM ${table} WHERE 1 = 0`).then(
       () => true,
       () => false,
     );
   if (await hasColumn()) return;
   try {
-    await db.run('ALTER TABLE processor_checkpoints ADD COLUMN hash TEXT');
+    await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   } catch (error) {
     if (!(await hasColumn())) throw error;
   }
