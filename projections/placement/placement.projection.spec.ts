@@ -33,7 +33,7 @@ describe('placementProjection (SQLite :memory:)', () => {
   }
 
   it('reads the host, device and job streams, and only the events the desired state follows from', () => {
-    expect(placementProjection).toMatchObject({ name: 'placement', version: 4, filter: { categories: ['host', 'device', 'job'] } });
+    expect(placementProjection).toMatchObject({ name: 'placement', version: 5, filter: { categories: ['host', 'device', 'job'] } });
     expect(placementProjection.handles).not.toContain('jobs.JobDispatched');
     expect(placementProjection.handles).not.toContain('inventory.AttachHandleClaimed');
   });

@@ -253,8 +253,10 @@ describe('a bind programs the region its profile names (real simulated agents)',
     expect((await admin('GET', `/api/v1/workflows?arq=${arq}`)).body.items).toMatchObject([{ name: 'bind', id: bindId, subject: `arq-${arq}`, status: 'completed' }]);
     expect(stepsOf(workflow)).toEqual([
       'start-bind/do: done',
+      'carve-partition/do: skipped',
       'charge-capacity/do: skipped',
       'claim-handle/do: done',
+      'reserve-slices/do: skipped',
       'program-region/do: done',
       'verify-access/do: done',
       'mark-bound/do: done',
@@ -279,8 +281,10 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const { arq, workflow, placementBefore } = await failingBind(HOSTS.probeFails, 'bp-target');
     expect(stepsOf(workflow)).toEqual([
       'start-bind/do: done',
+      'carve-partition/do: skipped',
       'charge-capacity/do: skipped',
       'claim-handle/do: done',
+      'reserve-slices/do: skipped',
       'program-region/do: done',
       'verify-access/do: failed',
       'program-region/compensate: compensated',
@@ -295,8 +299,10 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const { arq, workflow, placementBefore } = await failingBind(HOSTS.programFails, 'bp-target');
     expect(stepsOf(workflow)).toEqual([
       'start-bind/do: done',
+      'carve-partition/do: skipped',
       'charge-capacity/do: skipped',
       'claim-handle/do: done',
+      'reserve-slices/do: skipped',
       'program-region/do: failed',
       'claim-handle/compensate: compensated',
       'start-bind/compensate: compensated',
@@ -311,7 +317,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const { arq, workflow, placementBefore } = await failingBind(HOSTS.probeFails, 'bp-target');
     expect(workflow.reason).toMatch(/^INVENTORY\.NO_FREE_ATTACH_HANDLE: /);
     expect(workflow.code).toBe('INVENTORY.NO_FREE_ATTACH_HANDLE');
-    expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'start-bind/compensate: compensated']);
+    expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'carve-partition/do: skipped', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'start-bind/compensate: compensated']);
     await expectNothingLeaked(HOSTS.probeFails, { arq }, { bitstreamId: images.old.bitstreamId, functionId: images.old.readBack }, placementBefore);
     expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[...holders, arq].join(',')}`, { token: nova() })).status).toBe(204);
   }, 120_000);

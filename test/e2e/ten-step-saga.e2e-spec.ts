@@ -142,8 +142,10 @@ describe('the ten-step workflow: a host provisioned, then a request bound to a r
       'completed',
       [
         'start-bind/do: done',
+        'carve-partition/do: skipped',
         'charge-capacity/do: skipped',
         'claim-handle/do: done',
+        'reserve-slices/do: skipped',
         'program-region/do: done',
         'verify-access/do: done',
         'mark-bound/do: done',

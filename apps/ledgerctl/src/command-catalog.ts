@@ -118,21 +118,15 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     },
   },
   {
-    commands: [['device', "devices: list and show them with their maintenance, health and clean state; retry or release a failed clean (a running ledger's API)"]],
+    commands: [['device', "devices: list and show them with their maintenance, health and clean state; retry or release a failed clean; clear an unhealthy one once repaired (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/device.command')).registerDeviceCommands(program);
     },
   },
   {
-    commands: [['host', "hosts: bring one into service (the provision workflow), fence or unfence one (a running ledger's API)"]],
+    commands: [['host', "hosts: show one, bring one into service (the provision workflow), fence or unfence one (a running ledger's API)"]],
     async register(program) {
       (await import('./commands/host-provision.command')).registerHostCommands(program);
-    },
-  },
-  {
-    commands: [['device', "devices: clear an unhealthy one once repaired (a running ledger's API)"]],
-    async register(program) {
-      (await import('./commands/device-health.command')).registerDeviceCommands(program);
     },
   },
   {

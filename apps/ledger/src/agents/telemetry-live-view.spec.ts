@@ -34,7 +34,7 @@ describe('TelemetryLiveView', () => {
     await view.flush();
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(await rows('inv_host_liveness')).toEqual([
-      { hostname: 'compute-1', last_seen_ms: T1 + 20_000, heartbeat_ms: T1 + 15_000, interval_ms: 15_000, agent_version: '0.1.1' },
+      { hostname: 'compute-1', last_seen_ms: T1 + 20_000, heartbeat_ms: T1 + 15_000, interval_ms: 15_000, agent_version: '0.1.1', lost_after_ms: 45_000 },
     ]);
     expect((await rows('inv_device_telemetry')).map((row) => [row.pci_address, row.telemetry, row.heartbeat_ms])).toEqual([
       ['0000:3b:00.0', '{"utilizationPct":30}', T1 + 15_000],

@@ -13,12 +13,12 @@ interface ClearAnswer {
 export const formatHealthClear = (answer: ClearAnswer): string => `${answer.uuid}: healthy${answer.appended === 0 ? ' (it already was)' : ' again, offered once more'}\n`;
 
 /**
- * `device health clear UUID [--note TEXT]` (admin): the running ledger's
- * POST /api/v1/devices/{uuid}/health/clear, the operator's recovery under
- * the health policy (docs/operations.md, "Health policy").
+ * `device health clear UUID [--note TEXT]` (admin), under `device`: the
+ * running ledger's POST /api/v1/devices/{uuid}/health/clear, the operator's
+ * recovery under the health policy (docs/operations.md, "Health policy").
  */
-export function registerDeviceCommands(program: Command): void {
-  const health = program.command('device').description('devices: clear an unhealthy one once repaired (a running ledger\'s API)').command('health').description("a device's health under the health policy");
+export function registerDeviceHealthCommands(device: Command): void {
+  const health = device.command('health').description("a device's health under the health policy");
   withLedgerApiOptions(
     health
       .command('clear')

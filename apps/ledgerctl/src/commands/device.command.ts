@@ -3,6 +3,7 @@ import type { DeviceView } from '@ledger/projections/inventory';
 import { allPages } from '../support/all-pages';
 import { LedgerApiClient as Client, type LedgerApiOptions, withLedgerApiOptions } from '../support/ledger-api-client';
 import { formatTable } from '../support/text-table';
+import { registerDeviceHealthCommands } from './device-health.command';
 
 type Options = LedgerApiOptions & { readonly json?: boolean; readonly host?: string; readonly reason?: string };
 
@@ -11,7 +12,7 @@ interface DeviceCleanAnswer {
   readonly appended: number;
 }
 
-const DEVICE_HELP = "devices: list and show them with their maintenance, health and clean state; retry or release a failed clean (a running ledger's API)";
+const DEVICE_HELP = "devices: list and show them with their maintenance, health and clean state; retry or release a failed clean; clear an unhealthy one once repaired (a running ledger's API)";
 
 /** One row per device: where it is, what it is, and whether it can be offered (maintenance, health, clean state). */
 export function formatDeviceTable(devices: readonly DeviceView[]): string {
@@ -45,8 +46,9 @@ export function formatDevice(device: DeviceView): string {
 }
 
 /**
- * `device list [--host H]`, `device show UUID`, and `device clean retry|release UUID`
- * (admin; docs/operations.md, "Cleaning released devices").
+ * `device list [--host H]`, `device show UUID`, `device clean retry|release UUID`
+ * (admin; docs/operations.md, "Cleaning released devices") and `device health clear UUID`
+ * (admin; device-health.command.ts).
  */
 export function registerDeviceCommands(program: Command): void {
   const device = program.command('device').description(DEVICE_HELP);
@@ -63,6 +65,7 @@ export function registerDeviceCommands(program: Command): void {
       process.stdout.write(options.json ? `${JSON.stringify(view)}\n` : formatDevice(view));
     },
   );
+  registerDeviceHealthCommands(device);
   const clean = device.command('clean').description('answer a failed clean: retry it, or offer the device without one (admin)');
   withLedgerApiOptions(clean.command('retry').description('clean the device again: a new clean job on its agent').argument('<uuid>').option('--json', 'print JSON')).action(
     async (uuid: string, options: Options) => {
