@@ -24,6 +24,13 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
 }
 
 /**
+ * The providers a bind that ends holding one of `deployable`'s handles may
+ * name: its own, and for a partition carved in the bind, its profile's room
+ * on the same device (docs/partitions.md).
+ */
+export type BindableProviders = (deployable: { readonly rpUuid: string; readonly deviceUuid: string; readonly name: string }) => readonly string[];
+
+/**
  * What a crash may have left half done in the binds of `project`'s
  * requests: a bind workflow not ended (`running`) or ended without undoing
  * everything (`failed`), a request still BindStarted, an attach handle
@@ -31,7 +38,7 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
  * Bound request holding no handle, the project's quota in use other than
  * one unit of `resourceClass` per live request. Empty once all is settled.
  */
-export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA'): Promise<string[]> {
+export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA', providersOf: BindableProviders = (deployable) => [deployable.rpUuid]): Promise<string[]> {
   const problems: string[] = [];
   for (const status of ['running', 'failed']) {
     const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
@@ -50,7 +57,7 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
       const arq = bound.get(handle.claimedBy);
       const info = sortedJson(boundAttachHandle(handle).info);
       if (!arq) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, which is not bound`);
-      else if (arq.device_rp_uuid !== deployable.rpUuid || sortedJson(arq.attach_handle_info) !== info) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, bound to another (${arq.device_rp_uuid} ${sortedJson(arq.attach_handle_info)})`);
+      else if (!providersOf(deployable).includes(arq.device_rp_uuid) || sortedJson(arq.attach_handle_info) !== info) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, bound to another (${arq.device_rp_uuid} ${sortedJson(arq.attach_handle_info)})`);
       else holding.add(handle.claimedBy);
     }
   }
