@@ -56,7 +56,7 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
   const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
   const rooms = async (hostname: string): Promise<{ rpUuid: string; deviceUuid: string; count: number; name: string }[]> =>
-    ((await getJson(`/api/v1/deployables?hostname=${hostname}&resourceClass=${RESOURCE_CLASS}&limit=100`)).items ?? []).filter((d: { name: string }) => d.name.endsWith('_1g.10gb_carvable'));
+    ((await getJson(`/api/v1/deployables?hostname=${hostname}&resourceClass=${RESOURCE_CLASS}&limit=1000`)).items ?? []).filter((d: { name: string }) => d.name.endsWith('_1g.10gb_carvable'));
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'ledger-partitions-crash-'));
@@ -120,7 +120,7 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
       await store.close();
     }
     for (const hostname of HOSTS) {
-      const carved = ((await getJson(`/api/v1/deployables?hostname=${hostname}&resourceClass=${RESOURCE_CLASS}&limit=100`)).items ?? []).filter((d: { name: string }) => !d.name.endsWith('_carvable'));
+      const carved = ((await getJson(`/api/v1/deployables?hostname=${hostname}&resourceClass=${RESOURCE_CLASS}&limit=1000`)).items ?? []).filter((d: { name: string }) => !d.name.endsWith('_carvable'));
       for (const room of await rooms(hostname)) {
         const onDevice = carved.filter((d: { deviceUuid: string }) => d.deviceUuid === room.deviceUuid).length;
         if (room.count !== ONE_G_PER_GPU - onDevice) problems.push(`${room.name} offers ${room.count} with ${onDevice} carved, not ${ONE_G_PER_GPU - onDevice}`);

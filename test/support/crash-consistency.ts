@@ -51,7 +51,8 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
   for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
   const bound = new Map<string, { device_rp_uuid: string; attach_handle_info: Record<string, string> }>(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => [a.uuid, a]));
   const holding = new Set<string>();
-  for (const deployable of (await getJson(`/api/v1/deployables?resourceClass=${resourceClass}&limit=100`)).items) {
+  // The API's largest page: a long partitions-crash run carves hundreds of partitions, each a deployable.
+  for (const deployable of (await getJson(`/api/v1/deployables?resourceClass=${resourceClass}&limit=1000`)).items) {
     const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
     for (const handle of handles.filter((h: { inUse: boolean }) => h.inUse)) {
       const arq = bound.get(handle.claimedBy);
