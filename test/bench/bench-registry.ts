@@ -16,6 +16,7 @@ import { loggingOverheadBench } from './modules/logging-overhead.bench';
 import { keystoneBench } from './modules/keystone.bench';
 import { fencePlacementBench } from './modules/fence-placement.bench';
 import { placementBench } from './modules/placement.bench';
+import { partitionCarveBench } from './modules/partition-carve.bench';
 import { projectionRebuildBench } from './modules/projection-rebuild.bench';
 import { readAllBench } from './modules/read-all.bench';
 import { sagaBench } from './modules/saga.bench';
@@ -29,7 +30,7 @@ import { v2SequentialBench } from './modules/v2-sequential.bench';
  * auditor's long log, then the HTTP API (Cyborg's v2, then what metrics,
  * logging and tracing cost it, then GraphQL, then the web console in
  * Chromium, then Cyborg's v2 behind Keystone), then
- * the workflow runtime's saga, then the simulated fleet (one ledger, then
+ * the workflow runtime's saga, then carving a MIG partition in a bind, then the simulated fleet (one ledger, then
  * 100,000 hosts against replicas), then Placement, then a device's clean
  * cycle, then the Kafka relay.
  */
@@ -50,6 +51,7 @@ export const BENCH_MODULES: readonly BenchModule[] = [
   consoleBench,
   keystoneBench,
   sagaBench,
+  partitionCarveBench,
   agentsScaleBench,
   agentsReplicasBench,
   placementBench,

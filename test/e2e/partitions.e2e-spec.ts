@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore, loadAggregate } from '@ledger/eventstore';
-import { deviceDecider, deviceStream, hostInventoryDecider, hostStream, strandedPartitions } from '@ledger/inventory';
+import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import { deviceStream } from '@ledger/inventory';
 import { eventually } from '@ledger/processing/testing';
 import type { AgentProcess } from '../support/agent-process';
 import { startTestLedger, type TestLedger } from '../support/ledger-app';
 import { startAgentOnLedger } from '../support/simulated-agent';
+import { liveArqsOf, strandedPartitionsOn } from '../support/stranded-partitions';
 
 const PROJECT = 'tenant-mig';
 const HOSTS = { ok: 'mig-ok', carveFails: 'mig-carve-fails' } as const;
@@ -55,18 +56,8 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
       },
     });
   /** The never-stranded check (docs/partitions.md) over the host's stream, its devices' streams and the requests alive now. */
-  async function strandedOn(hostname: string) {
-    const arqs = (await ledger.request('GET', '/v2/accelerator_requests', { token: nova() })).body.arqs as { uuid: string; state: string }[];
-    const liveArqs = new Set(arqs.filter((arq) => arq.state === 'Bound' || arq.state === 'BindStarted').map((arq) => arq.uuid));
-    const { state: host } = await loadAggregate(store, hostStream(hostname), hostInventoryDecider);
-    const problems = [];
-    for (const { snapshot } of host.devices.values()) {
-      if (!snapshot.partitioning) continue;
-      const { state: device } = await loadAggregate(store, deviceStream(snapshot.uuid), deviceDecider);
-      problems.push(...strandedPartitions({ hostname, deviceUuid: snapshot.uuid, pciAddress: snapshot.pciAddress, partitioning: snapshot.partitioning, device, liveArqs }));
-    }
-    return problems;
-  }
+  const strandedOn = async (hostname: string) =>
+    strandedPartitionsOn(store, hostname, liveArqsOf((await ledger.request('GET', '/v2/accelerator_requests', { token: nova() })).body.arqs));
   const deviceEvents = async (deviceUuid: string) => (await store.readStream(deviceStream(deviceUuid))).map((event) => event.type);
 
   beforeAll(async () => {

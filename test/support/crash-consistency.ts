@@ -26,6 +26,13 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
 }
 
 /**
+ * The providers a bind that ends holding one of `deployable`'s handles may
+ * name: its own, and for a partition carved in the bind, its profile's room
+ * on the same device (docs/partitions.md).
+ */
+export type BindableProviders = (deployable: { readonly rpUuid: string; readonly deviceUuid: string; readonly name: string }) => readonly string[];
+
+/**
  * What a crash may have left half done in the binds of `project`'s
  * requests: a bind workflow not ended (`running`) or ended without undoing
  * everything (`failed`), a request still BindStarted, an attach handle
@@ -35,7 +42,13 @@ export async function waitUntilSettled(what: string, inconsistencies: () => Prom
  * A request Bound to one of `fencedProviders` holds nothing: the fence gave
  * its handle back and left the request Bound, as Cyborg does.
  */
-export async function bindInconsistencies(getJson: GetJson, project: string, resourceClass = 'FPGA', fencedProviders: ReadonlySet<string> = new Set()): Promise<string[]> {
+export async function bindInconsistencies(
+  getJson: GetJson,
+  project: string,
+  resourceClass = 'FPGA',
+  fencedProviders: ReadonlySet<string> = new Set(),
+  providersOf: BindableProviders = (deployable) => [deployable.rpUuid],
+): Promise<string[]> {
   const problems: string[] = [];
   for (const status of ['running', 'failed']) {
     const unfinished = (await getJson(`/api/v1/workflows?name=bind&status=${status}&limit=100`)).items ?? [];
@@ -48,13 +61,14 @@ export async function bindInconsistencies(getJson: GetJson, project: string, res
   for (const arq of arqs) if (arq.state === 'BindStarted') problems.push(`${arq.uuid} is still BindStarted`);
   const bound = new Map<string, { device_rp_uuid: string; attach_handle_info: Record<string, string> }>(arqs.filter((a: { state: string }) => a.state === 'Bound').map((a: { uuid: string }) => [a.uuid, a]));
   const holding = new Set<string>();
-  for (const deployable of (await getJson(`/api/v1/deployables?resourceClass=${resourceClass}&limit=100`)).items) {
+  // The API's largest page: a long partitions-crash run carves hundreds of partitions, each a deployable.
+  for (const deployable of (await getJson(`/api/v1/deployables?resourceClass=${resourceClass}&limit=1000`)).items) {
     const handles = (await getJson(`/api/v1/deployables/${deployable.uuid}`)).attachHandles ?? [];
     for (const handle of handles.filter((h: { inUse: boolean }) => h.inUse)) {
       const arq = bound.get(handle.claimedBy);
       const info = sortedJson(boundAttachHandle(handle).info);
       if (!arq) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, which is not bound`);
-      else if (arq.device_rp_uuid !== deployable.rpUuid || sortedJson(arq.attach_handle_info) !== info) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, bound to another (${arq.device_rp_uuid} ${sortedJson(arq.attach_handle_info)})`);
+      else if (!providersOf(deployable).includes(arq.device_rp_uuid) || sortedJson(arq.attach_handle_info) !== info) problems.push(`handle ${handle.uuid} is claimed by ${handle.claimedBy}, bound to another (${arq.device_rp_uuid} ${sortedJson(arq.attach_handle_info)})`);
       else holding.add(handle.claimedBy);
     }
   }

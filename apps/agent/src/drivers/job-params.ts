@@ -39,6 +39,16 @@ export function nameParam(params: JobParams, name: string, pattern = /^[A-Za-z0-
   return value;
 }
 
+/** A carve job's partition: its profile (`1g.10gb`, `1g.10gb+me`) and the slice it starts at (the parent holds at most 64). */
+export function carveParams(params: JobParams): { readonly profile: string; readonly start: number } {
+  return { profile: nameParam(params, 'profile', /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/), start: integerParam(params, 'start', 0, 63) };
+}
+
+/** A destroy job's partition: its handle (a MIG device UUID, an mdev UUID, a region id). */
+export function partitionHandleParam(params: JobParams): string {
+  return nameParam(params, 'handle', /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
+}
+
 /** What a program job loads: a PR region (the default, as Cyborg programs) or the shell. */
 export function programTargetParam(params: JobParams): 'region' | 'shell' {
   const target = params.target ?? 'region';

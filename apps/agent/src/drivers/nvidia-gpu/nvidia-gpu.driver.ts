@@ -4,7 +4,7 @@ import type { AcceleratorDriver, DeviceHealthSample, JobEvidence, JobParams } fr
 import type { DriverContext } from '../driver-context';
 import { normalizePciAddress } from '../../discovery/pci-address';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
-import { nameParam, pciAddressParam, uuidParam } from '../job-params';
+import { carveParams, nameParam, partitionHandleParam, pciAddressParam, uuidParam } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { cleanFailed, type CleanStepDone } from '../pci/reset-functions';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
@@ -218,6 +218,16 @@ export function nvidiaGpuDriver(context: DriverContext, settings: NvidiaGpuSetti
 
     async destroyPartition(device, partition) {
       return mig.destroy(await migGpu(device), partition);
+    },
+
+    // The bind's carve-partition step and its undoing come as jobs (docs/partitions.md).
+    async carve(params: JobParams): Promise<JobEvidence> {
+      const { profile, start } = carveParams(params);
+      return mig.carve(await migGpu(pciAddressParam(params)), profile, start);
+    },
+
+    async destroy(params: JobParams): Promise<JobEvidence> {
+      return mig.destroy(await migGpu(pciAddressParam(params)), partitionHandleParam(params));
     },
   };
 }

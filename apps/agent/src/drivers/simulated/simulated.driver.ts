@@ -4,7 +4,19 @@ import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, 
 import type { DriverContext } from '../driver-context';
 import { type AttachableDevice, attachTarget, detachTarget } from '../pci/attach-target';
 import { DRIVER_ERROR_CODES, invalidParams, untouched } from '../driver-errors';
-import { type CleanHandleParam, cleanHandles, imageParam, integerParam, nameParam, optionalIntegerParam, pciAddressParam, programTargetParam, uuidParam } from '../job-params';
+import {
+  carveParams,
+  type CleanHandleParam,
+  cleanHandles,
+  imageParam,
+  integerParam,
+  nameParam,
+  optionalIntegerParam,
+  partitionHandleParam,
+  pciAddressParam,
+  programTargetParam,
+  uuidParam,
+} from '../job-params';
 import { mulberry32, hash32, unitFrom } from './seeded-random';
 import {
   buildSimulatedDevices,
@@ -214,8 +226,7 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     async carve(params: JobParams): Promise<JobEvidence> {
       const { device } = deviceAt(pciAddressParam(params), ['gpu']);
       if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
-      const profile = nameParam(params, 'profile', /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/);
-      const start = integerParam(params, 'start', 0, 7);
+      const { profile, start } = carveParams(params);
       const span = migSpanAt(device.mig, profile, start);
       if (!span) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device.address} cannot take a ${profile} GPU instance at slice ${start}`);
       if (await begin('carve')) throw injected('carve', 'nothing carved');
@@ -227,7 +238,7 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     async destroy(params: JobParams): Promise<JobEvidence> {
       const { device } = deviceAt(pciAddressParam(params), ['gpu']);
       if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
-      const handle = nameParam(params, 'handle', /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
+      const handle = partitionHandleParam(params);
       const at = device.mig.partitions.findIndex((partition) => partition.handle === handle);
       if (at < 0) return { handle, changed: false };
       if (await begin('destroy')) throw injected('destroy', `MIG device ${handle} still exists`, { handle });

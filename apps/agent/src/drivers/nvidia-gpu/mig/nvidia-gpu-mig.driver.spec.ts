@@ -123,6 +123,25 @@ describe('nvidia-gpu driver: MIG partitions (nvidia-gpu fixture)', () => {
     expect(smiCalls().filter((args) => /-cgi|-dci|-dgi/.test(args))).toEqual([]);
   });
 
+  it('takes the bind\'s carve and destroy jobs: the carve at the start its params name, the destroy by its handle', async () => {
+    const carveJob = { deviceUuid: '1f0e6a4c-2b3d-4e5f-8a9b-0c1d2e3f4a5b', pciAddress: A100, profile: '1g.10gb', profileId: 19, start: 4, bindId: 'bind-1' };
+
+    expect(await driver.carve!(carveJob)).toMatchObject({ pciAddress: A100, profile: '1g.10gb', handle: CARVED_MIG, start: 4, slices: 1, gpuInstanceId: 2, changed: true });
+    expect(smiCalls()).toContain(`mig -i ${A100_UUID} -cgi 19:4 -C`);
+    expect(await driver.destroy!({ pciAddress: A100, handle: CARVED_MIG, reason: 'compensation' })).toEqual({ pciAddress: A100, handle: CARVED_MIG, gpuInstanceId: 2, changed: true });
+    expect(await currentState()).toBe('on');
+  });
+
+  it('refuses a carve or destroy job whose params are wrong before nvidia-smi changes anything', async () => {
+    const carveJob = { pciAddress: A100, profile: '1g.10gb', start: 4 };
+
+    expect(await failureOf(driver.carve!({ ...carveJob, start: 'four' }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS', deviceState: 'unchanged' });
+    expect(await failureOf(driver.carve!({ ...carveJob, profile: '1g 10gb; rm' }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+    expect(await failureOf(driver.carve!({ ...carveJob, pciAddress: undefined }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+    expect(await failureOf(driver.destroy!({ pciAddress: A100, handle: '../MIG' }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS' });
+    expect(smiCalls().filter((args) => /-cgi|-dci|-dgi/.test(args))).toEqual([]);
+  });
+
   it('reports no partitioning, and says why, when a listing fails', async () => {
     await rm(join(host.copy.bin, 'mig', 'on', 'lci.txt'));
 
