@@ -317,7 +317,7 @@ describe('a bind programs the region its profile names (real simulated agents)',
     const { arq, workflow, placementBefore } = await failingBind(HOSTS.probeFails, 'bp-target');
     expect(workflow.reason).toMatch(/^INVENTORY\.NO_FREE_ATTACH_HANDLE: /);
     expect(workflow.code).toBe('INVENTORY.NO_FREE_ATTACH_HANDLE');
-    expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'carve-partition/do: skipped', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'start-bind/compensate: compensated']);
+    expect(stepsOf(workflow)).toEqual(['start-bind/do: done', 'carve-partition/do: skipped', 'charge-capacity/do: skipped', 'claim-handle/do: failed', 'reserve-slices/do: skipped', 'start-bind/compensate: compensated']);
     await expectNothingLeaked(HOSTS.probeFails, { arq }, { bitstreamId: images.old.bitstreamId, functionId: images.old.readBack }, placementBefore);
     expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${[...holders, arq].join(',')}`, { token: nova() })).status).toBe(204);
   }, 120_000);

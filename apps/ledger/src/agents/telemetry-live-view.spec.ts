@@ -53,7 +53,7 @@ describe('TelemetryLiveView', () => {
 
     await view.flush();
     expect(await rows('inv_host_liveness')).toEqual([
-      { hostname: 'compute-1', last_seen_ms: T1 + 5_000, heartbeat_ms: T1, interval_ms: 15_000, agent_version: '0.1.0' },
+      { hostname: 'compute-1', last_seen_ms: T1 + 5_000, heartbeat_ms: T1, interval_ms: 15_000, agent_version: '0.1.0', lost_after_ms: 45_000 },
     ]);
     expect(await rows('inv_device_telemetry')).toHaveLength(1);
   });
