@@ -1,10 +1,10 @@
 import type { CommandContext } from '@ledger/eventstore';
-import type { FenceDevice } from '../../domain/device.decider';
+import type { FenceDevice, UnfenceDevice } from '../../domain/device.decider';
 import type { HostFenceState } from '../../domain/host-fence.decider';
 import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
 
 /** Runs a command on a device's stream (the inventory's device commands). */
-export type RunOnDevice = (command: FenceDevice, context: CommandContext) => Promise<unknown>;
+export type RunOnDevice = (command: FenceDevice | UnfenceDevice, context: CommandContext) => Promise<unknown>;
 
 /**
  * Brings every device the host ever reported under the fence in force:
@@ -23,4 +23,16 @@ export async function fenceHostDevices(runOnDevice: RunOnDevice, host: HostFence
     const clean = (await cleaning?.cleansAfterRelease(deviceUuid)) ?? false;
     await runOnDevice({ type: 'FenceDevice', deviceUuid, hostname: host.hostname, reason: fence.reason, fencedAt: fence.at, clean }, context);
   }
+}
+
+/**
+ * Brings every device the host reported to the host's fence as it stands
+ * now: fenced (fenceHostDevices) or unfenced, whose cleaning of what the
+ * fence released starts in the same append. The unfence handler and the
+ * host-fence reactor both settle a host through it.
+ */
+export async function settleHostFence(runOnDevice: RunOnDevice, host: HostFenceState, context: CommandContext, cleaning?: DeviceCleaningPolicy): Promise<void> {
+  if (host.fenced !== null) return fenceHostDevices(runOnDevice, host, context, cleaning);
+  if (host.hostname === null) return;
+  for (const deviceUuid of host.devices) await runOnDevice({ type: 'UnfenceDevice', deviceUuid, hostname: host.hostname }, context);
 }

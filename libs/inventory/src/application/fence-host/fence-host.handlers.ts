@@ -11,7 +11,7 @@ import { toInventoryCommandResult, type InventoryCommandResult } from '../invent
 import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
 import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS, HOST_FENCE_COMMANDS } from '../inventory.tokens';
 import { FenceHostCommand, UnfenceHostCommand } from './fence-host.command';
-import { fenceHostDevices } from './fence-host-devices';
+import { fenceHostDevices, settleHostFence } from './fence-host-devices';
 
 export const MAX_FENCE_REASON_LENGTH = 255;
 
@@ -47,9 +47,7 @@ export class UnfenceHostHandler implements ICommandHandler<UnfenceHostCommand> {
 
   async execute({ target, context }: UnfenceHostCommand): Promise<InventoryCommandResult> {
     const result = await this.hosts.run({ type: 'UnfenceHost', hostname: target.hostname, by: context.actor.user, at: new Date().toISOString() }, context);
-    for (const deviceUuid of result.state.devices) {
-      await this.devices.run({ type: 'UnfenceDevice', deviceUuid, hostname: result.state.hostname! }, context);
-    }
+    await settleHostFence((command, ctx) => this.devices.run(command, ctx), result.state, context);
     return toInventoryCommandResult(result);
   }
 }

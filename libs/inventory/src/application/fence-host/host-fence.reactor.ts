@@ -1,17 +1,16 @@
 import type { CommandContext, EventStore, RecordedEvent } from '@ledger/eventstore';
 import { foldEvents } from '@ledger/kernel';
 import type { Reactor } from '@ledger/processing';
-import type { FenceDevice, UnfenceDevice } from '../../domain/device.decider';
 import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
 import { hostFenceDecider, type HostFenceState } from '../../domain/host-fence.decider';
 import type { HostFenceEvent, HostInventoryEvent } from '../../domain/inventory.events';
 import { hostStream } from '../../domain/streams';
-import { fenceHostDevices } from './fence-host-devices';
+import { type RunOnDevice, settleHostFence } from './fence-host-devices';
 
 export interface HostFenceReactorPorts {
   readonly store: Pick<EventStore, 'readStream'>;
   /** Runs the command on the device's stream (the inventory's device commands). */
-  readonly runOnDevice: (command: FenceDevice | UnfenceDevice, context: CommandContext) => Promise<unknown>;
+  readonly runOnDevice: RunOnDevice;
   /** Whether what a fence releases on the device waits for a clean, as the fence handler asks it (none: nothing cleans). */
   readonly cleaning?: DeviceCleaningPolicy;
 }
@@ -43,8 +42,7 @@ export function hostFenceReactor(ports: HostFenceReactorPorts): Reactor {
         correlationId: event.metadata.correlationId,
         causationId: event.id,
       };
-      if (host.fenced) return fenceHostDevices(ports.runOnDevice, host, context, ports.cleaning);
-      for (const deviceUuid of host.devices) await ports.runOnDevice({ type: 'UnfenceDevice', deviceUuid, hostname }, context);
+      await settleHostFence(ports.runOnDevice, host, context, ports.cleaning);
     },
   };
 }
