@@ -45,7 +45,10 @@ export interface LedgerServerOptions {
  * LEDGER_DATA_DIR in a new temporary directory (or `options.dataDir`), and
  * resolves once /readyz (or `options.upPath`) answers 200; `env` adds
  * settings. test/support/ledger-process.ts does the same for tests run
- * from source; from dist/ its path to scripts/run.js is wrong.
+ * from source; from dist/ its path to scripts/run.js is wrong. Cleaning is
+ * off unless `env` turns it on, as in the tests: the write-path benchmarks
+ * rebind a device the moment it is released, and their agents run no jobs
+ * (clean_cycle_ms measures the clean itself).
  */
 export async function startLedgerServer(
   progress: (message: string) => void,
@@ -64,7 +67,7 @@ export async function startLedgerServer(
   const preloads = [...(profileDir ? ['cpu-profile'] : []), ...(preload ? [preload] : [])].flatMap((name) => ['-r', join(__dirname, `${name}.preload.js`)]);
   const child = spawn(process.execPath, [...preloads, join(repositoryRoot(), 'scripts', 'run.js'), 'ledger'], {
     cwd: repositoryRoot(),
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_DATA_DIR: dataDir, ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn', LEDGER_CLEAN_DEVICE_TYPES: 'none', LEDGER_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe', ...(profileDir ? (['ipc'] as const) : [])],
   });
   let output = '';
