@@ -283,6 +283,7 @@ export class PlacementReconciler {
   private async converge(desired: DesiredHostPlacement, listing: Map<string, PlacementProvider[]> | undefined): Promise<Converged> {
     const hostname = desired.hostname;
     const wanted = new Set(desired.providers.map((provider) => provider.uuid));
+    const reserving = new Set(desired.providers.filter((provider) => provider.reserved > 0).map((provider) => provider.uuid));
     let useListing = listing;
     let lookUp: string[] | undefined;
     let last = '';
@@ -296,6 +297,7 @@ export class PlacementReconciler {
         listed: useListing && (useListing.get(computeNodeUuid) ?? []),
         known: this.known.get(hostname),
         wanted,
+        reserving,
         lookUp,
       });
       const plan = planHostPlacement(desired, actual);

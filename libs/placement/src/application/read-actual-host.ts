@@ -11,6 +11,8 @@ export interface ReadActualHostInput {
   readonly known?: ActualHostPlacement;
   /** Providers the desired state has, to tell which need usages read. */
   readonly wanted: ReadonlySet<string>;
+  /** Wanted providers the ledger reserves something of: their usages are read too, since what is allocated is never reserved. */
+  readonly reserving?: ReadonlySet<string>;
   /** Desired providers missing from the owned listing to look up one by one (after a create found the uuid taken). */
   readonly lookUp?: readonly string[];
 }
@@ -20,7 +22,8 @@ export interface ReadActualHostInput {
  * one tree listing (none when the compare's listing is given), then
  * inventories and traits only of providers whose generation moved since
  * the reconciler last knew them, and usages only of providers the ledger
- * no longer wants (freeing allocations does not move a generation).
+ * no longer wants or reserves (freeing allocations does not move a
+ * generation, so these are read at every sync).
  */
 export async function readActualHost(api: PlacementApi, input: ReadActualHostInput): Promise<ActualHostPlacement> {
   const listed = input.listed ?? (await api.listProviders({ inTree: input.computeNodeUuid, required: [OWNER_TRAIT] }));
@@ -36,11 +39,11 @@ export async function readActualHost(api: PlacementApi, input: ReadActualHostInp
   }
   const known = new Map((input.known?.providers ?? []).map((provider) => [provider.uuid, provider]));
   const providers: ActualProvider[] = [];
-  for (const provider of owned) providers.push(await readProvider(api, provider, known.get(provider.uuid), input.wanted.has(provider.uuid)));
+  for (const provider of owned) providers.push(await readProvider(api, provider, known.get(provider.uuid), input.wanted.has(provider.uuid) && !(input.reserving?.has(provider.uuid) ?? false)));
   return { computeNodeUuid: input.computeNodeUuid, providers };
 }
 
-async function readProvider(api: PlacementApi, listed: PlacementProvider, known: ActualProvider | undefined, wanted: boolean): Promise<ActualProvider> {
+async function readProvider(api: PlacementApi, listed: PlacementProvider, known: ActualProvider | undefined, skipUsages: boolean): Promise<ActualProvider> {
   let provider: ActualProvider;
   if (known !== undefined && known.generation === listed.generation) {
     provider = { ...known, usages: undefined };
@@ -50,7 +53,7 @@ async function readProvider(api: PlacementApi, listed: PlacementProvider, known:
     // Read at two moments: if something moved in between, the later generation makes the next write conflict and re-read.
     provider = { uuid: listed.uuid, name: listed.name, generation: Math.min(inventories.generation, traits.generation), inventories: inventories.value, traits: traits.value };
   }
-  if (wanted) return provider;
+  if (skipUsages) return provider;
   const usages = await api.getUsages(listed.uuid);
   return { ...provider, usages: usages.value };
 }

@@ -18,7 +18,7 @@ export interface ActualProvider {
   readonly inventories: Inventories;
   /** Sorted. */
   readonly traits: readonly string[];
-  /** Amounts allocated per resource class; read only for providers the desired state no longer has. */
+  /** Amounts allocated per resource class; read only for providers the desired state no longer has or reserves something of. */
   readonly usages?: Readonly<Record<string, number>>;
 }
 

@@ -61,6 +61,16 @@ describe('planHostPlacement', () => {
     expect(plan.steps[0].why).toContain('reserved 0');
   });
 
+  it('given a fenced provider whose units consumers hold, when planned, then only the free units are reserved, so a holder can still rewrite its allocation', () => {
+    const gpus = desiredProvider('host-a_0000:81:00.0', { resourceClass: 'PGPU', total: 4, maxUnit: 4 });
+    const fenced = { ...gpus, reserved: 4, reservedBecause: ['fenced' as const] };
+    const plan = planHostPlacement(desired(fenced), actual(inPlacement(gpus, 3, { usages: { PGPU: 3 } })));
+    expect(plan.steps).toEqual([expect.objectContaining({ kind: 'set-inventories', inventories: { PGPU: expect.objectContaining({ total: 4, reserved: 1 }) } })]);
+    // Once the holders are gone (an evacuated instance's source allocation deleted), the rest is reserved too.
+    const freed = planHostPlacement(desired(fenced), actual(inPlacement(gpus, 3, { inventories: desiredInventories(fenced, 3), usages: { PGPU: 0 } })));
+    expect(freed.steps).toEqual([expect.objectContaining({ kind: 'set-inventories', inventories: { PGPU: expect.objectContaining({ reserved: 4 }) } })]);
+  });
+
   it('given a trait changed by hand, when planned, then only the traits are written back and the change is named', () => {
     const fpga = desiredProvider('host-a_0000:5e:00.0');
     const plan = planHostPlacement(desired(fpga), actual(inPlacement(fpga, 5, { traits: [OWNER_TRAIT, 'CUSTOM_SOMETHING_ELSE'] })));

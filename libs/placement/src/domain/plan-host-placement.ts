@@ -32,16 +32,26 @@ export function planHostPlacement(desired: DesiredHostPlacement, actual: ActualH
   return { steps, blocked };
 }
 
-/** The inventory the ledger writes for a desired provider; Placement's defaults for the fields Cyborg leaves out. */
-export function desiredInventories(provider: DesiredProvider): Inventories {
+/**
+ * The inventory the ledger writes for a desired provider; Placement's
+ * defaults for the fields Cyborg leaves out. What consumers already hold
+ * (`used`) is never reserved: Placement checks a consumer's whole
+ * allocation again whenever it is rewritten, so a provider reserved whole
+ * under an allocation refuses its holder's next write. Nova rewrites the
+ * instance's allocations on an evacuate (source and destination in one
+ * PUT), and would get 409 for the fenced source. Reserving only what is
+ * free still offers nothing new there.
+ */
+export function desiredInventories(provider: DesiredProvider, used = 0): Inventories {
   if (provider.total < 1) return {};
+  const reserved = Math.min(provider.reserved, Math.max(0, provider.total - used));
   return {
-    [provider.resourceClass]: { total: provider.total, reserved: provider.reserved, minUnit: 1, maxUnit: provider.maxUnit, stepSize: 1, allocationRatio: 1 },
+    [provider.resourceClass]: { total: provider.total, reserved, minUnit: 1, maxUnit: provider.maxUnit, stepSize: 1, allocationRatio: 1 },
   };
 }
 
 function stepsToMatch(provider: DesiredProvider, parentUuid: string, actual: ActualProvider | undefined): PlacementStep[] {
-  const inventories = desiredInventories(provider);
+  const inventories = desiredInventories(provider, actual?.usages?.[provider.resourceClass] ?? 0);
   if (actual === undefined) {
     const why = `provider ${provider.name} is missing`;
     return [
