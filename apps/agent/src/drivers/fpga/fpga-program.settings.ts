@@ -11,6 +11,8 @@ export interface FpgaProgramSettings {
   /** Verified images by function id, to restore the previous function after a failed program (`<workDir>/bitstreams`). */
   readonly bitstreamCacheDir: string;
   readonly maxImageBytes: number;
+  /** The image a clean loads into a region a tenant held whole (a file on the host); unset: the region keeps its last function (default-image-step.ts). */
+  readonly defaultImage?: string;
 }
 
 export function parseFpgaProgramSettings(
@@ -25,6 +27,7 @@ export function parseFpgaProgramSettings(
     programTimeoutSeconds: settings.number('programTimeoutSeconds', tool.timeoutSeconds, 1, 86_400),
     bitstreamCacheDir: settings.string('bitstreamCacheDir', join(workDir, 'bitstreams')),
     maxImageBytes: settings.number('maxImageBytes', DEFAULT_MAX_IMAGE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+    defaultImage: settings.optionalString('defaultImage'),
   };
   settings.done();
   return parsed;

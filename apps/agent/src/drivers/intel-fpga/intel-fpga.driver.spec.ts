@@ -226,6 +226,61 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
     });
   });
 
+  describe('clean', () => {
+    const handle = (type: string, address: string) => ({ uuid: '5f0d2a4e-1c3b-4d5e-8f6a-7b8c9d0e1f2a', type, address });
+    const withDefaultImage = async (contents: string) => {
+      const defaultImage = join(host.context.workDir, 'images', 'default.gbs');
+      await mkdir(join(host.context.workDir, 'images'), { recursive: true });
+      await writeFile(defaultImage, contents);
+      return { defaultImage, driver: intelFpgaDriver(host.context, parseIntelFpgaSettings({ fpgaconfPath: join(host.copy.bin, 'fpgaconf'), defaultImage }, host.context.workDir)) };
+    };
+
+    it('loads the default image into a region held whole, reads the AFU back as evidence, then resets the function', async () => {
+      const { defaultImage, driver: cleaning } = await withDefaultImage(`GBS\nafu_id=${OTHER_AFU}\n`);
+
+      const evidence = await cleaning.clean!({ pciAddress: '0000:be:00.0', handles: [handle('PCI', '0000:be:00.0')] });
+
+      expect(evidence).toEqual({
+        ran: [
+          { step: 'default image into the region of 0000:be:00.0 (fpgaconf)', result: `ok: ${defaultImage} loaded, AFU id ${OTHER_AFU}` },
+          { step: 'function-level reset of 0000:be:00.0', result: 'ok' },
+        ],
+      });
+      expect(host.commands).toEqual([{ command: join(host.copy.bin, 'fpgaconf'), args: ['--bus', '0xbe', '--device', '0x00', '--function', '0x0', defaultImage] }]);
+      expect(await traitsOf('0000:be:00.0')).toContain(`CUSTOM_FPGA_FUNCTION_ID_INTEL_${OTHER_AFU.toUpperCase()}`);
+    });
+
+    it('leaves a VF\'s shared region alone: other tenants\' VFs keep their function, the VF is reset', async () => {
+      const { driver: cleaning } = await withDefaultImage(`afu_id=${OTHER_AFU}\n`);
+
+      const evidence = await cleaning.clean!({ pciAddress: '0000:5e:00.0', handles: [handle('VF', '0000:5e:00.1')] });
+
+      expect(evidence).toEqual({ ran: [{ step: 'function-level reset of 0000:5e:00.1', result: 'ok' }] });
+      expect(host.commands).toEqual([]);
+      expect((await afuOfVf()).trim()).toBe(A10_VF_AFU);
+    });
+
+    it('fails the clean, saying which steps ran, when the default image does not load', async () => {
+      const { driver: cleaning } = await withDefaultImage('fail\n');
+
+      const failure = await failureOf(cleaning.clean!({ pciAddress: '0000:be:00.0', handles: [handle('PCI', '0000:be:00.0')] }));
+
+      expect(failure).toMatchObject({ code: 'DRIVER.TOOL_FAILED', evidence: { ran: [{ step: 'default image into the region of 0000:be:00.0 (fpgaconf)', result: expect.stringMatching(/^failed: fpgaconf exited with 1/) }] } });
+    });
+
+    it('says in the evidence that no default image is configured, and still resets the function', async () => {
+      const evidence = await driver.clean!({ pciAddress: '0000:be:00.0', handles: [handle('PCI', '0000:be:00.0')] });
+
+      expect(evidence).toEqual({
+        ran: [
+          { step: 'default image into the region of 0000:be:00.0 (fpgaconf)', result: 'skipped: no defaultImage configured, the region keeps its last function' },
+          { step: 'function-level reset of 0000:be:00.0', result: 'ok' },
+        ],
+      });
+      expect(host.commands).toEqual([]);
+    });
+  });
+
   describe('attach and detach', () => {
     const INSTANCE = '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f';
 

@@ -5,6 +5,7 @@ import type { PciFunction } from '../../discovery/pci-function';
 import type { AcceleratorDriver, JobEvidence, JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
+import { defaultImageStep } from '../fpga/default-image-step';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { findFpgaRegions, fpgaRegionPartitioning } from '../fpga/fpga-regions';
 import { programWithRestore, type FpgaTarget } from '../fpga/program-with-restore';
@@ -59,7 +60,19 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
     );
   }
 
-  const basics = sysfsDriverBasics(sysfs, findDevices);
+  /** The PF's region through fpgaconf: what a program loads into and a clean loads the default image into. */
+  const regionOf = (pf: PciFunction, afuHolders: readonly PciFunction[]): FpgaTarget => ({
+    tool: 'fpgaconf',
+    functionLabel: 'AFU id',
+    readFunctionId: async () => (await loadedAfus(afuHolders))[0] ?? null,
+    load: (imagePath) => context.runCommand(settings.toolPath, [...fpgaconfAddress(pf.address), imagePath], { timeoutMs: settings.programTimeoutSeconds * 1000 }),
+  });
+  // A clean of the PF (a card without VFs, held whole) reloads the region; a VF's clean is its reset alone.
+  const basics = sysfsDriverBasics(
+    sysfs,
+    findDevices,
+    defaultImageStep(settings.defaultImage, async (fn) => (fn.physicalFunction === null ? regionOf(fn, [fn]) : undefined)),
+  );
 
   return {
     name: 'intel-fpga',
@@ -79,16 +92,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
       const pf = managed.device;
       // The AFU is read where the port lives: the addressed function, or for a PF that handed its port to VFs, those VFs.
       const afuHolders = fn === pf ? [pf, ...managed.functions.filter((candidate) => candidate !== pf)] : [fn];
-      const target: FpgaTarget = {
-        tool: 'fpgaconf',
-        functionLabel: 'AFU id',
-        readFunctionId: async () => (await loadedAfus(afuHolders))[0] ?? null,
-        load: (imagePath) =>
-          context.runCommand(settings.toolPath, [...fpgaconfAddress(pf.address), imagePath], {
-            timeoutMs: settings.programTimeoutSeconds * 1000,
-          }),
-      };
-      const evidence = await programWithRestore(target, image, {
+      const evidence = await programWithRestore(regionOf(pf, afuHolders), image, {
         fetch: context.fetch,
         logger: context.logger,
         downloadDir: join(context.workDir, 'downloads'),

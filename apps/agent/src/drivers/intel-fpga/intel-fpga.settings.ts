@@ -1,6 +1,6 @@
 import { parseFpgaProgramSettings, type FpgaProgramSettings } from '../fpga/fpga-program.settings';
 
-/** `intel-fpga` settings: `fpgaconfPath` (`fpgaconf` on the PATH), `programTimeoutSeconds` (600), `bitstreamCacheDir`, `maxImageBytes`. */
+/** `intel-fpga` settings: `fpgaconfPath` (`fpgaconf` on the PATH), `programTimeoutSeconds` (600), `bitstreamCacheDir`, `maxImageBytes`, `defaultImage` (none). */
 export type IntelFpgaSettings = FpgaProgramSettings;
 
 export const parseIntelFpgaSettings = (raw: unknown, workDir: string): IntelFpgaSettings =>

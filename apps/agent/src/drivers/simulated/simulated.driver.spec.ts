@@ -145,6 +145,18 @@ describe('simulated driver', () => {
     expect(slept).toEqual([5, 5, 5]);
   });
 
+  it('cleans an FPGA held whole by loading its default image (blank): the last tenant\'s function is gone from the report', async () => {
+    const { driver } = simulated({ fpgas: 1, fpgaVfs: 0, gpus: 0, nics: 0 });
+    const [fpga] = await driver.discover();
+    const { functionId } = await driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE });
+    const functionTraits = async () => (await driver.discover())[0].deployables[0].traits.filter((trait) => trait.startsWith('CUSTOM_FPGA_FUNCTION_ID_'));
+    expect(await functionTraits()).toEqual([`CUSTOM_FPGA_FUNCTION_ID_INTEL_${String(functionId).toUpperCase()}`]);
+    await expect(driver.clean!({ pciAddress: fpga.pciAddress, handles: [{ uuid: INSTANCE, type: 'PCI', address: fpga.pciAddress }] })).resolves.toEqual({
+      ran: [{ step: `region of ${fpga.pciAddress} reprogrammed to its default image (blank)`, result: 'ok' }],
+    });
+    expect(await functionTraits()).toEqual([]);
+  });
+
   describe('failure injection', () => {
     it('fails a probe when told to, and a shell load leaving the old shell in place', async () => {
       const { driver, slept } = simulated({ failNext: { probe: 1, program: 1 }, latencyMs: { probe: 7 } });

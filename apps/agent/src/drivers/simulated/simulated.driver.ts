@@ -271,10 +271,16 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
     /** The steps a real driver of the kind would run, each recorded as done; an injected failure names the step it stopped at. */
     async clean(params: JobParams): Promise<JobEvidence> {
       const { device } = deviceAt(pciAddressParam(params));
-      const ran = cleanHandles(params).map((handle) => ({ step: simulatedCleanStep(device, handle), result: 'ok' }));
+      const handles = cleanHandles(params);
+      const ran = handles.map((handle) => ({ step: simulatedCleanStep(device, handle), result: 'ok' }));
       if (await begin('clean')) {
         const [first, ...rest] = ran;
         throw injected('clean', `not clean: ${first?.step ?? 'reset'} failed`, { ran: [{ step: first?.step ?? 'reset', result: 'failed (injected)' }], skipped: rest.length });
+      }
+      // The simulated default image is the blank region: the last tenant's function is gone from the next report.
+      if (device.kind === 'fpga' && handles.some((handle) => handle.address === device.address) && device.regions[0].functionId !== null) {
+        device.regions[0].functionId = null;
+        changed();
       }
       return { ran };
     },
@@ -299,6 +305,6 @@ function simulatedCleanStep(device: SimulatedDevice, handle: CleanHandleParam): 
   if (handle.type === 'MDEV') return `mdev ${handle.address}: vGPU memory scrubbed by the host driver on removal`;
   if (handle.address !== device.address) return `function-level reset of VF ${handle.address}`;
   if (device.kind === 'gpu') return `GPU memory scrub and reset of ${handle.address} (nvidia-smi --gpu-reset)`;
-  if (device.kind === 'fpga') return `region of ${handle.address} reprogrammed to its default image`;
+  if (device.kind === 'fpga') return `region of ${handle.address} reprogrammed to its default image (blank)`;
   return `function-level reset of ${handle.address}`;
 }

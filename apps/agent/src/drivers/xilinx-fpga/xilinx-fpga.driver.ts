@@ -6,7 +6,8 @@ import type { DriverContext } from '../driver-context';
 import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { fpgaRegionPartitioning } from '../fpga/fpga-regions';
-import { programWithRestore } from '../fpga/program-with-restore';
+import { defaultImageStep } from '../fpga/default-image-step';
+import { type FpgaTarget, programWithRestore } from '../fpga/program-with-restore';
 import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { pciDeviceReport } from '../pci/pci-device-report';
@@ -74,7 +75,19 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
     );
   }
 
-  const basics = sysfsDriverBasics(sysfs, findDevices);
+  /** The card's base region through xbmgmt on its management function. */
+  const regionOf = (mgmt: PciFunction): FpgaTarget => ({
+    tool: 'xbmgmt',
+    functionLabel: 'logic uuid',
+    readFunctionId: async () => (await logicIds(mgmt))[0] ?? null,
+    load: (imagePath) => context.runCommand(settings.toolPath, ['program', '--device', mgmt.address, '--base', '--image', imagePath], { timeoutMs: settings.programTimeoutSeconds * 1000 }),
+  });
+  // The card is one deployable held whole: its clean reloads the region through the management function.
+  const basics = sysfsDriverBasics(
+    sysfs,
+    findDevices,
+    defaultImageStep(settings.defaultImage, async (fn) => regionOf((await basics.managedDevice(fn.address)).managed.device)),
+  );
 
   return {
     name: 'xilinx-fpga',
@@ -92,15 +105,7 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
       const image = imageParam(params);
       const mgmt = (await basics.managedDevice(address)).managed.device;
       const evidence = await programWithRestore(
-        {
-          tool: 'xbmgmt',
-          functionLabel: 'logic uuid',
-          readFunctionId: async () => (await logicIds(mgmt))[0] ?? null,
-          load: (imagePath) =>
-            context.runCommand(settings.toolPath, ['program', '--device', mgmt.address, '--base', '--image', imagePath], {
-              timeoutMs: settings.programTimeoutSeconds * 1000,
-            }),
-        },
+        regionOf(mgmt),
         image,
         { fetch: context.fetch, logger: context.logger, downloadDir: join(context.workDir, 'downloads'), cache, maxImageBytes: settings.maxImageBytes },
       );
