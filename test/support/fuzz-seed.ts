@@ -66,8 +66,8 @@ export function fuzzSigning(): FuzzSigning {
 /**
  * Puts back what the fuzzer builds on, between batches, and returns what
  * the ledger holds now. A long run otherwise uses it up: bound requests
- * hold every attach handle, devices stay disabled, quotas are set to 0, the
- * profile is deleted, the host reports no devices, and creates and binds
+ * hold every attach handle, devices stay disabled, the host is fenced,
+ * quotas are set to 0, the profile is deleted, the host reports no devices, and creates and binds
  * stop reaching the domain. Done as the admin, outside the fuzzer's
  * requests (the oracle counts only the events of those).
  */
@@ -77,6 +77,8 @@ export async function seedFuzzTargets(ledger: TestLedger, signing: FuzzSigning, 
     if (response.status >= 300) throw new Error(`fuzz seeding: ${what} answered ${response.status} ${JSON.stringify(response.body)}`);
     return response;
   };
+  const unfenced = await admin('POST', `/api/v1/hosts/${FUZZ_HOST}/unfence`);
+  if (unfenced.status !== 404 && unfenced.headers.get('x-error-code') !== 'INVENTORY.HOST_NOT_FENCED') expectOk(unfenced, 'unfencing the host');
   const report = expectOk(await admin('PUT', `/api/v1/hosts/${FUZZ_HOST}/report`, hostReportBody(1, 2)), 'the host report');
   const fresh = { 'x-ledger-min-position': String(report.body.position ?? 0) };
   const devices = expectOk(await admin('GET', `/api/v1/devices?hostname=${FUZZ_HOST}`, undefined, fresh), 'the devices').body.items as { uuid: string }[];
