@@ -96,7 +96,7 @@ describe('health under a policy (simulated agent, embedded SQLite)', () => {
     await eventually(async () => (await healthEvents(gpu.deviceUuid)).length === 2);
     const [changed, drain] = await healthEvents(gpu.deviceUuid);
     expect(changed.data).toMatchObject({ health: 'failed', cause: { kind: 'xid', code: 79 }, effect: 'drain', recovery: 'operator', policyVersion: 'e2e-7' });
-    expect(drain).toMatchObject({ type: 'inventory.DeviceDrainRequested', data: { holders: [expect.objectContaining({ arqUuid: arq })], policyVersion: 'e2e-7' } });
+    expect(drain).toMatchObject({ type: 'inventory.DeviceDrainRequested', data: { holders: [expect.objectContaining({ arqUuid: arq, projectId: 'tenant-a' })], policyVersion: 'e2e-7' } });
     expect(await providerOf(gpu.deviceUuid)).toMatchObject({ reserved: 1, reservedBecause: ['unhealthy'] });
 
     // Who held it when it failed: one query, over REST, GraphQL and ledgerctl.

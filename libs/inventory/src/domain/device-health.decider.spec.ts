@@ -121,13 +121,19 @@ describe('deviceDecider: health under a policy', () => {
     spec.given([]).when(judged(report('failed', 'NVLink', AT, xid(74)))).then([failedWatch]);
   });
 
-  it('drains a held device: the holders are named in DeviceDrainRequested, in the same append', () => {
+  it('drains a held device: the holders and their projects are named in DeviceDrainRequested, in the same append', () => {
     const drained = changed('failed', 'Xid 79', AT, { cause: xid(79), effect: 'drain', recovery: 'operator', policyVersion: '7' });
-    const holders = [{ arqUuid: claim.arqUuid, deployableUuid: claim.deployableUuid, handleUuid: claim.handleUuid }];
+    const claimedByProject: DeviceEvent = { type: 'inventory.AttachHandleClaimed', data: { ...claim, projectId: 'tenant-a' } };
+    const holders = [{ arqUuid: claim.arqUuid, projectId: 'tenant-a', deployableUuid: claim.deployableUuid, handleUuid: claim.handleUuid }];
+    spec
+      .given([claimedByProject])
+      .when(judged(report('failed', 'Xid 79', AT, xid(79))))
+      .then([drained, { type: 'inventory.DeviceDrainRequested', data: { deviceUuid: DEVICE, holders, cause: xid(79), reason: 'Xid 79', policyVersion: '7', requestedAt: AT } }]);
+    // A claim recorded before claims carried the project: the holder is named, its project null (the request's stream has it).
     spec
       .given([claimed])
       .when(judged(report('failed', 'Xid 79', AT, xid(79))))
-      .then([drained, { type: 'inventory.DeviceDrainRequested', data: { deviceUuid: DEVICE, holders, cause: xid(79), reason: 'Xid 79', policyVersion: '7', requestedAt: AT } }]);
+      .then([drained, { type: 'inventory.DeviceDrainRequested', data: { deviceUuid: DEVICE, holders: [{ ...holders[0], projectId: null }], cause: xid(79), reason: 'Xid 79', policyVersion: '7', requestedAt: AT } }]);
     // Nobody holds it: nobody to ask.
     spec.given([]).when(judged(report('failed', 'Xid 79', AT, xid(79)))).then([drained]);
     // Already drained: asked once.

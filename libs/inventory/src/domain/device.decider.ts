@@ -36,6 +36,8 @@ export interface ClaimAttachHandle {
   readonly candidates: readonly string[];
   /** The bind claiming: a claim the request holds for another bind is stale, and is given back first. */
   readonly bindId?: string;
+  /** The request's project, kept on the claim so that a drain can name the holder's project from the device's stream alone. */
+  readonly projectId?: string;
 }
 
 /** Give back whatever the request holds on this device (nothing held: nothing appended). */
@@ -228,7 +230,8 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
     });
   }
   const bind = command.bindId === undefined ? {} : { bindId: command.bindId };
-  return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind } }];
+  const project = command.projectId === undefined ? {} : { projectId: command.projectId };
+  return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind, ...project } }];
 }
 
 /** A device in maintenance, fenced or failed offers nothing to claim (or carve). */

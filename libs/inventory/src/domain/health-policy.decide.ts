@@ -66,7 +66,7 @@ export function decideHealthReport(deviceUuid: string, command: RecordDeviceHeal
     data: { deviceUuid, health: command.health, reason, observedAt, cause, effect: inForce.effect, recovery: inForce.recovery, policyVersion: inForce.policyVersion },
   };
   if (inForce.effect !== 'drain' || now.effect === 'drain' || claims.length === 0) return [changed];
-  const holders = claims.map(({ arqUuid, deployableUuid, handleUuid }) => ({ arqUuid, deployableUuid, handleUuid }));
+  const holders = claims.map(({ arqUuid, projectId, deployableUuid, handleUuid }) => ({ arqUuid, projectId: projectId ?? null, deployableUuid, handleUuid }));
   return [changed, { type: 'inventory.DeviceDrainRequested', data: { deviceUuid, holders, cause, reason, policyVersion: inForce.policyVersion, requestedAt: observedAt } }];
 }
 

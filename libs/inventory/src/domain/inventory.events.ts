@@ -195,6 +195,8 @@ export interface AttachHandleClaim {
   readonly arqUuid: string;
   /** The bind (workflow) that holds it; absent on claims recorded before workflows. */
   readonly bindId?: string;
+  /** The request's project; absent on claims recorded before drains named projects. */
+  readonly projectId?: string;
 }
 
 /** A bind took a free attach handle of the device for an accelerator request. */
@@ -228,16 +230,17 @@ export type DeviceHealthCheckPassed = DomainEvent<
   { readonly deviceUuid: string; readonly healthyChecks: number; readonly of: number; readonly observedAt: string; readonly policyVersion: string | null }
 >;
 
-/** Who held a device when it was drained: the request and the attach handle (the project is the request's). */
+/** Who held a device when it was drained: the request, its project (null for a claim recorded without it) and the attach handle. */
 export interface DrainedHolder {
   readonly arqUuid: string;
+  readonly projectId: string | null;
   readonly deployableUuid: string;
   readonly handleUuid: string;
 }
 
 /**
  * The health policy drained the device while requests held it: their
- * projects (through the requests) and the operators are asked to move the
+ * projects (named per holder) and the operators are asked to move the
  * work off. Nothing is released: the holders decide when. Carried by the
  * Kafka relay on the inventory topic (docs/kafka.md).
  */

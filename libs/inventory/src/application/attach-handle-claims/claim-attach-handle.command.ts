@@ -10,6 +10,8 @@ export interface ClaimAttachHandleInput {
   readonly candidates: readonly string[];
   /** The bind claiming (its workflow id). */
   readonly bindId?: string;
+  /** The request's project, recorded on the claim (a drain names it). */
+  readonly projectId?: string;
 }
 
 /** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */

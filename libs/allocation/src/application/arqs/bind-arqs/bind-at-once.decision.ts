@@ -41,7 +41,7 @@ export function decideBindAtOnce(bind: BindAtOnce, handles: readonly InventoryAt
   const { start, bindId } = bind;
   const started = arqDecider.decide({ ...start, bindId }, states.arq);
   const claimed = deviceDecider.decide(
-    { type: 'ClaimAttachHandle', deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid, arqUuid: start.uuid, bindId, candidates: handles.map((h) => h.uuid) },
+    { type: 'ClaimAttachHandle', deviceUuid: start.deviceUuid, deployableUuid: start.deployableUuid, arqUuid: start.uuid, bindId, projectId: bind.projectId, candidates: handles.map((h) => h.uuid) },
     states.device,
   );
   const claim = claimOf(foldEvents(deviceDecider, states.device, claimed), start.uuid.toLowerCase());

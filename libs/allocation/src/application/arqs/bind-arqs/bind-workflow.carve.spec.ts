@@ -48,7 +48,7 @@ describe('the bind workflow, carving a partition on demand', () => {
       {
         key: 'claim-handle/do/1',
         type: 'inventory.ClaimCarvedPartition',
-        data: { hostname: 'compute-1', deviceUuid: 'd1', arqUuid: 'a1', bindId: 'b1', reserved, carved },
+        data: { hostname: 'compute-1', deviceUuid: 'd1', arqUuid: 'a1', bindId: 'b1', projectId: 'p1', reserved, carved },
       },
     ]);
     const bound = spec

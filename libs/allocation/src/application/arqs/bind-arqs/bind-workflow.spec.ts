@@ -29,7 +29,7 @@ describe('the bind workflow', () => {
     const claimed = spec.given([start()]).when(accepted('start-bind/do/1'));
     expect(claimed.outputs).toContainEqual({ kind: 'step', step: 'charge-capacity', phase: 'do', outcome: 'skipped', attempt: 0 });
     expect(commands(claimed.outputs)).toEqual([
-      { key: 'claim-handle/do/1', type: 'inventory.ClaimAttachHandle', data: { deviceUuid: 'd1', deployableUuid: 'dep1', arqUuid: 'a1', bindId: 'b1' } },
+      { key: 'claim-handle/do/1', type: 'inventory.ClaimAttachHandle', data: { deviceUuid: 'd1', deployableUuid: 'dep1', arqUuid: 'a1', bindId: 'b1', projectId: 'p1' } },
     ]);
     const bound = spec.given([start(), accepted('start-bind/do/1')]).when(accepted('claim-handle/do/1', { attachHandle: handle }));
     expect(commands(bound.outputs)).toEqual([{ key: 'mark-bound/do/1', type: 'allocation.CompleteBind', data: { uuid: 'a1', bindId: 'b1', attachHandle: handle } }]);

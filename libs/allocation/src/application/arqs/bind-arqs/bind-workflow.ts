@@ -66,6 +66,8 @@ export interface CarvedPartitionClaim {
   readonly deviceUuid: string;
   readonly arqUuid: string;
   readonly bindId: string;
+  /** Absent in binds started before claims carried the project. */
+  readonly projectId?: string;
   readonly reserved: ReservedCarve;
   readonly carved: CarveEvidence;
 }
@@ -77,7 +79,7 @@ export type BindCommand =
   | WorkflowCommand<'allocation.CompleteBind', { readonly uuid: string; readonly bindId: string; readonly attachHandle: BoundAttachHandle }>
   | WorkflowCommand<'quota.Reserve', ReserveQuotaCommand['input']>
   | WorkflowCommand<'quota.Release', ReleaseQuotaCommand['input']>
-  | WorkflowCommand<'inventory.ClaimAttachHandle', { readonly deviceUuid: string; readonly deployableUuid: string; readonly arqUuid: string; readonly bindId: string }>
+  | WorkflowCommand<'inventory.ClaimAttachHandle', { readonly deviceUuid: string; readonly deployableUuid: string; readonly arqUuid: string; readonly bindId: string; readonly projectId?: string }>
   | WorkflowCommand<'inventory.ReleaseAttachHandle', ReleaseAttachHandleCommand['input']>
   | WorkflowCommand<'inventory.ReserveCarve', ReserveCarveCommand['input']>
   | WorkflowCommand<'inventory.ReleaseCarve', ReleaseCarveCommand['input']>
@@ -169,6 +171,7 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
               deviceUuid: data.binding.deviceUuid,
               arqUuid: data.arqUuid,
               bindId: data.bindId,
+              projectId: data.projectId,
               reserved: evidence['reserve-slices'],
               carved: evidence['carve-partition'],
             })
@@ -177,6 +180,7 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
           deployableUuid: data.binding.deployableUuid,
           arqUuid: data.arqUuid,
           bindId: data.bindId,
+          projectId: data.projectId,
         }),
       compensate: ({ data }) => command('inventory.ReleaseAttachHandle', { deviceUuid: data.binding.deviceUuid, arqUuid: data.arqUuid, bindId: data.bindId }),
       timeoutMs: 30_000,
