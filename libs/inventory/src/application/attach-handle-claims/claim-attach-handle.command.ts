@@ -1,6 +1,6 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
-import type { AttachHandleClaim } from '../../domain/inventory.events';
+import type { AttachHandleClaim, PartitionRef } from '../../domain/inventory.events';
 
 export interface ClaimAttachHandleInput {
   readonly deviceUuid: string;
@@ -10,6 +10,8 @@ export interface ClaimAttachHandleInput {
   readonly candidates: readonly string[];
   /** The bind claiming (its workflow id). */
   readonly bindId?: string;
+  /** The candidates are this partition's handle (a bind claiming what it carved): recorded on the claim. */
+  readonly partition?: PartitionRef;
 }
 
 /** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */
