@@ -154,7 +154,7 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const claims = Object.values(state.claims).filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId));
         const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
         const clean = command.clean === true;
-        const idle = idleOfRelease(deviceUuid, claims, state.partitions, command.reclaimAfterMs, clean);
+        const idle = idleOfRelease(deviceUuid, claims, state.partitions, { idleMs: command.reclaimAfterMs, clean, undoOfBind: command.bindId });
         return [...released, ...(clean ? cleaningOfRelease(deviceUuid, claims, state.cleaning) : []), ...idle];
       }
       case 'ClaimReclaim':

@@ -55,6 +55,8 @@ describe('deviceDecider: reclaim of partitions carved on demand', () => {
   it('keeps the partition when no wait is set, and never reclaims one no bind carved', () => {
     spec.given([carved(BIND), claimed()]).when(release()).then([released()]);
     spec.given([carved(null), claimed()]).when(release(60_000)).then([released()]);
+    // The carving bind's own undo: its next compensation destroys the partition.
+    spec.given([carved(BIND), claimed()]).when({ ...release(60_000), bindId: BIND }).then([released()]);
   });
 
   it('counts idle periods: a later tenant claims without naming the partition, its release starts period 2', () => {

@@ -84,13 +84,21 @@ export function decideReclaim(deviceUuid: string, command: PartitionReclaimComma
 /**
  * The PartitionIdle of each released claim on a partition carved on demand,
  * when a reclaim wait is set (`idleMs`); `clean`: the handles go to
- * cleaning first, and the idle period starts at their DeviceCleaned.
+ * cleaning first, and the idle period starts at their DeviceCleaned. A
+ * bind undoing its own carve (`undoOfBind`) destroys the partition itself.
  */
-export function idleOfRelease(deviceUuid: string, released: readonly AttachHandleClaim[], partitions: ReclaimablePartitions | undefined, idleMs: number | undefined, clean: boolean): PartitionIdle[] {
+export function idleOfRelease(
+  deviceUuid: string,
+  released: readonly AttachHandleClaim[],
+  partitions: ReclaimablePartitions | undefined,
+  release: { readonly idleMs: number | undefined; readonly clean: boolean; readonly undoOfBind: string | undefined },
+): PartitionIdle[] {
+  const { idleMs, clean, undoOfBind } = release;
   if (idleMs === undefined || !partitions) return [];
   return released.flatMap((claim) => {
     const ref = claim.partition ?? partitions.handles?.[claim.handleUuid];
     if (!ref || !carvedOnDemand(partitions, ref.handle)) return [];
+    if (undoOfBind !== undefined && partitions.carved[ref.handle]?.bindId === undoOfBind) return [];
     const idleCount = (partitions.handles?.[claim.handleUuid]?.idleCount ?? 0) + 1;
     const { handle, hostname, pciAddress } = ref;
     return [{ type: 'inventory.PartitionIdle' as const, data: { deviceUuid, handle, hostname, pciAddress, handleUuid: claim.handleUuid, idleCount, idleMs, afterClean: clean } }];
