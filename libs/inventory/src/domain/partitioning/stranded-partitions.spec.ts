@@ -1,5 +1,5 @@
 import { deviceDecider, type DeviceState } from '../device.decider';
-import type { DeviceEvent } from '../inventory.events';
+import type { AttachHandleClaim, DeviceEvent } from '../inventory.events';
 import { a100Mig, migDevice } from '../testing/host-report.fixtures';
 import { carvedPartitionIdentity } from './partition-deployables';
 import { type PartitionFacts, strandedPartitions } from './stranded-partitions';
@@ -44,7 +44,7 @@ describe('strandedPartitions', () => {
 
   it('names a handle held for a reclaim that no longer runs: a crash between the claim and the destroy must end destroyed or free again', () => {
     const { handleUuid } = carvedPartitionIdentity('compute-1', DEVICE, PCI, 'MIG', migDevice('1g.10gb', 0, 1, 'MIG-a'));
-    const named = { ...claimOfCarved(ARQ).data, partition: { handle: 'MIG-a', hostname: 'compute-1', pciAddress: PCI } } as const;
+    const named: AttachHandleClaim = { ...(claimOfCarved(ARQ).data as AttachHandleClaim), partition: { handle: 'MIG-a', hostname: 'compute-1', pciAddress: PCI } };
     const RECLAIM = '01900000-0000-7000-8000-0000000000cc';
     const events: DeviceEvent[] = [
       carved,

@@ -60,7 +60,7 @@ export class BindWorkflowCommands {
     const named = { handle: carved.handle, hostname: data.hostname, pciAddress: reserved.pciAddress };
     await this.commands.execute(new ClaimAttachHandleCommand({ deviceUuid, deployableUuid: identity.deployableUuid, arqUuid, bindId, candidates: [identity.handleUuid], partition: named }, context));
     const { kind, address, mdevType, slot } = identity.handle;
-    return { attachHandle: boundAttachHandle({ uuid: identity.handleUuid, kind, address, physicalNetwork: null, mdevType: mdevType ?? null, slot: slot ?? null }) };
+    return { attachHandle: boundAttachHandle({ uuid: identity.handleUuid, kind, address, physicalNetwork: null, mdevType: mdevType ?? null, slot: slot ?? null, partition: carved.handle }) };
   }
 }
 
