@@ -93,6 +93,16 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
     expect(reclaim[3]!.data).toMatchObject({ reason: 'reclaimed' });
     await eventually(async () => (await carvedOn(HOSTS.ok)).length === 0 && (await room(HOSTS.ok)).count === 7);
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
+    // The device's timeline tells the partition's life by its handle: carved, claimed, released, idle, held for its reclaim, destroyed.
+    let timeline: { type: string; summary: string }[] = [];
+    await eventually(async () => {
+      timeline = (await admin('GET', `/api/v1/devices/${deviceUuid}/timeline?limit=1000`)).body.entries ?? [];
+      return timeline.some((entry) => entry.type === 'inventory.PartitionDestroyed');
+    });
+    const told = timeline.filter((entry) => entry.summary.includes(handle)).map((entry) => entry.type);
+    expect(told).toEqual(
+      expect.arrayContaining(['inventory.PartitionCarved', 'inventory.AttachHandleClaimed', 'inventory.AttachHandleReleased', 'inventory.PartitionIdle', 'inventory.PartitionReclaimClaimed', 'inventory.PartitionDestroyed']),
+    );
   });
 
   it('gives the handle back when the destroy fails, and the partition stays free and offered', async () => {
