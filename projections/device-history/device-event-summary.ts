@@ -14,8 +14,18 @@ const SUMMARIES: Readonly<Record<string, (data: Data) => string>> = {
   'inventory.AttachHandlesRemoved': (d) => `${((d.handleUuids as unknown[]) ?? []).length} attach handle(s) removed from deployable ${quoted(d.deployableUuid)}`,
   'inventory.DeviceDisabled': (d) => `disabled${d.reason ? `: ${String(d.reason)}` : ''}`,
   'inventory.DeviceEnabled': () => 'enabled',
-  'inventory.AttachHandleClaimed': (d) => `handle ${quoted(d.handleUuid)} claimed by request ${quoted(d.arqUuid)}`,
-  'inventory.AttachHandleReleased': (d) => `handle ${quoted(d.handleUuid)} released by request ${quoted(d.arqUuid)}`,
+  'inventory.AttachHandleClaimed': (d) => `handle ${quoted(d.handleUuid)}${partitionOf(d)} claimed by request ${quoted(d.arqUuid)}`,
+  'inventory.AttachHandleReleased': (d) => `handle ${quoted(d.handleUuid)}${partitionOf(d)} released by request ${quoted(d.arqUuid)}`,
+  'inventory.PartitionCarveReserved': (d) => `${spanOf(d)} set aside for a ${quoted(d.profile)} partition (bind ${quoted(d.bindId)})`,
+  'inventory.PartitionCarveReleased': (d) => `${spanOf(d)} set aside for bind ${quoted(d.bindId)} given back uncarved`,
+  'inventory.PartitionCarved': (d) => `partition ${quoted(d.handle)} (${quoted(d.profile)}, ${spanOf(d)}) carved${d.bindId ? ` for bind ${String(d.bindId)}` : ''}`,
+  'inventory.PartitionDestroyed': (d) => `partition ${quoted(d.handle)} destroyed (${quoted(d.reason)})`,
+  'inventory.PartitionIdle': (d) =>
+    d.afterClean
+      ? `partition ${quoted(d.handle)} released to cleaning: idle, to be reclaimed, once clean`
+      : `partition ${quoted(d.handle)} idle (period ${quoted(d.idleCount)}): reclaimed after ${quoted(d.idleMs)} ms unless used`,
+  'inventory.PartitionReclaimClaimed': (d) => `partition ${quoted(d.handle)} held for its reclaim ${quoted(d.reclaimId)}`,
+  'inventory.PartitionReclaimReleased': (d) => `partition ${quoted(d.handle)} given back by reclaim ${quoted(d.reclaimId)} (its destroy failed)`,
   'inventory.DeviceHealthChanged': (d) => healthSummary(d),
   'inventory.DeviceHealthCheckPassed': (d) => `healthy check ${quoted(d.healthyChecks)} of ${quoted(d.of)} toward recovery`,
   'inventory.DeviceDrainRequested': (d) =>
@@ -29,6 +39,19 @@ const SUMMARIES: Readonly<Record<string, (data: Data) => string>> = {
   'allocation.ArqBindFailed': (d) => `request ${quoted(d.uuid)} bind failed: ${quoted(d.code)}`,
   'allocation.ArqUnbound': (d) => `request ${quoted(d.uuid)} unbound`,
   'allocation.ArqDeleted': (d) => `request ${quoted(d.uuid)} deleted`,
+};
+
+/** ` (partition MIG-…)` when a claim names the partition its handle is. */
+const partitionOf = (d: Data): string => {
+  const partition = d.partition as { handle?: string } | undefined;
+  return partition?.handle ? ` (partition ${partition.handle})` : '';
+};
+
+/** `slices 2–3` of the parent. */
+const spanOf = (d: Data): string => {
+  const start = Number(d.start);
+  const slices = Number(d.slices);
+  return slices > 1 ? `slices ${start}–${start + slices - 1}` : `slice ${start}`;
 };
 
 /** `health failed: Xid 79 (xid 79; drain, until an operator clears it; policy 1)`, or how it came back. */

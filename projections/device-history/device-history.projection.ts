@@ -12,7 +12,8 @@ import { createDeviceHistorySchema, emptyDeviceHistoryTables } from './device-hi
  */
 export const deviceHistoryProjection: Projection = {
   name: 'device-history',
-  version: 3,
+  // 4: partitions in the timeline (carves, destroys, idle periods, reclaims) and claims naming their partition.
+  version: 4,
   handles: [...new Set([...ARQ_EVENT_TYPES, ...TIMELINE_EVENT_TYPES])],
   filter: { categories: ['arq', 'host', 'device'] },
   setup: createDeviceHistorySchema,

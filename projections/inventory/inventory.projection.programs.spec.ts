@@ -51,6 +51,20 @@ describe('inventoryProjection: what regions, shells and VFs hold (device-stream 
     expect((await queries.listDeployables({ hostname })).items[0]).toMatchObject({ bitstreamId: BITSTREAM, functionId: F1 });
   });
 
+  it('keeps each region of a multi-region card its own: loading region 1 leaves region 0 as it was', async () => {
+    const card = arria10('0000:5e:00.0', 2);
+    const region1 = { ...card.deployables[0]!, name: '0000:5e:00.0-region1', attachHandles: [{ kind: 'VF' as const, address: '0000:5e:00.3' }], count: 1 };
+    const deployable1 = deployableUuidOf(fpga, '0000:5e:00.0-region1');
+    const events = await recordHostHistory(hostname, [
+      { report: [{ ...card, deployables: [card.deployables[0]!, region1] }] },
+      programmed(1, F1, BITSTREAM),
+      { ...programmed(2, F2, null), deployableUuid: deployable1, region: '1' } as DeviceJobCommand,
+    ]);
+    await applyBatches(db, oneBatch(events));
+    expect(await region()).toEqual({ bitstreamId: BITSTREAM, functionId: F1, programmedAt: '2026-03-01T10:01:00.000Z' });
+    expect(await queries.getDeployable(deployable1)).toMatchObject({ bitstreamId: null, functionId: F2, programmedAt: '2026-03-01T10:02:00.000Z' });
+  });
+
   it('keeps the record when a failed load left the previous function, and takes the read-back function (from no known bitstream) when not', async () => {
     const kept = await recordHostHistory(hostname, [{ report: [arria10('0000:5e:00.0', 3)] }, programmed(1, F1, BITSTREAM), failed(2, F1), failed(3, undefined)]);
     await applyBatches(db, oneBatch(kept));

@@ -27,7 +27,8 @@ export const inventoryProjection: Projection = {
   name: 'inventory',
   // 5: devices' clean state (inventory.DeviceClean*).
   // 6: hosts' fence (inv_hosts.fenced_reason, fenced_at).
-  version: 6,
+  // 7: a partition's own handle beside its attach handle (inv_attach_handles.partition_handle).
+  version: 7,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
   setup: createInventorySchema,

@@ -202,8 +202,8 @@ export class InventoryQueries {
       [deployableUuid.toLowerCase()],
     );
     return rows.map((row) => {
-      const { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy } = toAttachHandleView(row);
-      return { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy };
+      const { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy, partition } = toAttachHandleView(row);
+      return { uuid, kind, address, physicalNetwork, mdevType, slot, inUse, claimedBy, partition };
     });
   }
 

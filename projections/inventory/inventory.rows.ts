@@ -104,6 +104,7 @@ export const toAttachHandleView = (row: Row): AttachHandleView => ({
   slot: row.slot === null || row.slot === undefined ? null : Number(row.slot),
   inUse: Number(row.in_use) === 1,
   claimedBy: (row.claimed_by as string | null) ?? null,
+  partition: (row.partition_handle as string | null) ?? null,
 });
 
 /**

@@ -88,7 +88,8 @@ const STATEMENTS = [
     mdev_type TEXT,
     slot INTEGER,
     in_use INTEGER NOT NULL DEFAULT 0,
-    claimed_by TEXT
+    claimed_by TEXT,
+    partition_handle TEXT
   )`,
   'CREATE INDEX IF NOT EXISTS inv_attach_handles_by_deployable ON inv_attach_handles (deployable_uuid)',
   // Claims live on the device stream and outlive the handle row: a handle that
@@ -140,7 +141,7 @@ export const INVENTORY_TABLES = [
 ] as const;
 
 /** Bump with any change to the tables above (together with the projection's version). 5: inv_devices' clean state; 6: inv_hosts' fence. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /**
  * Creates the tables (dropping those of another schema version first,

@@ -87,6 +87,8 @@ export interface AttachHandleView {
   readonly inUse: boolean;
   /** The accelerator request that holds the handle, or null. */
   readonly claimedBy: string | null;
+  /** A partition's own handle (MIG device UUID, mdev UUID, region id; docs/partitions.md), null on other handles. */
+  readonly partition: string | null;
 }
 
 /** What binding a request to a resource provider needs to know of its deployable. */
@@ -113,7 +115,7 @@ export interface DeployableBindingView {
 /** An attach handle as binding chooses among them. */
 export type BindableHandleView = Pick<
   AttachHandleView,
-  'uuid' | 'kind' | 'address' | 'physicalNetwork' | 'mdevType' | 'slot' | 'inUse' | 'claimedBy'
+  'uuid' | 'kind' | 'address' | 'physicalNetwork' | 'mdevType' | 'slot' | 'inUse' | 'claimedBy' | 'partition'
 >;
 
 /** A claim held on an attach handle (also while the handle is not reported). */

@@ -350,4 +350,32 @@ describe('a bind programs the region its profile names (real simulated agents)',
     expect(imageStore.reads.get('/fpga/at-origin.gbs')).toBe(readsBefore + 1);
     expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${arq}`, { token: nova() })).status).toBe(204);
   }, 120_000);
+
+  it('programs a two-region card region by region: each bind loads the region it claimed, and each region keeps its own record', async () => {
+    const hostname = 'bindprog-regions';
+    agents.push(await startAgentOnLedger(ledger, { hostname, dir: stateDir, simulated: { fpgas: 1, fpgaRegions: 2, fpgaVfs: 2, gpus: 0, nics: 0 } }));
+    let listed: { uuid: string; name: string; rpUuid: string }[] = [];
+    await eventually(async () => (listed = (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=FPGA`)).body.items).length === 2);
+    const [region0, region1] = ['_region0', '_region1'].map((suffix) => listed.find((candidate) => candidate.name.endsWith(suffix))!);
+    const device = await fpgaRegionOf(hostname);
+    const handlesOf = async (uuid: string): Promise<string[]> => (await admin('GET', `/api/v1/deployables/${uuid}`)).body.attachHandles.map((handle: { address: string }) => handle.address);
+    const loads = async (arq: string, into: { uuid: string; rpUuid: string }) => {
+      regions[hostname] = { ...device, deployableUuid: into.uuid, rpUuid: into.rpUuid };
+      expect((await bind(arq, hostname)).status).toBe(202);
+      expect(await arqState(arq)).toBe('Bound');
+      const job = (await admin('GET', `/api/v1/jobs/${workflowJobId(`workflow-bind-${await bindIdOf(arq)}/program-region/do/1`)}`)).body;
+      // Sent to the VF that serves the claimed region, not the card's first.
+      expect(await handlesOf(into.uuid)).toContain(job.params.pciAddress);
+      return programFactOf(hostname, arq, 'program-region/do/1');
+    };
+    const first = await createArq('bp-target');
+    expect(await loads(first, region1)).toMatchObject({ type: 'inventory.RegionProgrammed', data: { deployableUuid: region1.uuid, region: '1', bitstreamId: images.target.bitstreamId } });
+    const second = await createArq('bp-function');
+    expect(await loads(second, region0)).toMatchObject({ type: 'inventory.RegionProgrammed', data: { deployableUuid: region0.uuid, region: '0', functionId: images.byFunction.readBack } });
+    const recorded = async (uuid: string) => (await admin('GET', `/api/v1/deployables/${uuid}`)).body;
+    await eventually(async () => (await recorded(region0.uuid)).functionId === images.byFunction.readBack);
+    // Loading region 0 left region 1 as the first bind left it.
+    expect(await recorded(region1.uuid)).toMatchObject({ bitstreamId: images.target.bitstreamId, functionId: images.target.readBack });
+    expect((await ledger.request('DELETE', `/v2/accelerator_requests?arqs=${first},${second}`, { token: nova() })).status).toBe(204);
+  }, 120_000);
 });

@@ -20,11 +20,13 @@ const RESOURCE_CLASS = 'CUSTOM_MIG_1G_10GB';
 const PROFILE = 'mig-crash-1g';
 /** Kill-restart cycles: three in CI, `CRASH_CYCLES=50` for the long run docs/testing.md describes. */
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
-/** Nothing reclaims a partition yet, so each cycle uses up slices for good: a host (16 GPUs, 112 1g.10gb slices) per twelve cycles, two at least. */
-const HOSTS = Array.from({ length: Math.max(2, Math.ceil(CYCLES / 12)) }, (_, i) => `mig-crash-${i}`);
+/** Each cycle ends with every request deleted and every partition reclaimed (LEDGER_PARTITION_RECLAIM=idle:0), so two hosts serve any number of cycles. */
+const HOSTS = ['mig-crash-0', 'mig-crash-1'];
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 const KILL_AFTER_BINDS = 3;
 const KILL_EXTRA_MS = 400;
+/** The kill after the deletes lands within this of their answer: while the idle partitions' reclaims claim and destroy them. */
+const RECLAIM_KILL_EXTRA_MS = 300;
 const CONVERGE_MS = 45_000;
 /** An A100-like GPU in MIG mode holds seven 1g.10gb GPU instances. */
 const ONE_G_PER_GPU = 7;
@@ -46,13 +48,23 @@ const nova = codec.issue({ user: 'nova', project: PROJECT, roles: ['member', 'se
  * the binds settled as the other crash suites check them, every partition
  * the devices' streams say was carved reported, held only by a live request,
  * no slice set aside for a bind that ended, and each GPU's room exactly the
- * seven 1g.10gb slices less those carved.
+ * seven 1g.10gb slices less those carved. Then it deletes every request,
+ * which makes each partition idle (LEDGER_PARTITION_RECLAIM=idle:0), kills
+ * the ledger again while the reclaims claim and destroy them, and checks
+ * after the restart that no handle stays held for a reclaim and every
+ * partition was reclaimed: each GPU's room whole again.
  */
 describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} cycles, seed ${SEED})`, () => {
   let dataDir: string;
   let ledger: LedgerProcess | undefined;
   const agents: AgentProcess[] = [];
-  const env = () => ({ LEDGER_DATA_DIR: dataDir, LEDGER_AUTH_SECRET: SECRET, LEDGER_PROCESSOR_LEASE_MS: '2000', LEDGER_BIND_TIMEOUT_MS: '5000' });
+  const env = () => ({
+    LEDGER_DATA_DIR: dataDir,
+    LEDGER_AUTH_SECRET: SECRET,
+    LEDGER_PROCESSOR_LEASE_MS: '2000',
+    LEDGER_BIND_TIMEOUT_MS: '5000',
+    LEDGER_PARTITION_RECLAIM: 'idle:0',
+  });
   const call = ledgerCaller(() => ledger!.url);
   const getJson = async (path: string): Promise<any> => (await call('GET', path, admin)).json();
   const rooms = async (hostname: string): Promise<{ rpUuid: string; deviceUuid: string; count: number; name: string }[]> =>
@@ -92,15 +104,25 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
         await killDuring(ledger, drawKillMoment(random, KILL_AFTER_BINDS, KILL_EXTRA_MS), 4, flow);
         ledger = await startLedgerProcess(env(), { port: ledger.port });
         await waitUntilConsistent(`cycle ${cycle}`);
-        await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
-        await waitUntilConsistent(`cycle ${cycle}, after deleting every request`);
+        const deleteAll: ClientFlow = async (_client, _stopped, answered) => {
+          await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
+          answered();
+        };
+        await killDuring(ledger, { afterBinds: 1, extraMs: Math.floor(random() * RECLAIM_KILL_EXTRA_MS) }, 1, deleteAll);
+        ledger = await startLedgerProcess(env(), { port: ledger.port });
+        await waitUntilConsistent(`cycle ${cycle}, after deleting every request and a kill while reclaiming`, { reclaimed: true });
       }
     },
     (90_000 + CYCLES * 60_000) / crashCpuShare(),
   );
 
-  const waitUntilConsistent = (what: string) =>
-    waitUntilSettled(what, async () => [...(await bindInconsistencies(getJson, PROJECT, RESOURCE_CLASS, new Set(), await carvedInRoom())), ...(await partitionInconsistencies())], CONVERGE_MS, () => ledger!.output());
+  const waitUntilConsistent = (what: string, expect: { readonly reclaimed?: boolean } = {}) =>
+    waitUntilSettled(
+      what,
+      async () => [...(await bindInconsistencies(getJson, PROJECT, RESOURCE_CLASS, new Set(), await carvedInRoom())), ...(await partitionInconsistencies(expect.reclaimed ?? false))],
+      CONVERGE_MS,
+      () => ledger!.output(),
+    );
 
   /** A bind to a GPU's room ends holding the partition it carved there: the request names the room's provider, the handle is the partition's. */
   async function carvedInRoom(): Promise<BindableProviders> {
@@ -109,8 +131,12 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
     return (deployable) => [deployable.rpUuid, roomOf.get(deployable.deviceUuid) ?? deployable.rpUuid];
   }
 
-  /** The never-stranded check over the log (read beside the running ledger), and each GPU's room against what its agent reports carved. */
-  async function partitionInconsistencies(): Promise<string[]> {
+  /**
+   * The never-stranded check over the log (read beside the running ledger;
+   * no reclaim is live once settled), and each GPU's room against what its
+   * agent reports carved; `reclaimed`: nothing is carved any more.
+   */
+  async function partitionInconsistencies(reclaimed: boolean): Promise<string[]> {
     const liveArqs = liveArqsOf((await getJson('/v2/accelerator_requests')).arqs);
     const store = await openEventStore(eventStoreOptions(loadLedgerConfig(env())));
     const problems: string[] = [];
@@ -124,6 +150,7 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
       for (const room of await rooms(hostname)) {
         const onDevice = carved.filter((d: { deviceUuid: string }) => d.deviceUuid === room.deviceUuid).length;
         if (room.count !== ONE_G_PER_GPU - onDevice) problems.push(`${room.name} offers ${room.count} with ${onDevice} carved, not ${ONE_G_PER_GPU - onDevice}`);
+        if (reclaimed && onDevice > 0) problems.push(`${room.name}: ${onDevice} partition(s) still carved after every request was deleted`);
       }
     }
     return problems;

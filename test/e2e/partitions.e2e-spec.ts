@@ -19,7 +19,7 @@ interface Deployable {
   readonly rpUuid: string;
   readonly count: number;
   readonly deviceUuid: string;
-  readonly attachHandles: readonly { readonly uuid: string; readonly kind: string; readonly claimedBy: string | null }[];
+  readonly attachHandles: readonly { readonly uuid: string; readonly kind: string; readonly claimedBy: string | null; readonly partition: string | null }[];
 }
 
 /**
@@ -89,6 +89,8 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(bound.status).toBe(202);
     const shown = (await ledger.request('GET', `/v2/accelerator_requests/${arq}`, { token: nova() })).body;
     expect(shown).toMatchObject({ state: 'Bound', attach_handle_type: 'PCI' });
+    // The partition's own handle rides beside the parent's address (docs/cyborg-v2.md): the MIG device UUID the agent carved.
+    expect(shown.attach_handle_info.mig_device_uuid).toMatch(/^MIG-/);
     expect(await deviceEvents(offered.deviceUuid)).toEqual(expect.arrayContaining(['inventory.PartitionCarveReserved', 'inventory.AttachHandleClaimed']));
     // The carve's fact comes from the job's result, the partition's provider from the agent's next report.
     await eventually(async () => (await deviceEvents(offered.deviceUuid)).includes('inventory.PartitionCarved'));
@@ -99,7 +101,7 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
       return carvedHandle !== undefined;
     });
     // The handle the bind claimed before the report showed it is the one the report brought: identities are derived.
-    expect(carvedHandle).toMatchObject({ kind: 'MIG', claimedBy: arq });
+    expect(carvedHandle).toMatchObject({ kind: 'MIG', claimedBy: arq, partition: shown.attach_handle_info.mig_device_uuid });
     await eventually(async () => (await room(HOSTS.ok)).count === 6);
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
   });

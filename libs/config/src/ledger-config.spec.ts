@@ -44,6 +44,15 @@ describe('loadLedgerConfig', () => {
     expect(loadLedgerConfig({ LEDGER_AUTO_FENCE_AFTER_SECONDS: '600' }).autoFenceAfterSeconds).toBe(600);
   });
 
+  it('keeps partitions carved on demand unless LEDGER_PARTITION_RECLAIM says idle:N minutes', () => {
+    expect(loadLedgerConfig({}).partitionReclaimIdleMs).toBeNull();
+    expect(loadLedgerConfig({ LEDGER_PARTITION_RECLAIM: 'keep' }).partitionReclaimIdleMs).toBeNull();
+    expect(loadLedgerConfig({ LEDGER_PARTITION_RECLAIM: 'idle:15' }).partitionReclaimIdleMs).toBe(900_000);
+    expect(loadLedgerConfig({ LEDGER_PARTITION_RECLAIM: 'IDLE:0.5' }).partitionReclaimIdleMs).toBe(30_000);
+    expect(loadLedgerConfig({ LEDGER_PARTITION_RECLAIM: 'idle:0' }).partitionReclaimIdleMs).toBe(0);
+    for (const bad of ['idle', 'idle:-1', 'idle:10081', 'reclaim', 'idle:5m']) expect(() => loadLedgerConfig({ LEDGER_PARTITION_RECLAIM: bad })).toThrow(/LEDGER_PARTITION_RECLAIM/);
+  });
+
   it('cleans GPUs, FPGAs, NPUs and DPUs after a release unless LEDGER_CLEAN_DEVICE_TYPES says otherwise', () => {
     expect(loadLedgerConfig({}).cleanDeviceTypes).toEqual(['GPU', 'FPGA', 'NPU', 'DPU']);
     expect(loadLedgerConfig({ LEDGER_CLEAN_DEVICE_TYPES: 'gpu, NIC' }).cleanDeviceTypes).toEqual(['GPU', 'NIC']);

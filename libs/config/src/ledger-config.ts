@@ -129,6 +129,13 @@ export interface LedgerConfig {
    * they are offered again (docs/configuration.md says why these).
    */
   readonly cleanDeviceTypes: readonly string[];
+  /**
+   * LEDGER_PARTITION_RECLAIM (`keep`; or `idle:N`, N minutes, 0–10080, a
+   * decimal allowed): a partition carved on demand is kept once released,
+   * or reclaimed (destroyed, its slices given back) after N idle minutes
+   * (docs/partitions.md, "Reclaim"). Null: keep.
+   */
+  readonly partitionReclaimIdleMs: number | null;
   /** LEDGER_AGENT_HEARTBEAT_SECONDS (15): the heartbeat interval assumed for a host until its agent announces its own. */
   readonly agentHeartbeatSeconds: number;
   /** LEDGER_AGENT_LIVENESS_CHECK_MS (5000): how often the liveness monitor (processors role) looks for silent hosts. */
@@ -236,6 +243,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     agentLostAfterIntervals: integerSetting(env, 'LEDGER_AGENT_LOST_AFTER_INTERVALS', 3, 1, 100),
     autoFenceAfterSeconds: integerSetting(env, 'LEDGER_AUTO_FENCE_AFTER_SECONDS', 0, 0, 30 * 86_400),
     cleanDeviceTypes: cleanDeviceTypes(env),
+    partitionReclaimIdleMs: partitionReclaimIdleMs(env),
     agentHeartbeatSeconds: integerSetting(env, 'LEDGER_AGENT_HEARTBEAT_SECONDS', 15, 1, 3600),
     agentLivenessCheckMs: integerSetting(env, 'LEDGER_AGENT_LIVENESS_CHECK_MS', 5_000, 20, 600_000),
     telemetryFlushMs: integerSetting(env, 'LEDGER_TELEMETRY_FLUSH_MS', 1_000, 10, 60_000),
@@ -295,6 +303,16 @@ function roles(env: Env): LedgerRole[] {
 
 /** Devices that keep a tenant's data in their own memory (GPU, NPU, DPU) or its logic in a region (FPGA). */
 const DEFAULT_CLEAN_DEVICE_TYPES = ['GPU', 'FPGA', 'NPU', 'DPU'];
+
+function partitionReclaimIdleMs(env: Env): number | null {
+  const raw = nonEmpty(env.LEDGER_PARTITION_RECLAIM)?.toLowerCase();
+  if (raw === undefined || raw === 'keep') return null;
+  const minutes = /^idle:(\d+(?:\.\d+)?)$/.exec(raw)?.[1];
+  if (minutes === undefined || Number(minutes) > 10_080) {
+    throw new ConfigError('LEDGER_PARTITION_RECLAIM', `must be keep or idle:N (N idle minutes, at most 10080); got "${env.LEDGER_PARTITION_RECLAIM}"`);
+  }
+  return Math.round(Number(minutes) * 60_000);
+}
 
 function cleanDeviceTypes(env: Env): string[] {
   const raw = nonEmpty(env.LEDGER_CLEAN_DEVICE_TYPES);

@@ -13,6 +13,8 @@ export * from './domain/partitioning/partition-naming';
 export { carvedPartitionIdentity, partitionDeployables, partitionHandle } from './domain/partitioning/partition-deployables';
 export * from './application/carve-partition/carve-partition.commands';
 export * from './domain/partitioning/stranded-partitions';
+export * from './domain/partitioning/partition-reclaim';
+export * from './application/reclaim-partition/reclaim-workflow';
 export * from './domain/fingerprint';
 export * from './domain/host-inventory.state';
 export * from './domain/host-inventory.decider';

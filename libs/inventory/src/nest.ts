@@ -4,3 +4,4 @@ export * from './application/inventory.module';
 export * from './application/device-commands';
 export * from './application/agent-liveness/host-liveness-commands';
 export * from './application/host-drivers-commands';
+export * from './application/reclaim-partition/reclaim-partition.use-case';

@@ -10,6 +10,7 @@ export type { StepWorkflowState } from './domain/steps/step-state';
 export * from './domain/steps/step-workflow';
 export * from './domain/steps/step-failure';
 export * from './domain/steps/step-when';
+export * from './domain/delayed-start';
 export * from './domain/job-results';
 export * from './runtime/workflow-ports';
 export * from './runtime/workflow-job-id';

@@ -103,6 +103,7 @@ export function putHandles(
       slot: handle.slot ?? null,
       in_use: claim === undefined ? 0 : 1,
       claimed_by: claim?.arq_uuid ?? null,
+      partition_handle: handle.partition ?? null,
     });
   }
 }

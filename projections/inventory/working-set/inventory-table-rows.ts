@@ -95,6 +95,8 @@ export interface AttachHandleRow {
   slot: number | null;
   in_use: number;
   claimed_by: string | null;
+  /** A partition's own handle (MIG device UUID, mdev UUID, region id); null on other handles. */
+  partition_handle: string | null;
 }
 
 export interface HandleClaimRow {
@@ -193,6 +195,7 @@ export const ATTACH_HANDLE_COLUMNS: readonly (keyof AttachHandleRow)[] = [
   'slot',
   'in_use',
   'claimed_by',
+  'partition_handle',
 ];
 
 export const HANDLE_CLAIM_COLUMNS: readonly (keyof HandleClaimRow)[] = ['handle_uuid', 'arq_uuid', 'device_uuid', 'deployable_uuid'];

@@ -71,6 +71,7 @@ export class ReadModelAllocationDirectory implements AllocationDirectory {
       physicalNetwork: handle.physicalNetwork,
       mdevType: handle.mdevType,
       slot: handle.slot,
+      partition: handle.partition,
     }));
   }
 

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigError, type LedgerConfig } from '@ledger/config';
-import { DEVICE_CLEANING_POLICY, DEVICE_TYPES, type DeviceCleaningPolicy } from '@ledger/inventory';
+import { DEVICE_CLEANING_POLICY, DEVICE_TYPES, type DeviceCleaningPolicy, PARTITION_RECLAIM_IDLE_MS } from '@ledger/inventory';
 import type { SqlDatabase } from '@ledger/processing';
 import { InventoryQueries } from '@ledger/projections/inventory';
 import { LEDGER_CONFIG, READ_MODEL_DB } from '../infrastructure/tokens';
@@ -23,7 +23,7 @@ export function deviceCleaningPolicy(types: readonly string[], queries: Pick<Inv
   };
 }
 
-/** Supplies the inventory commands' DEVICE_CLEANING_POLICY (the release and the fence ask it). */
+/** Supplies the inventory commands' DEVICE_CLEANING_POLICY (the release and the fence ask it) and LEDGER_PARTITION_RECLAIM's wait (the release reads it). */
 @Global()
 @Module({
   providers: [
@@ -32,7 +32,8 @@ export function deviceCleaningPolicy(types: readonly string[], queries: Pick<Inv
       inject: [LEDGER_CONFIG, READ_MODEL_DB],
       useFactory: (config: LedgerConfig, db: SqlDatabase) => deviceCleaningPolicy(config.cleanDeviceTypes, new InventoryQueries(db)),
     },
+    { provide: PARTITION_RECLAIM_IDLE_MS, inject: [LEDGER_CONFIG], useFactory: (config: LedgerConfig) => config.partitionReclaimIdleMs },
   ],
-  exports: [DEVICE_CLEANING_POLICY],
+  exports: [DEVICE_CLEANING_POLICY, PARTITION_RECLAIM_IDLE_MS],
 })
 export class DeviceCleaningPolicyModule {}

@@ -20,11 +20,13 @@ import { HostProvisioningHandler } from './host-provisioning/host-provisioning.h
 import { ClearDeviceHealthHandler } from './clear-device-health/clear-device-health.handler';
 import { FenceHostHandler, hostFenceCommandsProvider, UnfenceHostHandler } from './fence-host/fence-host.handlers';
 import { ReleaseCleanHandler, RetryCleanHandler } from './clean-device/clean-device.handlers';
+import { ReclaimWorkflowCommands } from './reclaim-partition/reclaim-workflow.commands';
 
 /**
  * The inventory command side. Expects the app to import
  * `CqrsModule.forRoot()` and to provide `EVENT_STORE` and `STREAM_LOCKS`
- * globally, and `DEVICE_CLEANING_POLICY` where released devices are cleaned.
+ * globally, `DEVICE_CLEANING_POLICY` where released devices are cleaned, and
+ * `PARTITION_RECLAIM_IDLE_MS` where idle partitions are reclaimed.
  */
 @Module({
   providers: [
@@ -54,6 +56,7 @@ import { ReleaseCleanHandler, RetryCleanHandler } from './clean-device/clean-dev
     RetryCleanHandler,
     ReleaseCleanHandler,
     ClearDeviceHealthHandler,
+    ReclaimWorkflowCommands,
   ],
   // DEVICE_CACHE: the bind decides over a device's attach handles with the same cache as the device commands.
   exports: [HOST_INVENTORY_CACHE, DEVICE_CACHE],

@@ -21,5 +21,9 @@ export const DEVICE_MAINTENANCE = Symbol('DEVICE_MAINTENANCE');
 /** Nest token of the DeviceCleaningPolicy (which device types clean after a release), supplied by the app from its settings and read model. */
 export const DEVICE_CLEANING_POLICY = Symbol('DEVICE_CLEANING_POLICY');
 
+/** Nest token of LEDGER_PARTITION_RECLAIM's idle wait in ms (`PartitionReclaimIdleMs`; null or absent: partitions carved on demand are kept). */
+export const PARTITION_RECLAIM_IDLE_MS = Symbol('PARTITION_RECLAIM_IDLE_MS');
+export type PartitionReclaimIdleMs = number | null;
+
 /** Nest token of the HealthPolicy that judges health reports (the app loads it from LEDGER_HEALTH_POLICY_FILE; absent: the default policy). */
 export const HEALTH_POLICY = Symbol('HEALTH_POLICY');

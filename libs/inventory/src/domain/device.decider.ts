@@ -5,8 +5,9 @@ import { decideHealthClear, decideHealthReport, type DeviceHealthCommand, evolve
 import { effectReserves } from './health-policy';
 import { type DeviceJobCommand, type DeviceJobFacts, decideDeviceJobFact, evolveDeviceJobFacts } from './device-job-facts';
 import { DeviceUnhealthyError, HostFencedError, InventoryErrorCodes } from './inventory.errors';
-import type { AttachHandleClaim, DeviceEvent } from './inventory.events';
+import type { AttachHandleClaim, DeviceCleaned, DeviceEvent, PartitionRef } from './inventory.events';
 import { decideDevicePartitions, type DevicePartitionCommand, type DevicePartitions, evolveDevicePartitions, noPartitions } from './partitioning/device-partitions';
+import { decideReclaim, evolveClaimedPartition, idleOfCleaned, idleOfRelease, type PartitionReclaimCommand, reclaiming } from './partitioning/partition-reclaim';
 
 export const MAX_DISABLE_REASON_LENGTH = 255;
 
@@ -38,6 +39,8 @@ export interface ClaimAttachHandle {
   readonly bindId?: string;
   /** The request's project, kept on the claim so that a drain can name the holder's project from the device's stream alone. */
   readonly projectId?: string;
+  /** The candidates are one partition's handle (a bind claiming what it carved): recorded on the claim. */
+  readonly partition?: PartitionRef;
 }
 
 /** Give back whatever the request holds on this device (nothing held: nothing appended). */
@@ -49,6 +52,8 @@ export interface ReleaseAttachHandle {
   readonly bindId?: string;
   /** The device's type cleans after a release (LEDGER_CLEAN_DEVICE_TYPES): the released handle goes to cleaning in the same append. */
   readonly clean?: boolean;
+  /** LEDGER_PARTITION_RECLAIM's wait: a partition carved on demand released here goes idle, to be reclaimed after it (absent: kept). */
+  readonly reclaimAfterMs?: number;
 }
 
 export type { ClearDeviceHealth, RecordDeviceHealth } from './health-policy.decide';
@@ -82,6 +87,7 @@ export type DeviceCommand =
   | FenceDevice
   | UnfenceDevice
   | DevicePartitionCommand
+  | PartitionReclaimCommand
   | DeviceCleanCommand;
 
 export type DeviceStatus = 'enabled' | 'maintaining';
@@ -149,9 +155,22 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         const arqUuid = uuidOf(command.arqUuid, 'arqUuid');
         const claims = Object.values(state.claims).filter((claim) => claim.arqUuid === arqUuid && sameBind(claim, command.bindId));
         const released = claims.map((claim) => ({ type: 'inventory.AttachHandleReleased' as const, data: claim }));
-        return command.clean ? [...released, ...cleaningOfRelease(deviceUuid, claims, state.cleaning)] : released;
+        const clean = command.clean === true;
+        const idle = idleOfRelease(deviceUuid, claims, state.partitions, { idleMs: command.reclaimAfterMs, clean, undoOfBind: command.bindId });
+        return [...released, ...(clean ? cleaningOfRelease(deviceUuid, claims, state.cleaning) : []), ...idle];
       }
-      case 'RecordCleaned':
+      case 'ClaimReclaim':
+      case 'ReleaseReclaim':
+        return decideReclaim(deviceUuid, command, state.partitions ?? noPartitions(), {
+          claimed: (handleUuid) => state.claims[handleUuid] !== undefined,
+          dirty: (handleUuid) => isDirty(state.cleaning, handleUuid),
+          fenced: state.fenced !== undefined,
+        });
+      case 'RecordCleaned': {
+        const events = decideCleaning(deviceUuid, command, state.cleaning, state.fenced);
+        const cleaned = events.filter((event): event is DeviceCleaned => event.type === 'inventory.DeviceCleaned');
+        return [...events, ...idleOfCleaned(deviceUuid, cleaned, state.partitions)];
+      }
       case 'RecordCleanFailed':
       case 'RetryClean':
       case 'ReleaseClean':
@@ -164,8 +183,12 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
         return { ...state, status: 'maintaining', reason: event.data.reason };
       case 'inventory.DeviceEnabled':
         return { ...state, status: 'enabled', reason: null };
-      case 'inventory.AttachHandleClaimed':
-        return { ...state, claims: { ...state.claims, [event.data.handleUuid]: event.data } };
+      case 'inventory.AttachHandleClaimed': {
+        const partitions = state.partitions && evolveClaimedPartition(state.partitions, event.data);
+        const claimed = { ...state, claims: { ...state.claims, [event.data.handleUuid]: event.data } };
+        if (partitions) return { ...claimed, partitions };
+        return event.data.partition ? { ...claimed, partitions: evolveClaimedPartition(noPartitions(), event.data) } : claimed;
+      }
       case 'inventory.AttachHandleReleased': {
         const { [event.data.handleUuid]: _released, ...claims } = state.claims;
         return { ...state, claims };
@@ -191,6 +214,9 @@ export const deviceDecider: Decider<DeviceCommand, DeviceState, DeviceEvent> = {
       case 'inventory.PartitionCarveReleased':
       case 'inventory.PartitionCarved':
       case 'inventory.PartitionDestroyed':
+      case 'inventory.PartitionIdle':
+      case 'inventory.PartitionReclaimClaimed':
+      case 'inventory.PartitionReclaimReleased':
         return { ...state, partitions: evolveDevicePartitions(state.partitions, event) };
       case 'inventory.DeviceCleanPending':
       case 'inventory.DeviceCleaningStarted':
@@ -221,7 +247,9 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   const stale: DeviceEvent[] = held ? [{ type: 'inventory.AttachHandleReleased', data: held }] : [];
   assertClaimable(deviceUuid, state);
   const candidates = command.candidates.map((uuid) => uuid.toLowerCase());
-  const free = candidates.find((uuid) => (state.claims[uuid] === undefined && !isDirty(state.cleaning, uuid)) || (held !== undefined && state.claims[uuid] === held));
+  const free = candidates.find(
+    (uuid) => (state.claims[uuid] === undefined && !isDirty(state.cleaning, uuid) && !reclaiming(state.partitions, uuid)) || (held !== undefined && state.claims[uuid] === held),
+  );
   if (free === undefined) {
     assertNotCleaning(deviceUuid, candidates, state.cleaning);
     throw new ConflictError(InventoryErrorCodes.NO_FREE_ATTACH_HANDLE, `deployable ${deployableUuid} has no free attach handle`, {
@@ -231,7 +259,8 @@ function decideClaim(deviceUuid: string, command: ClaimAttachHandle, state: Devi
   }
   const bind = command.bindId === undefined ? {} : { bindId: command.bindId };
   const project = command.projectId === undefined ? {} : { projectId: command.projectId };
-  return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind, ...project } }];
+  const partition = command.partition ? { partition: command.partition } : {};
+  return [...stale, { type: 'inventory.AttachHandleClaimed', data: { deviceUuid, deployableUuid, handleUuid: free, arqUuid, ...bind, ...project, ...partition } }];
 }
 
 /** A device in maintenance, fenced or failed offers nothing to claim (or carve). */

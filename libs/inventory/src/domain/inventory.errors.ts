@@ -32,6 +32,8 @@ export const InventoryErrorCodes = {
   HOST_FENCED: 'INVENTORY.HOST_FENCED',
   /** No partition of the profile fits in what the device has left to carve (409). */
   NO_ROOM_TO_CARVE: 'INVENTORY.NO_ROOM_TO_CARVE',
+  /** A reclaim found the partition claimed, cleaning or destroyed since its idle period began (409): nothing to reclaim. */
+  PARTITION_NOT_IDLE: 'INVENTORY.PARTITION_NOT_IDLE',
   /** Unfence of a host that is not fenced (409). */
   HOST_NOT_FENCED: 'INVENTORY.HOST_NOT_FENCED',
   /** The attach handles a claim could take are being cleaned after a release, or their clean failed (409): `facts.cleanStatus`. */

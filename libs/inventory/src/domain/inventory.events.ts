@@ -38,6 +38,9 @@ export const InventoryEventTypes = {
   PartitionCarveReleased: 'inventory.PartitionCarveReleased',
   PartitionCarved: 'inventory.PartitionCarved',
   PartitionDestroyed: 'inventory.PartitionDestroyed',
+  PartitionIdle: 'inventory.PartitionIdle',
+  PartitionReclaimClaimed: 'inventory.PartitionReclaimClaimed',
+  PartitionReclaimReleased: 'inventory.PartitionReclaimReleased',
   DeviceCleanPending: 'inventory.DeviceCleanPending',
   DeviceCleaningStarted: 'inventory.DeviceCleaningStarted',
   DeviceCleaned: 'inventory.DeviceCleaned',
@@ -84,6 +87,9 @@ export const INVENTORY_EVENT_SCHEMA_VERSIONS: Readonly<Record<InventoryEventType
   'inventory.PartitionCarveReleased': 1,
   'inventory.PartitionCarved': 1,
   'inventory.PartitionDestroyed': 1,
+  'inventory.PartitionIdle': 1,
+  'inventory.PartitionReclaimClaimed': 1,
+  'inventory.PartitionReclaimReleased': 1,
   'inventory.DeviceCleanPending': 1,
   'inventory.DeviceCleaningStarted': 1,
   'inventory.DeviceCleaned': 1,
@@ -197,6 +203,15 @@ export interface AttachHandleClaim {
   readonly bindId?: string;
   /** The request's project; absent on claims recorded before drains named projects. */
   readonly projectId?: string;
+  /** The partition the handle is (docs/partitions.md): named on the claim so the timeline and who-held say which slice; absent for a whole device's handle. */
+  readonly partition?: PartitionRef;
+}
+
+/** A carved partition as a claim names it: its own handle (MIG device UUID, mdev UUID, region id) and where its agent can destroy it. */
+export interface PartitionRef {
+  readonly handle: string;
+  readonly hostname: string;
+  readonly pciAddress: string;
 }
 
 /** A bind took a free attach handle of the device for an accelerator request. */
@@ -398,7 +413,39 @@ export type PartitionDestroyed = DomainEvent<
   DeviceJobFact & { readonly handle: string; readonly reason: 'compensation' | 'reclaimed' | 'operator'; readonly destroyedAt: string }
 >;
 
-export type DevicePartitionEvent = PartitionCarveReserved | PartitionCarveReleased | PartitionCarved | PartitionDestroyed;
+/**
+ * A partition carved on demand is free again (its claim released, its clean
+ * done when its type cleans), and LEDGER_PARTITION_RECLAIM says to reclaim
+ * it after `idleMs`: the reclaim workflow of idle period `idleCount` starts
+ * here. `afterClean`: released to cleaning; the idle period starts with a
+ * second PartitionIdle once it is cleaned.
+ */
+export type PartitionIdle = DomainEvent<
+  'inventory.PartitionIdle',
+  PartitionRef & {
+    readonly deviceUuid: string;
+    readonly handleUuid: string;
+    readonly idleCount: number;
+    readonly idleMs: number;
+    readonly afterClean: boolean;
+  }
+>;
+
+/** A reclaim took the idle partition's handle, so no bind can claim it while its destroy job runs. */
+export type PartitionReclaimClaimed = DomainEvent<
+  'inventory.PartitionReclaimClaimed',
+  { readonly deviceUuid: string; readonly handle: string; readonly handleUuid: string; readonly reclaimId: string; readonly idleCount: number; readonly claimedAt: string }
+>;
+
+/** The reclaim's destroy failed: the partition is free and offered again. */
+export type PartitionReclaimReleased = DomainEvent<
+  'inventory.PartitionReclaimReleased',
+  { readonly deviceUuid: string; readonly handle: string; readonly handleUuid: string; readonly reclaimId: string }
+>;
+
+export type PartitionReclaimEvent = PartitionIdle | PartitionReclaimClaimed | PartitionReclaimReleased;
+
+export type DevicePartitionEvent = PartitionCarveReserved | PartitionCarveReleased | PartitionCarved | PartitionDestroyed | PartitionReclaimEvent;
 
 
 /** Why handles went to cleaning: a tenant's release, the unfence of a host that released them, an operator's retry. */

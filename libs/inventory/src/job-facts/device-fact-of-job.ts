@@ -50,7 +50,8 @@ export function deviceFactOfJob(
   if (kind !== 'program') return undefined;
   if (isShellProgram(params)) return finished.type === 'jobs.JobCompleted' ? shellProgrammed(common, params, evidence, finished.data.completedAt) : undefined;
   const region = params as ProgramParams;
-  const target = { ...common, deployableUuid: region.deployableUuid, region: region.region ?? null, bitstreamId: region.bitstreamId ?? null };
+  // The region the job named, else the one the agent says it loaded (a VF's address selects one): each region's record names it.
+  const target = { ...common, deployableUuid: region.deployableUuid, region: region.region ?? regionOfEvidence(evidence), bitstreamId: region.bitstreamId ?? null };
   if (finished.type === 'jobs.JobFailed') {
     const { code, reason, failedAt } = finished.data;
     return { type: 'RecordRegionProgramFailed', ...target, code, reason, regionHolds: regionHolds(evidence), deviceState: deviceStateOf(evidence), failedAt };
@@ -99,6 +100,9 @@ function sha256Of(evidence: JobEvidence, params: ProgramParams | ShellProgramPar
   if (typeof evidence.sha256 === 'string') return evidence.sha256;
   return 'sha256' in params.image ? params.image.sha256 : null;
 }
+
+const regionOfEvidence = (evidence: JobEvidence): string | null =>
+  typeof evidence.region === 'string' || Number.isSafeInteger(evidence.region) ? String(evidence.region) : null;
 
 /** What the region holds after a failure, when the agent read it back (a function id, or null for blank). */
 function regionHolds(evidence: JobEvidence): { functionId: string | null } | null {

@@ -95,6 +95,20 @@ describe('simulated driver', () => {
     expect(await one.program!({ pciAddress: fpgaOne.pciAddress, image: { ...IMAGE, sha256: 'cd'.repeat(32) } })).toMatchObject({ previousFunctionId: first.functionId });
   });
 
+  it('programs a multi-region card region by region: the region named, or the one a VF serves, and no other', async () => {
+    const { driver } = simulated({ fpgaRegions: 2, fpgaVfs: 2 });
+    const [fpga] = await driver.discover();
+    const first = await driver.program!({ pciAddress: fpga.pciAddress, image: IMAGE });
+    expect(first).toMatchObject({ region: 0 });
+    const second = await driver.program!({ pciAddress: fpga.pciAddress, region: 'region1', image: { ...IMAGE, sha256: 'cd'.repeat(32) } });
+    expect(second).toMatchObject({ region: 1, previousFunctionId: null });
+    // Region 0 still holds the first function: loading region 1 left it alone.
+    expect(await driver.program!({ pciAddress: fpga.pciAddress, region: 0, image: IMAGE })).toMatchObject({ region: 0, previousFunctionId: first.functionId });
+    const servesRegion1 = fpga.deployables.find((deployable) => deployable.name?.endsWith('_region1'))!.attachHandles[0]!.address;
+    expect(await driver.program!({ pciAddress: servesRegion1, image: IMAGE })).toMatchObject({ region: 1, previousFunctionId: second.functionId });
+    await expect(driver.program!({ pciAddress: fpga.pciAddress, region: 'region2', image: IMAGE })).rejects.toThrow(/region must name one of the card's 2/);
+  });
+
   it('loads a shell: its interface id is named by the image, read back, and the regions behind it come up blank on that interface', async () => {
     const one = simulated({ fpgaRegions: 2 }, 'compute-1').driver;
     const two = simulated({ fpgaRegions: 2 }, 'compute-2').driver;

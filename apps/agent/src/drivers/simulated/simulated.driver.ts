@@ -159,7 +159,8 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       const { device, vfIndex } = deviceAt(pciAddressParam(params), ['fpga']);
       const image = imageParam(params);
       if (programTargetParam(params) === 'shell') return programShell(device, image.sha256);
-      const region = optionalIntegerParam(params, 'region', 0, device.regions.length - 1) ?? (vfIndex === null ? 0 : regionOfVf(device, vfIndex));
+      // The job names the region (its index, or `region<index>` as a region partition's id), or the VF that serves it; else the first.
+      const region = regionParam(params, device.regions.length) ?? (vfIndex === null ? 0 : regionOfVf(device, vfIndex));
       const previousFunctionId = device.regions[region].functionId;
       if (await begin('program')) {
         throw injected('program', previousFunctionId ? `previous function ${previousFunctionId} restored` : 'region left blank, as before', {
@@ -307,4 +308,13 @@ function simulatedCleanStep(device: SimulatedDevice, handle: CleanHandleParam): 
   if (device.kind === 'gpu') return `GPU memory scrub and reset of ${handle.address} (nvidia-smi --gpu-reset)`;
   if (device.kind === 'fpga') return `region of ${handle.address} reprogrammed to its default image (blank)`;
   return `function-level reset of ${handle.address}`;
+}
+
+/** A program job's `region`: an index, or a region's id as `region<index>`; absent: undefined. */
+function regionParam(params: JobParams, regions: number): number | undefined {
+  const raw = params.region;
+  if (raw === undefined || raw === null) return undefined;
+  const index = typeof raw === 'number' ? raw : Number(/^(?:region)?(\d+)$/.exec(String(raw))?.[1] ?? Number.NaN);
+  if (!Number.isInteger(index) || index < 0 || index >= regions) throw invalidParams(`region must name one of the card's ${regions} region(s) (got ${JSON.stringify(raw)})`);
+  return index;
 }

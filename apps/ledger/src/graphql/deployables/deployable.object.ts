@@ -22,10 +22,10 @@ export class DeployableObject {
 @ObjectType()
 export class DeployableConnection extends Connection(DeployableObject, 'Deployable') {}
 
-@ObjectType('AttachHandle', { description: 'What a VM is given: a PCI function, a VF or an mdev.' })
+@ObjectType('AttachHandle', { description: 'What a VM is given: a PCI function, a VF, an mdev, or a partition (MIG device, FPGA region).' })
 export class AttachHandleObject {
   @Field() uuid!: string;
-  @Field({ description: '`PCI`, `VF` or `MDEV`.' }) kind!: string;
+  @Field({ description: '`PCI`, `VF`, `MDEV`, `MIG` or `REGION`.' }) kind!: string;
   @Field() address!: string;
   @Field(() => String, { nullable: true }) physicalNetwork!: string | null;
   @Field(() => String, { nullable: true }) mdevType!: string | null;
@@ -33,4 +33,6 @@ export class AttachHandleObject {
   @Field() inUse!: boolean;
   @Field(() => String, { nullable: true, description: 'The accelerator request holding it: shown to admins only (tenant data).' })
   claimedBy!: string | null;
+  @Field(() => String, { nullable: true, description: "A partition's own handle (MIG device UUID, mdev UUID, region id); null on other handles." })
+  partition!: string | null;
 }

@@ -4,7 +4,7 @@ import { claimOf } from '../../domain/device.decider';
 import type { AttachHandleClaim } from '../../domain/inventory.events';
 import type { DeviceCommands } from '../device-commands';
 import type { DeviceCleaningPolicy } from '../clean-device/device-cleaning.policy';
-import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS } from '../inventory.tokens';
+import { DEVICE_CLEANING_POLICY, DEVICE_COMMANDS, PARTITION_RECLAIM_IDLE_MS, type PartitionReclaimIdleMs } from '../inventory.tokens';
 import { ClaimAttachHandleCommand, ReleaseAttachHandleCommand } from './claim-attach-handle.command';
 
 @CommandHandler(ClaimAttachHandleCommand)
@@ -19,18 +19,25 @@ export class ClaimAttachHandleHandler implements ICommandHandler<ClaimAttachHand
   }
 }
 
-/** A release by a tenant (unbind, delete, a failed bind's undo): the handle goes to cleaning in the same append when its device type cleans. */
+/**
+ * A release by a tenant (unbind, delete, a failed bind's undo): the handle
+ * goes to cleaning in the same append when its device type cleans, and a
+ * partition carved on demand goes idle, to be reclaimed, when
+ * LEDGER_PARTITION_RECLAIM says so.
+ */
 @CommandHandler(ReleaseAttachHandleCommand)
 export class ReleaseAttachHandleHandler implements ICommandHandler<ReleaseAttachHandleCommand> {
   constructor(
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
     // Absent in a command side without the app's settings (module fixtures): nothing cleans there.
     @Optional() @Inject(DEVICE_CLEANING_POLICY) private readonly cleaning?: DeviceCleaningPolicy,
+    @Optional() @Inject(PARTITION_RECLAIM_IDLE_MS) private readonly reclaimIdleMs?: PartitionReclaimIdleMs,
   ) {}
 
   async execute({ input, context }: ReleaseAttachHandleCommand): Promise<number> {
     const clean = (await this.cleaning?.cleansAfterRelease(input.deviceUuid)) ?? false;
-    const result = await this.devices.run({ type: 'ReleaseAttachHandle', ...input, clean }, context);
+    const reclaim = this.reclaimIdleMs === undefined || this.reclaimIdleMs === null ? {} : { reclaimAfterMs: this.reclaimIdleMs };
+    const result = await this.devices.run({ type: 'ReleaseAttachHandle', ...input, clean, ...reclaim }, context);
     return result.appended;
   }
 }

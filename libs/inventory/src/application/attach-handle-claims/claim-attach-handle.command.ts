@@ -1,6 +1,6 @@
 import { LedgerCommand } from '@ledger/kernel';
 import type { CommandContext } from '@ledger/eventstore';
-import type { AttachHandleClaim } from '../../domain/inventory.events';
+import type { AttachHandleClaim, PartitionRef } from '../../domain/inventory.events';
 
 export interface ClaimAttachHandleInput {
   readonly deviceUuid: string;
@@ -12,6 +12,8 @@ export interface ClaimAttachHandleInput {
   readonly bindId?: string;
   /** The request's project, recorded on the claim (a drain names it). */
   readonly projectId?: string;
+  /** The candidates are this partition's handle (a bind claiming what it carved): recorded on the claim. */
+  readonly partition?: PartitionRef;
 }
 
 /** Claims a free attach handle for an accelerator request; answers the claim (the one already held, on a repeat). */

@@ -3,6 +3,7 @@ import type { ReportedPartitioning } from '../host-report';
 import { InventoryErrorCodes } from '../inventory.errors';
 import type { DevicePartitionEvent, PartitionCarved, PartitionDestroyed, PartitionSpan } from '../inventory.events';
 import { carvableSpans } from './partition-layout';
+import { evolveReclaim, forgetDestroyedHandle, type PartitionHandleState } from './partition-reclaim';
 
 /**
  * Set aside slices of the device for a bind's carve of `profile`.
@@ -48,6 +49,8 @@ export interface DevicePartitions {
   readonly carved: Readonly<Record<string, CarvedPartition>>;
   /** The partition job each fact came from, so a re-sent outcome appends nothing. */
   readonly jobs: Readonly<Record<string, DevicePartitionEvent['type']>>;
+  /** Absent until a claim named a partition: the partitions' attach handles, by handle uuid, and their idle periods and reclaims (partition-reclaim.ts). */
+  readonly handles?: Readonly<Record<string, PartitionHandleState>>;
 }
 
 export const noPartitions = (): DevicePartitions => ({ reserved: {}, carved: {}, jobs: {} });
@@ -84,10 +87,14 @@ export function evolveDevicePartitions(state: DevicePartitions = noPartitions(),
     case 'inventory.PartitionCarved': {
       const { handle, profile, start, slices, bindId, carvedAt, jobId } = event.data;
       const reserved = bindId === null ? state.reserved : without(state.reserved, bindId);
-      return { reserved, carved: { ...state.carved, [handle]: { handle, profile, start, slices, bindId, carvedAt } }, jobs: { ...state.jobs, [jobId]: event.type } };
+      return { ...state, reserved, carved: { ...state.carved, [handle]: { handle, profile, start, slices, bindId, carvedAt } }, jobs: { ...state.jobs, [jobId]: event.type } };
     }
     case 'inventory.PartitionDestroyed':
-      return { ...state, carved: without(state.carved, event.data.handle), jobs: { ...state.jobs, [event.data.jobId]: event.type } };
+      return forgetDestroyedHandle({ ...state, carved: without(state.carved, event.data.handle), jobs: { ...state.jobs, [event.data.jobId]: event.type } }, event.data.handle);
+    case 'inventory.PartitionIdle':
+    case 'inventory.PartitionReclaimClaimed':
+    case 'inventory.PartitionReclaimReleased':
+      return evolveReclaim(state, event);
   }
 }
 

@@ -1,5 +1,5 @@
 import { deviceDecider, type DeviceState } from '../device.decider';
-import type { DeviceEvent } from '../inventory.events';
+import type { AttachHandleClaim, DeviceEvent } from '../inventory.events';
 import { a100Mig, migDevice } from '../testing/host-report.fixtures';
 import { carvedPartitionIdentity } from './partition-deployables';
 import { type PartitionFacts, strandedPartitions } from './stranded-partitions';
@@ -40,6 +40,21 @@ describe('strandedPartitions', () => {
     expect(strandedPartitions(facts([carved], []))).toEqual([{ problem: 'carved-not-reported', handle: 'MIG-a' }]);
     const reserved: DeviceEvent = { type: 'inventory.PartitionCarveReserved', data: { deviceUuid: DEVICE, bindId: BIND, arqUuid: ARQ, profile: '7g.80gb', start: 0, slices: 8, reservedAt: AT } };
     expect(strandedPartitions(facts([reserved], [], []))).toEqual([{ problem: 'reserved-by-ended-bind', bindId: BIND, arqUuid: ARQ }]);
+  });
+
+  it('names a handle held for a reclaim that no longer runs: a crash between the claim and the destroy must end destroyed or free again', () => {
+    const { handleUuid } = carvedPartitionIdentity('compute-1', DEVICE, PCI, 'MIG', migDevice('1g.10gb', 0, 1, 'MIG-a'));
+    const named: AttachHandleClaim = { ...(claimOfCarved(ARQ).data as AttachHandleClaim), partition: { handle: 'MIG-a', hostname: 'compute-1', pciAddress: PCI } };
+    const RECLAIM = '01900000-0000-7000-8000-0000000000cc';
+    const events: DeviceEvent[] = [
+      carved,
+      { type: 'inventory.AttachHandleClaimed', data: named },
+      { type: 'inventory.AttachHandleReleased', data: named },
+      { type: 'inventory.PartitionIdle', data: { deviceUuid: DEVICE, handle: 'MIG-a', hostname: 'compute-1', pciAddress: PCI, handleUuid, idleCount: 1, idleMs: 0, afterClean: false } },
+      { type: 'inventory.PartitionReclaimClaimed', data: { deviceUuid: DEVICE, handle: 'MIG-a', handleUuid, reclaimId: RECLAIM, idleCount: 1, claimedAt: AT } },
+    ];
+    expect(strandedPartitions(facts(events))).toEqual([{ problem: 'held-by-ended-reclaim', handle: 'MIG-a', reclaimId: RECLAIM }]);
+    expect(strandedPartitions({ ...facts(events), liveReclaims: new Set([RECLAIM]) })).toEqual([]);
   });
 
   it('finds slices set aside over a reported partition, and more than the parent has', () => {

@@ -10,7 +10,8 @@ export type StrandedPartition =
   | { readonly problem: 'beyond-capacity'; readonly slices: number; readonly capacity: number }
   | { readonly problem: 'carved-not-reported'; readonly handle: string }
   | { readonly problem: 'held-by-ended-request'; readonly handle: string; readonly arqUuid: string }
-  | { readonly problem: 'reserved-by-ended-bind'; readonly bindId: string; readonly arqUuid: string };
+  | { readonly problem: 'reserved-by-ended-bind'; readonly bindId: string; readonly arqUuid: string }
+  | { readonly problem: 'held-by-ended-reclaim'; readonly handle: string; readonly reclaimId: string };
 
 export interface PartitionFacts {
   readonly hostname: string;
@@ -22,6 +23,8 @@ export interface PartitionFacts {
   readonly device: DeviceState;
   /** Requests bound or binding now: a claim or a reservation of any other is stranded. */
   readonly liveArqs: ReadonlySet<string>;
+  /** Reclaims still running (their workflow ids): a reclaim's hold on any other is stranded. Absent: none runs. */
+  readonly liveReclaims?: ReadonlySet<string>;
 }
 
 /**
@@ -29,7 +32,9 @@ export interface PartitionFacts {
  * reported after the last carve or destroy: each partition the device's
  * stream says was carved is reported (or destroyed), each reported one is
  * free (and so offered) or held by a live request, each span set aside
- * belongs to a bind still running, and what is carved and set aside fits
+ * belongs to a bind still running, each handle held for a reclaim belongs
+ * to a reclaim still running (a crash between its claim and its destroy
+ * ends destroyed or free again), and what is carved and set aside fits
  * the parent without overlap. Empty: nothing is stranded.
  */
 export function strandedPartitions(facts: PartitionFacts): StrandedPartition[] {
@@ -43,6 +48,9 @@ export function strandedPartitions(facts: PartitionFacts): StrandedPartition[] {
     const { handleUuid } = carvedPartitionIdentity(facts.hostname, facts.deviceUuid, facts.pciAddress, partitioning.kind, partition);
     const claim = claimsByHandle.get(handleUuid);
     if (claim && !facts.liveArqs.has(claim.arqUuid)) problems.push({ problem: 'held-by-ended-request', handle: partition.handle, arqUuid: claim.arqUuid });
+  }
+  for (const entry of Object.values(partitions.handles ?? {})) {
+    if (entry.reclaimId !== undefined && !facts.liveReclaims?.has(entry.reclaimId)) problems.push({ problem: 'held-by-ended-reclaim', handle: entry.handle, reclaimId: entry.reclaimId });
   }
   for (const [bindId, span] of Object.entries(partitions.reserved)) {
     if (!facts.liveArqs.has(span.arqUuid)) problems.push({ problem: 'reserved-by-ended-bind', bindId, arqUuid: span.arqUuid });

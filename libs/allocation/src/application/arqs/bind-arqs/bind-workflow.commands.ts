@@ -57,9 +57,10 @@ export class BindWorkflowCommands {
     const partition = { profile: reserved.profile, handle: carved.handle, start: reserved.start, slices: reserved.slices };
     const identity = carvedPartitionIdentity(data.hostname, data.deviceUuid, reserved.pciAddress, reserved.kind, partition);
     const { deviceUuid, arqUuid, bindId, projectId } = data;
-    await this.commands.execute(new ClaimAttachHandleCommand({ deviceUuid, deployableUuid: identity.deployableUuid, arqUuid, bindId, projectId, candidates: [identity.handleUuid] }, context));
+    const named = { handle: carved.handle, hostname: data.hostname, pciAddress: reserved.pciAddress };
+    await this.commands.execute(new ClaimAttachHandleCommand({ deviceUuid, deployableUuid: identity.deployableUuid, arqUuid, bindId, projectId, candidates: [identity.handleUuid], partition: named }, context));
     const { kind, address, mdevType, slot } = identity.handle;
-    return { attachHandle: boundAttachHandle({ uuid: identity.handleUuid, kind, address, physicalNetwork: null, mdevType: mdevType ?? null, slot: slot ?? null }) };
+    return { attachHandle: boundAttachHandle({ uuid: identity.handleUuid, kind, address, physicalNetwork: null, mdevType: mdevType ?? null, slot: slot ?? null, partition: carved.handle }) };
   }
 }
 

@@ -132,11 +132,12 @@ describe('the bind workflow', () => {
     const programmed = (key: string, functionId = F1) => jobResult(key, 'jobs.JobCompleted', { evidence: { functionId, sha256: 'a'.repeat(64), previousFunctionId: null } });
 
     it('programs the region with the image from the ledger, then has the agent probe the function before marking bound', () => {
+      // At the claimed handle's address: the VF serves the region of the deployable the bind claimed.
       expect(jobs(spec.given(claimedWith().slice(0, -1)).when(claimedWith().at(-1)!).outputs)).toEqual([
         {
           key: 'program-region/do/1',
           kind: 'program',
-          params: { deviceUuid: 'd1', deployableUuid: 'dep1', pciAddress: '0000:3b:00.0', image: { url: '/api/v1/bitstreams/bs1/content', sha256: 'a'.repeat(64) }, bitstreamId: 'bs1' },
+          params: { deviceUuid: 'd1', deployableUuid: 'dep1', pciAddress: '0000:3b:00.1', image: { url: '/api/v1/bitstreams/bs1/content', sha256: 'a'.repeat(64) }, bitstreamId: 'bs1' },
         },
       ]);
       const verified = spec.given(claimedWith()).when(programmed('program-region/do/1'));
@@ -144,6 +145,19 @@ describe('the bind workflow', () => {
       expect(jobs(verified.outputs)).toEqual([{ key: 'verify-access/do/1', kind: 'probe', params: { deviceUuid: 'd1', pciAddress: '0000:3b:00.0', instanceUuid: 'i1' } }]);
       const bound = spec.given([...claimedWith(), programmed('program-region/do/1')]).when(jobResult('verify-access/do/1', 'jobs.JobCompleted', { evidence: {} }));
       expect(commands(bound.outputs).map((command) => command.key)).toEqual(['mark-bound/do/1']);
+    });
+
+    it('names the region of a region partition it claimed, in the load and in the undo', () => {
+      const region = { uuid: 'h2', type: 'PCI', info: { domain: '0000', bus: '3b', device: '00', function: '0', region_id: 'region2' } };
+      const given = [start({ program }), accepted('start-bind/do/1'), accepted('claim-handle/do/1', { attachHandle: region })];
+      expect(jobs(spec.given(given.slice(0, -1)).when(given.at(-1)!).outputs)).toEqual([
+        expect.objectContaining({ key: 'program-region/do/1', params: expect.objectContaining({ pciAddress: '0000:3b:00.0', region: 'region2', deployableUuid: 'dep1' }) }),
+      ]);
+      const unreachable = (key: string) => jobResult(key, 'jobs.JobFailed', { code: 'DRIVER.UNREACHABLE', reason: 'no answer' });
+      const failed = [...given, programmed('program-region/do/1'), unreachable('verify-access/do/1'), unreachable('verify-access/do/2')];
+      expect(jobs(spec.given(failed.slice(0, -1)).when(failed.at(-1)!).outputs)).toEqual([
+        expect.objectContaining({ key: 'program-region/compensate/1', params: expect.objectContaining({ region: 'region2', bitstreamId: 'bs0' }) }),
+      ]);
     });
 
     it('loads back what the region held when the probe fails, then releases the handle and fails the bind', () => {

@@ -188,10 +188,10 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
     },
     stepWhen(programs, {
       name: 'program-region',
-      do: ({ data }) => programJob(data, data.program),
+      do: ({ data, evidence }) => programJob(data, data.program, evidence['claim-handle']),
       doneWhen: (input, { attempt, data }) => programmedVerdict(BIND_WORKFLOW, input, attempt, data.program.expectedFunctionId),
       // The region goes back to what it held; when nothing is known to restore, the function stays loaded, unclaimed.
-      compensate: ({ data }) => (data.program.previous ? programJob(data, data.program.previous) : undefined),
+      compensate: ({ data, evidence }) => (data.program.previous ? programJob(data, data.program.previous, evidence['claim-handle']) : undefined),
       timeoutMs: 600_000,
       retry: { maxAttempts: 2 },
     }),
@@ -218,12 +218,26 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
   ],
 });
 
+function claimedRegion(claim: ClaimEvidence | undefined, deviceAddress: string): { readonly pciAddress: string; readonly region?: string } {
+  const info = claim?.attachHandle.info;
+  if (!info?.domain || !info.bus || !info.device || info.function === undefined) return { pciAddress: deviceAddress };
+  const pciAddress = `${info.domain}:${info.bus}:${info.device}.${info.function}`;
+  return info.region_id ? { pciAddress, region: info.region_id } : { pciAddress };
+}
+
 function carveParams(data: BindStart, reserved: ReservedCarve): Record<string, unknown> {
   const { pciAddress, profile, profileId, start } = reserved;
   return { deviceUuid: data.binding.deviceUuid, pciAddress, profile, ...(profileId === null ? {} : { profileId }), start, bindId: data.bindId };
 }
 
-function programJob(data: ProgrammingBind, image: ProgramImage): StepAction<BindCommand> {
+/**
+ * The program job loads the region of the deployable the bind claimed
+ * (docs/workflows.md, "Regions one by one"): at the claimed handle's
+ * address (a VF serves one region of its card) and, for a region
+ * partition, naming the region (`region_id`). A bind claimed before its
+ * evidence carried a handle programs through the device's address.
+ */
+function programJob(data: ProgrammingBind, image: ProgramImage, claim: ClaimEvidence | undefined): StepAction<BindCommand> {
   return {
     kind: 'job',
     job: {
@@ -232,7 +246,7 @@ function programJob(data: ProgrammingBind, image: ProgramImage): StepAction<Bind
       params: {
         deviceUuid: data.binding.deviceUuid,
         deployableUuid: data.binding.deployableUuid,
-        pciAddress: data.program.pciAddress,
+        ...claimedRegion(claim, data.program.pciAddress),
         image: { url: image.url, sha256: image.sha256 },
         bitstreamId: image.bitstreamId,
       },
