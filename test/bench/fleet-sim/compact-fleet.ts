@@ -26,7 +26,7 @@ export interface CompactFleetSettings {
   readonly reportIntervalSeconds: number;
   /** The heartbeat interval hosts register with (and announce until `restartHeartbeats`). */
   readonly heartbeatIntervalSeconds: number;
-  /** Calls in flight at most, across the fleet (also the connections per replica). */
+  /** Calls in flight at most, across the fleet (each on its own keep-alive connection). */
   readonly concurrency: number;
   readonly tokenFor: (hostname: string) => string;
   /** Seeds which devices churn picks. */
@@ -87,7 +87,7 @@ export class CompactFleet {
     this.now = settings.now ?? Date.now;
     this.stats = new FleetStats(this.now);
     this.bodies = new FleetBodies(settings.devicesPerHost);
-    this.transport = settings.transport ?? new HttpFleetTransport(settings.ledgerUrls, settings.concurrency, randomUUID());
+    this.transport = settings.transport ?? new HttpFleetTransport(settings.ledgerUrls, randomUUID());
     this.tokens = Array.from({ length: settings.hosts }, (_, host) => settings.tokenFor(this.hostname(host)));
     this.states = new Uint8Array(settings.hosts * this.bodies.devicesPerHost);
     this.flags = new Uint8Array(settings.hosts);
