@@ -287,8 +287,9 @@ export class CompactFleet {
     const cached = this.churnedBodies.get(host);
     if (cached !== undefined) return cached;
     const offset = host * this.bodies.devicesPerHost;
-    const body = this.bodies.report(hostname, this.states, offset);
-    if (this.states.subarray(offset, offset + this.bodies.devicesPerHost).some((state) => state !== 0)) this.churnedBodies.set(host, body);
+    if (!this.bodies.churned(this.states, offset)) return this.bodies.report(hostname, this.states, offset);
+    const body = this.bodies.render(hostname, this.states, offset);
+    this.churnedBodies.set(host, body);
     return body;
   }
 

@@ -39,8 +39,13 @@ export class FleetBodies {
 
   /** The report of `hostname`, whose devices' states are `states[offset…offset + devicesPerHost)`. */
   report(hostname: string, states: Uint8Array, offset: number): string {
-    for (let device = 0; device < this.devicesPerHost; device++) if (states[offset + device] !== 0) return this.render(hostname, states, offset);
-    return this.template.join(hostname);
+    return this.churned(states, offset) ? this.render(hostname, states, offset) : this.template.join(hostname);
+  }
+
+  /** Whether any device of the host at `offset` is churned (its report is then rendered in full). */
+  churned(states: Uint8Array, offset: number): boolean {
+    for (let device = 0; device < this.devicesPerHost; device++) if (states[offset + device] !== 0) return true;
+    return false;
   }
 
   /** The report rendered in full: the driver's rendering of each device in its state, normalised as the agent's discovery does. */
