@@ -10,8 +10,14 @@ import { CallSchedule } from './call-schedule';
 import { CHURNED, FleetBodies } from './fleet-bodies';
 import { type FleetCall, type FleetTransport, HttpFleetTransport } from './http-fleet-transport';
 
-/** How often the fleet's one timer looks for calls fallen due (answers also send what is due, at once). */
-const TICK_MS = 5;
+/**
+ * How often the fleet's one timer looks for calls fallen due (answers also
+ * send what is due, at once). Calls sent together share the event loop's
+ * turns and their answers' reads: against a stub server, 20 ms cost 0.025 ms
+ * of CPU a call at 100,000 hosts' rate, 5 ms 0.029 (and 0.15 against 0.23
+ * at 3,000 hosts). A heartbeat 20 ms late changes nothing.
+ */
+const TICK_MS = 20;
 /** A host's flags: a report is queued to go at once; its registration report was taken. */
 const REPORT_SOON = 1;
 const REGISTERED_REPORT = 2;
