@@ -103,7 +103,8 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
     if (WINDOW_RECORDS.some((name) => wanted.has(name))) {
       const alsoCpu = Object.fromEntries(deployment.replicas.map((replica) => [replica.instance, () => replica.server.cpuSeconds()]));
       const postgresBefore = processesCpuSeconds(await deployment.postgresBackends());
-      const window = await measureSteadyWindow(summed, fleet.stats, sizes.intervalSeconds, alsoCpu);
+      // With LEDGER_BENCH_PROFILE_DIR set, api-1's CPU profile of the window (the other replica serves the same calls).
+      const window = await api.profiled(CPU, () => measureSteadyWindow(summed, fleet.stats, sizes.intervalSeconds, alsoCpu));
       const postgresSeconds = cpuSecondsBetween(postgresBefore, processesCpuSeconds(await deployment.postgresBackends()));
       const rates: IntendedRates = { hosts: sizes.hosts, reportIntervalSeconds: sizes.intervalSeconds, heartbeatSeconds: sizes.heartbeatSeconds };
       say(`${CPU}: ${describeWindow(window, rates)}; ${perProcess(window, postgresSeconds)}`);
