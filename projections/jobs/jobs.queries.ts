@@ -74,15 +74,14 @@ export class JobQueries {
   }
 
   /**
-   * Jobs queued for each host and not yet taken: the heartbeat's `jobsWaiting`, the agent's hint to poll at
-   * once. One query for many hosts, since heartbeats arriving together share it; hosts with none are absent.
+   * Jobs queued and not yet taken, for every host that has any (hosts with none are absent): what a
+   * replica answers heartbeats' `jobsWaiting` from for a moment. Reads through the (state, deadline)
+   * index, so it costs the jobs waiting, not the jobs ever run.
    */
-  async countWaitingByHost(hostnames: readonly string[], now: Date = new Date()): Promise<Map<string, number>> {
-    if (hostnames.length === 0) return new Map();
-    const list = hostnames.map((_, index) => `$${index + 2}`).join(', ');
+  async countWaitingPerHost(now: Date = new Date()): Promise<Map<string, number>> {
     const rows = await this.db.all<{ hostname: string; waiting: number | string }>(
-      `SELECT hostname, COUNT(*) AS waiting FROM jobs WHERE hostname IN (${list}) AND state = 'requested' AND deadline > $1 GROUP BY hostname`,
-      [now.toISOString(), ...hostnames],
+      `SELECT hostname, COUNT(*) AS waiting FROM jobs WHERE state = 'requested' AND deadline > $1 GROUP BY hostname`,
+      [now.toISOString()],
     );
     return new Map(rows.map((row) => [row.hostname, Number(row.waiting)]));
   }

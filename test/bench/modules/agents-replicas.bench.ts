@@ -1,21 +1,26 @@
+import { loadavg } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { forEachConcurrently } from '@ledger/kernel';
-import type { SimulatedFleet } from '../../../apps/agent/src/simulate/simulated-fleet';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { benchPostgresUrl } from '../bench-options';
 import type { AgentsReplicasSizes } from '../bench-sizes';
 import { measureChurn } from '../fixtures/churn-round';
-import { benchFleet } from '../fixtures/bench-fleet';
+import { compactBenchFleet, type FleetUnderBench } from '../fixtures/bench-fleet';
 import { JsonClient } from '../http/json-client';
 import { type LedgerReplicas, type ReplicaSpec, startLedgerReplicas } from '../http/ledger-replicas';
 import type { LedgerServer } from '../http/ledger-server';
 import { cpuSecondsBetween, processesCpuSeconds } from '../http/process-cpu';
-import { processRssMb } from '../http/process-memory';
-import { cpuPercent, describeWindow, headPosition, type IntendedRates, measureSteadyWindow, type SteadyWindow, type WindowLedger } from '../measure/steady-window';
+import { heapUsedAfterGc, processRssMb } from '../http/process-memory';
+import { cpuPercent, deliveredShare, describeWindow, headPosition, type IntendedRates, measureSteadyWindow, type SteadyWindow, type WindowLedger } from '../measure/steady-window';
 
 const CPU = 'agents_100k_replicas_cpu_pct';
 const CHURN = 'agents_100k_churn_visible_s';
+const DELIVERED = 'agents_100k_delivered_pct';
+const SIM_CPU = 'agents_sim_cpu_ms_per_call';
+const SIM_HEAP = 'agents_sim_heap_kb_per_host';
+/** The records of the window, each measured over it. */
+const WINDOW_RECORDS = [CPU, DELIVERED, SIM_CPU, SIM_HEAP];
 const ADMIN = { user: 'admin', project: 'admin', roles: ['admin' as const] };
 /** How often the tables are analyzed while the fleet registers, on a server without autovacuum. */
 const ANALYZE_MS = 30_000;
@@ -31,20 +36,27 @@ const REPLICAS: readonly ReplicaSpec[] = [
 ];
 
 /**
- * Issue 15's target at 100,000 hosts: the simulated fleet (as in
- * agents-scale.bench.ts) against the scale-out deployment on this machine,
+ * Issue 15's target at 100,000 hosts: the compact simulated fleet
+ * (fleet-sim/compact-fleet.ts, issue 28: cheaper than the agent's own loops
+ * agents-scale.bench.ts runs, so it fits beside the ledger) against the
+ * scale-out deployment on this machine,
  * compiled ledger replicas on one fresh PostgreSQL schema, the hosts spread
  * over the API replicas through the list of addresses. Hosts register with
  * a long heartbeat interval (none goes lost while the rest register), the
  * projections catch up, then heartbeats go to the agent's default and one
  * report interval is timed: every replica's CPU summed, the head unmoved.
- * Then a churn round, then the views: every host and device in the
- * inventory, none lost, telemetry for a sample of hosts.
+ * The same window gives the share of intended calls delivered and the
+ * simulator's own CPU per call and heap per host. Then a churn round, then
+ * the views: every host and device in the inventory, none lost, telemetry
+ * for a sample of hosts.
  */
 export const agentsReplicasBench: BenchModule = {
   records: [
     { name: CPU, unit: '%', digits: 1, min: 0 },
     { name: CHURN, unit: 's', digits: 2, min: 0 },
+    { name: DELIVERED, unit: '%', digits: 1, min: 0 },
+    { name: SIM_CPU, unit: 'ms', digits: 4, min: 0 },
+    { name: SIM_HEAP, unit: 'KB', digits: 2, min: 0 },
   ],
   async run(context, wanted) {
     if (context.target.name !== 'postgres') {
@@ -64,7 +76,8 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
   const sizes = withHostsFrom(context.sizes.agentsReplicas, process.env);
   const say = (message: string) => context.progress(`agents_100k: ${message}`);
   const [api] = deployment.apis;
-  const { fleet, watch, results, failures, finish } = benchFleet(deployment.apis.map((server) => server.url.origin), api.token, sizes, say);
+  const heapBefore = heapUsedAfterGc();
+  const { fleet, watch, results, failures, finish } = compactBenchFleet(deployment.apis.map((server) => server.url.origin), api.token, sizes, say);
   const summed: WindowLedger = { url: api.url, cpuSeconds: () => deployment.replicas.reduce((sum, replica) => sum + replica.server.cpuSeconds(), 0) };
   // A server without autovacuum never analyzes the tables the fleet fills: the planner, estimating
   // them empty, scans whole tables for the projections' lookups, and registration slows as the fleet grows.
@@ -87,17 +100,23 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
 
     await fleet.restartHeartbeats(sizes.heartbeatSeconds);
     await delay(Math.max(sizes.warmupSeconds, sizes.heartbeatSeconds) * 1000);
-    if (wanted.has(CPU)) {
+    if (WINDOW_RECORDS.some((name) => wanted.has(name))) {
       const alsoCpu = Object.fromEntries(deployment.replicas.map((replica) => [replica.instance, () => replica.server.cpuSeconds()]));
       const postgresBefore = processesCpuSeconds(await deployment.postgresBackends());
-      const window = await measureSteadyWindow(summed, fleet.stats, sizes.intervalSeconds, alsoCpu);
+      // With LEDGER_BENCH_PROFILE_DIR set, api-1's CPU profile of the window (the other replica serves the same calls).
+      const window = await api.profiled(CPU, () => measureSteadyWindow(summed, fleet.stats, sizes.intervalSeconds, alsoCpu));
       const postgresSeconds = cpuSecondsBetween(postgresBefore, processesCpuSeconds(await deployment.postgresBackends()));
       const rates: IntendedRates = { hosts: sizes.hosts, reportIntervalSeconds: sizes.intervalSeconds, heartbeatSeconds: sizes.heartbeatSeconds };
       say(`${CPU}: ${describeWindow(window, rates)}; ${perProcess(window, postgresSeconds)}`);
       if (window.headAfter !== window.headBefore) {
         failures.push(`${CPU}: the window appended ${window.headAfter - window.headBefore} event(s) (${await deployment.appendedTypes(window.headBefore)}); an unchanged fleet must append nothing`);
       }
-      results.push({ name: CPU, value: cpuPercent(window), notes: `${windowNotes(window, sizes, rates)}; ${perProcess(window, postgresSeconds)}; ${registration}; ${catchUp}` });
+      const notes = `${windowNotes(window, sizes, rates)}; ${perProcess(window, postgresSeconds)}; ${registration}; ${catchUp}`;
+      results.push(
+        { name: CPU, value: cpuPercent(window), notes },
+        { name: DELIVERED, value: deliveredShare(window, rates) * 100, notes: `calls answered over the ${CPU} window against those the schedule intended (every host's report once and heartbeat ${sizes.intervalSeconds / sizes.heartbeatSeconds} times an interval); ${notes}` },
+        ...simulatorRecords(window, sizes.hosts, heapBefore),
+      );
     }
     if (wanted.has(CHURN)) {
       // A churn that does not show fails the module, but the views are still checked.
@@ -119,7 +138,7 @@ async function measureReplicas(context: BenchContext, wanted: ReadonlySet<string
 }
 
 /** Setup: every host's first report and heartbeat, `concurrency` at a time, through the replicas in turn. Resolves to a line for the notes. */
-async function register(fleet: SimulatedFleet, deployment: LedgerReplicas, sizes: AgentsReplicasSizes, say: (message: string) => void): Promise<string> {
+async function register(fleet: FleetUnderBench, deployment: LedgerReplicas, sizes: AgentsReplicasSizes, say: (message: string) => void): Promise<string> {
   say(
     `registering ${sizes.hosts} hosts × ${sizes.devicesPerHost} devices through ${deployment.apis.map((api) => api.url.origin).join(', ')}, ` +
       `${sizes.concurrency} at a time, heartbeats every ${sizes.slowHeartbeatSeconds} s (replicas ${deployment.replicas.map((replica) => `${replica.instance} pid ${replica.server.pid}`).join(', ')})`,
@@ -139,6 +158,21 @@ async function register(fleet: SimulatedFleet, deployment: LedgerReplicas, sizes
   if (fleet.registered < sizes.hosts) say(`${sizes.hosts - fleet.registered} hosts' registration failed; their report loops retry`);
   if (fleet.registered < sizes.hosts * 0.99) throw new Error(`only ${fleet.registered} of ${sizes.hosts} hosts registered`);
   return fleet.registered < sizes.hosts ? `${line} (${sizes.hosts - fleet.registered} failed, retried by their report loops)` : line;
+}
+
+/**
+ * The simulator's own cost over the window: the bench process's CPU (the
+ * fleet is nearly all it does then) per call answered, and its heap after a
+ * full collection above what it held before the fleet was built, per host.
+ */
+function simulatorRecords(window: SteadyWindow, hosts: number, heapBefore: number): Measurement[] {
+  const calls = window.reports + window.heartbeats + window.errors;
+  const heapKbPerHost = (heapUsedAfterGc() - heapBefore) / 1024 / hosts;
+  const load = `load ${loadavg().map((value) => value.toFixed(1)).join(' ')}`;
+  return [
+    { name: SIM_CPU, value: (window.benchCpuSeconds * 1000) / calls, notes: `the bench process's CPU (the compact fleet, HTTP included) ${window.benchCpuSeconds.toFixed(2)} s over ${calls} calls in ${window.seconds.toFixed(1)} s; ${load}` },
+    { name: SIM_HEAP, value: heapKbPerHost, notes: `heap in use after a full GC, above what the bench held before building the fleet, ÷ ${hosts} hosts, at the end of the ${CPU} window; fleet RSS ${processRssMb(process.pid).toFixed(0)} MB` },
+  ];
 }
 
 /** Waits until every API replica reads at the head (the processors replica has projected every registration); resolves to a line for the notes. */
