@@ -52,11 +52,16 @@ describe('deviceDecider: reclaim of partitions carved on demand', () => {
     spec.given([carved(BIND), claimed()]).when(release(60_000)).then([released(), idle()]);
   });
 
-  it('keeps the partition when no wait is set, and never reclaims one no bind carved', () => {
+  it('keeps the partition when no wait is set, and never reclaims one no bind carved (no claim named it)', () => {
     spec.given([carved(BIND), claimed()]).when(release()).then([released()]);
-    spec.given([carved(null), claimed()]).when(release(60_000)).then([released()]);
+    spec.given([carved(null), claimed(ARQ, false)]).when(release(60_000)).then([released(ARQ, false)]);
     // The carving bind's own undo: its next compensation destroys the partition.
     spec.given([carved(BIND), claimed()]).when({ ...release(60_000), bindId: BIND }).then([released()]);
+  });
+
+  it('makes the partition idle even when the carve’s own fact is not recorded yet: its carving bind’s claim named it', () => {
+    spec.given([claimed()]).when(release(60_000)).then([released(), idle()]);
+    spec.given([claimed(), released(), idle()]).when(claimReclaim()).then([reclaimClaimed]);
   });
 
   it('counts idle periods: a later tenant claims without naming the partition, its release starts period 2', () => {

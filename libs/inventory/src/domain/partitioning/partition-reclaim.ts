@@ -62,12 +62,12 @@ export function decideReclaim(deviceUuid: string, command: PartitionReclaimComma
     return [{ type: 'inventory.PartitionReclaimReleased', data: { deviceUuid, handle: entry.handle, handleUuid: command.handleUuid, reclaimId: command.reclaimId } }];
   }
   if (entry?.reclaimId === command.reclaimId) return [];
+  // A destroyed partition's entry is gone (forgetDestroyedHandle): the entry itself says it is still carved.
   const idle =
     entry !== undefined &&
     entry.phase === 'idle' &&
     entry.idleCount === command.idleCount &&
     entry.reclaimId === undefined &&
-    partitions.carved[entry.handle] !== undefined &&
     !context.claimed(command.handleUuid) &&
     !context.dirty(command.handleUuid) &&
     !context.fenced;
@@ -86,6 +86,9 @@ export function decideReclaim(deviceUuid: string, command: PartitionReclaimComma
  * when a reclaim wait is set (`idleMs`); `clean`: the handles go to
  * cleaning first, and the idle period starts at their DeviceCleaned. A
  * bind undoing its own carve (`undoOfBind`) destroys the partition itself.
+ * Carved on demand: its carving bind's claim named it (only that claim
+ * does), which the stream knows at once, whereas the carve's own fact
+ * (PartitionCarved, from the job's result) may still be on its way.
  */
 export function idleOfRelease(
   deviceUuid: string,
@@ -97,8 +100,8 @@ export function idleOfRelease(
   if (idleMs === undefined || !partitions) return [];
   return released.flatMap((claim) => {
     const ref = claim.partition ?? partitions.handles?.[claim.handleUuid];
-    if (!ref || !carvedOnDemand(partitions, ref.handle)) return [];
-    if (undoOfBind !== undefined && partitions.carved[ref.handle]?.bindId === undoOfBind) return [];
+    if (!ref) return [];
+    if (undoOfBind !== undefined && claim.partition !== undefined && claim.bindId === undoOfBind) return [];
     const idleCount = (partitions.handles?.[claim.handleUuid]?.idleCount ?? 0) + 1;
     const { handle, hostname, pciAddress } = ref;
     return [{ type: 'inventory.PartitionIdle' as const, data: { deviceUuid, handle, hostname, pciAddress, handleUuid: claim.handleUuid, idleCount, idleMs, afterClean: clean } }];
@@ -117,8 +120,6 @@ export function idleOfCleaned(deviceUuid: string, cleaned: readonly DeviceCleane
     }),
   );
 }
-
-const carvedOnDemand = (partitions: ReclaimablePartitions, handle: string): boolean => (partitions.carved[handle]?.bindId ?? null) !== null;
 
 /** A claim names its partition: the stream learns the handle's partition, and a free period ends. */
 export function evolveClaimedPartition<P extends ReclaimablePartitions>(partitions: P, claim: AttachHandleClaim): P {
