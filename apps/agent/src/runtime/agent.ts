@@ -75,7 +75,17 @@ export class Agent {
       reportIntervalMs: settings.reportIntervalSeconds * 1000,
       checkIntervalMs: settings.heartbeatIntervalSeconds * 1000,
     });
-    this.results = new ResultSender({ outbox: this.outbox, client, timers, logger });
+    // Jobs whose result, once delivered, is followed by a fresh report (a carve, a destroy); lost with a restart, when the periodic report covers them.
+    const reportAfter = new Set<string>();
+    this.results = new ResultSender({
+      outbox: this.outbox,
+      client,
+      timers,
+      logger,
+      onDelivered: (jobId) => {
+        if (reportAfter.delete(jobId)) this.reports.reportNow();
+      },
+    });
     const runner = new JobRunner({
       discovery: this.discovery,
       ansible: dependencies.ansible ?? new AnsibleRunner({ executable: settings.ansiblePlaybook, stateDir: settings.stateDir }),
@@ -88,6 +98,7 @@ export class Agent {
       playbookDir: settings.playbookDir,
       sandboxRoot: settings.sandboxRoot,
       reportNow: () => this.reports.reportNow(),
+      reportOnceDelivered: (jobId) => reportAfter.add(jobId),
       logger,
     });
     this.jobs = new JobLoop({

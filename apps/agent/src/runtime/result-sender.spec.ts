@@ -45,6 +45,17 @@ describe('ResultSender', () => {
     expect(outbox.pending()).toEqual([]);
   });
 
+  it('says which results the ledger has, once it has them: not while it is unreachable', async () => {
+    const told: string[] = [];
+    const client = { postResult: async (jobId: string) => (answer ? Promise.reject(answer) : void delivered.push(jobId)) };
+    const telling = new ResultSender({ outbox, client, timers, logger, random: () => 0.5, onDelivered: (jobId) => told.push(jobId) });
+    save('a');
+    answer = down();
+    expect([await telling.flush(), told]).toEqual([false, []]);
+    answer = undefined;
+    expect([await telling.flush(), told]).toEqual([true, ['a']]);
+  });
+
   it('keeps results while the ledger is unreachable or failing', async () => {
     save('a');
     answer = down();

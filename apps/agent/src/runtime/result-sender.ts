@@ -11,6 +11,8 @@ export interface ResultSenderOptions {
   readonly timers: Timers;
   readonly logger: AgentLogger;
   readonly random?: () => number;
+  /** The ledger has the job's end (this result taken, or the job finished already, or refused for good). */
+  readonly onDelivered?: (jobId: string) => void;
 }
 
 /**
@@ -62,16 +64,19 @@ export class ResultSender {
         this.failures = 0;
         outbox.remove(jobId);
         logger.log(`job ${jobId}: result delivered (${result.outcome})`);
+        this.options.onDelivered?.(jobId);
       } catch (error) {
         if (!isLedgerCallError(error)) throw error;
         if (error.code === ALREADY_FINISHED) {
           logger.warn(`job ${jobId}: the ledger has the job finished already (${error.reason}): by this result, sent before and taken, or by its timeout; not sent again`);
           outbox.remove(jobId);
+          this.options.onDelivered?.(jobId);
           continue;
         }
         if (!error.retryable) {
           logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
           outbox.remove(jobId);
+          this.options.onDelivered?.(jobId);
           continue;
         }
         this.failures++;

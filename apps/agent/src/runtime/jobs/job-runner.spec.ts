@@ -29,6 +29,7 @@ describe('JobRunner', () => {
   let playbookRuns: PlaybookRun[];
   let playbookOutcome: Partial<PlaybookOutcome>;
   let reportsAsked: number;
+  let reportsAfterDelivery: string[];
   let imageServiceUrl: string;
   let seenImageOnProgram: string | undefined;
   let imageTokens: (string | undefined)[];
@@ -61,6 +62,7 @@ describe('JobRunner', () => {
     playbookRuns = [];
     playbookOutcome = { exitCode: 0, recap: { ok: 3, changed: 1, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 } };
     reportsAsked = 0;
+    reportsAfterDelivery = [];
     seenImageOnProgram = undefined;
     imageTokens = [];
     fpga = new FakeDriver('intel-fpga', [fakeFpga('0000:5e:00.0')], {
@@ -89,6 +91,7 @@ describe('JobRunner', () => {
       playbookDir,
       sandboxRoot: '/tmp/sandbox',
       reportNow: () => reportsAsked++,
+      reportOnceDelivered: (jobId) => reportsAfterDelivery.push(jobId),
       logger: collectingLogger(),
     });
   };
@@ -221,6 +224,12 @@ describe('JobRunner', () => {
   it('answers a discover job with the device count and asks for a fresh report', async () => {
     expect(await (await runner()).run(job('discover', {}))).toEqual({ outcome: 'completed', evidence: { devices: 1 } });
     expect(reportsAsked).toBe(1);
+  });
+
+  it('asks for a fresh report after a carve or destroy once its result is delivered, not before (the bind claims first)', async () => {
+    const carve = job('carve', { deviceUuid: '7c4f0e2a-1b3c-4d5e-8f6a-7b8c9d0e1f2a', pciAddress: '0000:5e:00.0', profile: '1g.10gb', profileId: 19, start: 0, bindId: 'b' });
+    await (await runner()).run(carve);
+    expect([reportsAsked, reportsAfterDelivery]).toEqual([0, [carve.jobId]]);
   });
 
   describe('driver software', () => {

@@ -19,6 +19,14 @@ export interface JobRunnerOptions {
   readonly sandboxRoot: string;
   /** A `discover` job also sends a fresh report. */
   readonly reportNow: () => void;
+  /**
+   * A carve or destroy changes the device's partitions, which the ledger
+   * offers from the next report: it is sent once the job's result is
+   * delivered. Sent before, the report (a write on every device of the
+   * host) would hold the device's stream while the bind waiting on the
+   * result tries to claim the new partition.
+   */
+  readonly reportOnceDelivered: (jobId: string) => void;
   readonly logger: AgentLogger;
 }
 
@@ -55,10 +63,11 @@ export class JobRunner {
     }
     if (isDeviceJobKind(job.kind)) {
       const kind = job.kind;
-      const evidence = await withTimeout(timeoutMs, (signal) => runDeviceJob(kind, params, { discovery, images, signal }));
-      // A carve or destroy changes the device's partitions, which the ledger offers from the next report: send it now.
-      if (kind === 'carve' || kind === 'destroy') this.options.reportNow();
-      return evidence;
+      try {
+        return await withTimeout(timeoutMs, (signal) => runDeviceJob(kind, params, { discovery, images, signal }));
+      } finally {
+        if (kind === 'carve' || kind === 'destroy') this.options.reportOnceDelivered(job.jobId);
+      }
     }
     if (job.kind === 'discover') {
       return withTimeout(timeoutMs, async () => {
