@@ -20,6 +20,13 @@ export interface Processor {
   readonly handles: readonly string[];
   /** Narrows the read further (e.g. by stream category). */
   readonly filter?: Pick<EventFilter, 'categories'>;
+  /**
+   * The tables the processor owns, for a rebuild from position 0: their
+   * secondary indexes are dropped while the log loads and created again at
+   * the end (`rebuildProcessor`). `setup` creates them again too (`IF NOT
+   * EXISTS`), should a rebuild stop half-way. Absent: indexes kept.
+   */
+  readonly tables?: readonly string[];
   /** Creates the processor's tables if absent. Runs in a transaction, before anything else. */
   setup(tx: SqlExecutor): Promise<void>;
   /** Empties the processor's tables before a rebuild. */

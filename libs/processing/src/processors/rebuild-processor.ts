@@ -4,6 +4,7 @@ import type { Checkpoint } from '../checkpoints/checkpoint';
 import { readCheckpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { ensureProcessingTables } from '../checkpoints/processing-tables';
+import { createSecondaryIndexes, dropSecondaryIndexes } from '../sql/secondary-indexes';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { ApplyFailedError, commitBatch } from './commit-batch';
 import type { Processor } from './processor';
@@ -66,7 +67,8 @@ export async function rebuildProcessor(
   const started = performance.now();
   const read = boundedReader(store, processor, options);
   const foldEvents = options.foldEvents ?? DEFAULT_FOLD_EVENTS;
-  let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor);
+  const deferredIndexes: string[] = [];
+  let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor, deferredIndexes);
   let applied = 0;
   const progress = (): RebuildProgress => ({ position: from.position, applied, elapsedMs: performance.now() - started });
   for (;;) {
@@ -78,6 +80,7 @@ export async function rebuildProcessor(
     options.onProgress?.(progress());
     if (step.last) break;
   }
+  if (deferredIndexes.length > 0) await db.transaction((tx) => createSecondaryIndexes(tx, deferredIndexes));
   return progress();
 }
 
@@ -164,11 +167,13 @@ async function foldReads(
   });
 }
 
-async function emptied(db: SqlDatabase, processor: Processor): Promise<Checkpoint> {
+/** The read model emptied and its checkpoint at 0; the statements that create the secondary indexes it dropped go into `deferredIndexes`. */
+async function emptied(db: SqlDatabase, processor: Processor, deferredIndexes: string[]): Promise<Checkpoint> {
   await ensureProcessingTables(db);
   await db.transaction(async (tx) => {
     await processor.setup(tx);
     await processor.reset(tx);
+    deferredIndexes.push(...(await dropSecondaryIndexes(tx, db.dialect, processor.tables ?? [])));
     await restartCheckpoint(tx, processor.name, processor.version, new Date());
   });
   return { version: processor.version, position: 0 };
