@@ -1,6 +1,6 @@
 import { INVENTORY_EVENT_TYPES } from '@ledger/inventory';
 import type { ProcessorFold, Projection, SqlExecutor } from '@ledger/processing';
-import { createInventorySchema, emptyInventoryTables, INVENTORY_TABLES } from './inventory.schema';
+import { createInventorySchema, emptyInventoryTables, INVENTORY_QUERY_ONLY_INDEXES } from './inventory.schema';
 import { applyInventoryEvent } from './working-set/apply-inventory-event';
 import { collectBatchKeys } from './working-set/batch-keys';
 import { flushWorkingSet } from './working-set/flush-working-set';
@@ -30,7 +30,7 @@ export const inventoryProjection: Projection = {
   version: 6,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
-  tables: INVENTORY_TABLES,
+  queryOnlyIndexes: INVENTORY_QUERY_ONLY_INDEXES,
   setup: createInventorySchema,
   reset: emptyInventoryTables,
   async apply(events, tx) {

@@ -57,14 +57,14 @@ describe('rebuildProcessor', () => {
     expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 23 });
   });
 
-  it('builds the secondary indexes of the tables a processor names after a rebuild from position 0, not row by row', async () => {
+  it('builds the query-only indexes a processor names after a rebuild from position 0, not row by row', async () => {
     const store = new InMemoryEventStore();
     await appendSpread(store, { count: 12, streams: 3 });
     const indexes = () => db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'test_stream_counts' AND sql IS NOT NULL");
     const seen: string[][] = [];
     const indexed: Processor = {
       ...projection,
-      tables: ['test_stream_counts'],
+      queryOnlyIndexes: ['test_stream_counts_by_events'],
       async setup(tx) {
         await projection.setup(tx);
         await tx.run('CREATE INDEX IF NOT EXISTS test_stream_counts_by_events ON test_stream_counts (events)');

@@ -167,13 +167,13 @@ async function foldReads(
   });
 }
 
-/** The read model emptied and its checkpoint at 0; the statements that create the secondary indexes it dropped go into `deferredIndexes`. */
+/** The read model emptied and its checkpoint at 0; the statements that create the query-only indexes it dropped go into `deferredIndexes`. */
 async function emptied(db: SqlDatabase, processor: Processor, deferredIndexes: string[]): Promise<Checkpoint> {
   await ensureProcessingTables(db);
   await db.transaction(async (tx) => {
     await processor.setup(tx);
     await processor.reset(tx);
-    deferredIndexes.push(...(await dropSecondaryIndexes(tx, db.dialect, processor.tables ?? [])));
+    deferredIndexes.push(...(await dropSecondaryIndexes(tx, db.dialect, processor.queryOnlyIndexes ?? [])));
     await restartCheckpoint(tx, processor.name, processor.version, new Date());
   });
   return { version: processor.version, position: 0 };
