@@ -1,6 +1,6 @@
 import { INVENTORY_EVENT_TYPES } from '@ledger/inventory';
 import type { ProcessorFold, Projection, SqlExecutor } from '@ledger/processing';
-import { createInventorySchema, emptyInventoryTables } from './inventory.schema';
+import { createInventorySchema, emptyInventoryTables, INVENTORY_QUERY_ONLY_INDEXES } from './inventory.schema';
 import { applyInventoryEvent } from './working-set/apply-inventory-event';
 import { collectBatchKeys } from './working-set/batch-keys';
 import { flushWorkingSet } from './working-set/flush-working-set';
@@ -31,6 +31,7 @@ export const inventoryProjection: Projection = {
   version: 7,
   handles: INVENTORY_EVENT_TYPES,
   filter: { categories: ['host', 'device', 'attribute'] },
+  queryOnlyIndexes: INVENTORY_QUERY_ONLY_INDEXES,
   setup: createInventorySchema,
   reset: emptyInventoryTables,
   async apply(events, tx) {

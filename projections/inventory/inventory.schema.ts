@@ -140,6 +140,21 @@ export const INVENTORY_TABLES = [
   'inv_hosts',
 ] as const;
 
+/**
+ * The indexes only queries read: the working set loads rows by primary key
+ * and by parent (`inv_deployables_by_device`, `inv_attach_handles_by_deployable`,
+ * `inv_attributes_by_deployable`), so a rebuild from position 0 builds these
+ * at the end instead of row by row (`Processor.queryOnlyIndexes`).
+ */
+export const INVENTORY_QUERY_ONLY_INDEXES = [
+  'inv_devices_by_host',
+  'inv_devices_by_host_state',
+  'inv_deployables_by_host',
+  'inv_deployables_by_rp',
+  'inv_deployables_by_numeric_id',
+  'inv_attributes_by_deployable_id',
+] as const;
+
 /** Bump with any change to the tables above (together with the projection's version). 5: inv_devices' clean state; 6: inv_hosts' fence. */
 const SCHEMA_VERSION = 7;
 

@@ -85,8 +85,13 @@ export class TableRows<Row> {
     return [...(this.groups.get(group) ?? [])];
   }
 
+  /**
+   * The changed rows in key order: SQLite then inserts each into its
+   * primary key's B-tree next to the one before, instead of at a random
+   * leaf (uuids), which touches fewer pages.
+   */
   changedRows(): Row[] {
-    return [...this.changed].map((key) => this.rows.get(key)!);
+    return [...this.changed].sort().map((key) => this.rows.get(key)!);
   }
 
   private group(row: Row, key: string): void {

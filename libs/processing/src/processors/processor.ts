@@ -20,6 +20,15 @@ export interface Processor {
   readonly handles: readonly string[];
   /** Narrows the read further (e.g. by stream category). */
   readonly filter?: Pick<EventFilter, 'categories'>;
+  /**
+   * Secondary indexes that only the read model's queries use, never the
+   * processor's own `apply` or `fold`: a rebuild from position 0 drops them
+   * while the log loads and creates them at the end (`rebuildProcessor`).
+   * `setup` creates them again too (`IF NOT EXISTS`), should a rebuild stop
+   * half-way. An index the processor's own reads use must stay off the list:
+   * without it a later read of the same rebuild scans the table.
+   */
+  readonly queryOnlyIndexes?: readonly string[];
   /** Creates the processor's tables if absent. Runs in a transaction, before anything else. */
   setup(tx: SqlExecutor): Promise<void>;
   /** Empties the processor's tables before a rebuild. */

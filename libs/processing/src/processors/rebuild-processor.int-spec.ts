@@ -57,6 +57,33 @@ describe('rebuildProcessor', () => {
     expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 23 });
   });
 
+  it('builds the query-only indexes a processor names after a rebuild from position 0, not row by row', async () => {
+    const store = new InMemoryEventStore();
+    await appendSpread(store, { count: 12, streams: 3 });
+    const indexes = () => db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'test_stream_counts' AND sql IS NOT NULL");
+    const seen: string[][] = [];
+    const indexed: Processor = {
+      ...projection,
+      queryOnlyIndexes: ['test_stream_counts_by_events'],
+      async setup(tx) {
+        await projection.setup(tx);
+        await tx.run('CREATE INDEX IF NOT EXISTS test_stream_counts_by_events ON test_stream_counts (events)');
+      },
+      async apply(events, tx) {
+        seen.push((await tx.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'test_stream_counts' AND sql IS NOT NULL")).map((row) => row.name));
+        await projection.apply(events, tx);
+      },
+    };
+    await rebuildProcessor(store, db, indexed, { batchSize: 5 });
+    expect(seen).toEqual([[], [], []]);
+    expect(await indexes()).toEqual([{ name: 'test_stream_counts_by_events' }]);
+    expect(await readStreamCounts(db)).toEqual({ 'device-0': 4, 'device-1': 4, 'device-2': 4 });
+    await appendSpread(store, { count: 3, streams: 3 });
+    seen.length = 0;
+    await rebuildProcessor(store, db, indexed, { resume: true });
+    expect(seen).toEqual([['test_stream_counts_by_events']]);
+  });
+
   it('stops at a position: the read model as of that position', async () => {
     const store = new InMemoryEventStore();
     await appendSpread(store, { count: 30, streams: 3 });

@@ -1,16 +1,32 @@
+import { getHeapStatistics } from 'node:v8';
 import type { EventStore, RecordedEvent } from '@ledger/eventstore';
 import { advanceCheckpoint } from '../checkpoints/advance-checkpoint';
 import type { Checkpoint } from '../checkpoints/checkpoint';
 import { readCheckpoint, restartCheckpoint } from '../checkpoints/checkpoint';
 import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { ensureProcessingTables } from '../checkpoints/processing-tables';
+import { createSecondaryIndexes, dropSecondaryIndexes } from '../sql/secondary-indexes';
 import type { SqlDatabase } from '../sql/sql-database.port';
 import { ApplyFailedError, commitBatch } from './commit-batch';
 import type { Processor } from './processor';
 import { processorFilter } from './processor-filter';
 
-/** Events folded per transaction by default: the working set of 200,000 inventory events is a few hundred MB. */
-const DEFAULT_FOLD_EVENTS = 200_000;
+/**
+ * Events folded per transaction by default. Each fold after the first loads
+ * the rows its events touch back from the tables and writes them again, so
+ * fewer, longer folds are cheaper: the inventory over 1,000,007 events took
+ * 96 CPU-s in one fold and 167 in folds of 200,000 (docs/benchmarks.md,
+ * "The auditor's log"). The heap bounds a fold too (FOLD_HEAP_SHARE).
+ */
+const DEFAULT_FOLD_EVENTS = 2_000_000;
+/**
+ * A fold is flushed once the heap in use passes this share of V8's heap
+ * limit, whatever its event count: the working set lives in memory until
+ * the flush (one fold of the 1,000,007-event inventory log peaked at 3.9 GB
+ * resident, its in-memory database included), and a process started with
+ * Node's default limit must not run out of it.
+ */
+const FOLD_HEAP_SHARE = 0.5;
 
 export interface RebuildOptions {
   /** Stop after this position: the read model "as of" it. Default: the head. */
@@ -35,7 +51,8 @@ export interface RebuildOptions {
   /**
    * Events applied per transaction at most where the processor folds
    * (`Processor.fold`): reads of `batchSize` are folded until this many are
-   * applied, each changed row written once. Default 200,000.
+   * applied, each changed row written once, or until the heap in use
+   * passes half of V8's limit. Default 2,000,000.
    */
   readonly foldEvents?: number;
   /** Called after each committed batch. */
@@ -66,7 +83,8 @@ export async function rebuildProcessor(
   const started = performance.now();
   const read = boundedReader(store, processor, options);
   const foldEvents = options.foldEvents ?? DEFAULT_FOLD_EVENTS;
-  let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor);
+  const deferredIndexes: string[] = [];
+  let from = options.resume ? await resumableCheckpoint(db, processor) : await emptied(db, processor, deferredIndexes);
   let applied = 0;
   const progress = (): RebuildProgress => ({ position: from.position, applied, elapsedMs: performance.now() - started });
   for (;;) {
@@ -78,6 +96,7 @@ export async function rebuildProcessor(
     options.onProgress?.(progress());
     if (step.last) break;
   }
+  if (deferredIndexes.length > 0) await db.transaction((tx) => createSecondaryIndexes(tx, deferredIndexes));
   return progress();
 }
 
@@ -146,7 +165,7 @@ async function foldReads(
         }
       }
       applied += current.events.length;
-      if (current.last || applied >= foldEvents) {
+      if (current.last || applied >= foldEvents || heapNearlyFull()) {
         last = current.last;
         break;
       }
@@ -164,11 +183,13 @@ async function foldReads(
   });
 }
 
-async function emptied(db: SqlDatabase, processor: Processor): Promise<Checkpoint> {
+/** The read model emptied and its checkpoint at 0; the statements that create the query-only indexes it dropped go into `deferredIndexes`. */
+async function emptied(db: SqlDatabase, processor: Processor, deferredIndexes: string[]): Promise<Checkpoint> {
   await ensureProcessingTables(db);
   await db.transaction(async (tx) => {
     await processor.setup(tx);
     await processor.reset(tx);
+    deferredIndexes.push(...(await dropSecondaryIndexes(tx, db.dialect, processor.queryOnlyIndexes ?? [])));
     await restartCheckpoint(tx, processor.name, processor.version, new Date());
   });
   return { version: processor.version, position: 0 };
@@ -180,4 +201,9 @@ async function resumableCheckpoint(db: SqlDatabase, processor: Processor): Promi
     throw new Error(`cannot resume ${processor.name} version ${processor.version}: the database holds ${stored ? `version ${stored.version}` : 'no checkpoint'}`);
   }
   return stored;
+}
+
+function heapNearlyFull(): boolean {
+  const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+  return used > FOLD_HEAP_SHARE * limit;
 }

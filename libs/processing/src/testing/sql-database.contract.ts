@@ -1,3 +1,4 @@
+import { createSecondaryIndexes, dropSecondaryIndexes } from '../sql/secondary-indexes';
 import type { SqlDatabase } from '../sql/sql-database.port';
 
 export interface SqlDatabaseContractSetup {
@@ -167,5 +168,18 @@ export function sqlDatabaseContract(setup: () => SqlDatabaseContractSetup): void
   it('refuses a transaction executor used after its transaction ended', async () => {
     const leaked = await db.transaction(async (tx) => tx);
     await expect(leaked.run('DELETE FROM items')).rejects.toThrow(/transaction has ended/);
+  });
+
+  it('drops the named secondary indexes that exist, never a primary key, and creates them again', async () => {
+    await db.run('CREATE INDEX items_by_label ON items (label)');
+    await db.run('CREATE TABLE others (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
+    await db.run('CREATE INDEX others_by_label ON others (label)');
+    const primaryKey = db.dialect === 'sqlite' ? 'sqlite_autoindex_items_1' : 'items_pkey';
+    const dropped = await db.transaction((tx) => dropSecondaryIndexes(tx, db.dialect, ['items_by_label', primaryKey, 'absent_index']));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toMatch(/items_by_label/);
+    expect(await db.transaction((tx) => dropSecondaryIndexes(tx, db.dialect, ['items_by_label']))).toEqual([]);
+    await db.transaction((tx) => createSecondaryIndexes(tx, dropped));
+    expect(await db.transaction((tx) => dropSecondaryIndexes(tx, db.dialect, ['items_by_label', 'others_by_label']))).toHaveLength(2);
   });
 }
