@@ -37,6 +37,8 @@ const AGENT_KILL_AFTER_DESTROYS = 3;
 const AGENT_KILL_DESTROY_EXTRA_MS = 70;
 /** An A100-like GPU in MIG mode holds seven 1g.10gb GPU instances. */
 const ONE_G_PER_GPU = 7;
+/** What a 1g.10gb partition charges to capacity quota while bound. */
+const PARTITION_MEMORY_GIB = 10;
 /**
  * Each host's GPUs in MIG mode, with carves slow enough that kills land
  * while a GPU instance is being made (the simulated GPU changes halfway
@@ -183,6 +185,9 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
     const liveArqs = liveArqsOf((await getJson('/v2/accelerator_requests')).arqs);
     const store = await openEventStore(eventStoreOptions(loadLedgerConfig(env())));
     const problems: string[] = [];
+    // Each live request holds its 1g.10gb partition's memory of capacity quota, whether its bind carved it or found it (docs/partitions.md, "Capacity").
+    const memoryGiB = (await getJson(`/api/v1/quotas/${PROJECT}`)).usage?.['capacity:memoryGiB'] ?? 0;
+    if (memoryGiB !== PARTITION_MEMORY_GIB * liveArqs.size) problems.push(`capacity quota in use ${memoryGiB} GiB, ${liveArqs.size} live request(s) of ${PARTITION_MEMORY_GIB} GiB`);
     try {
       for (const hostname of HOSTS) problems.push(...(await strandedPartitionsOn(store, hostname, liveArqs)));
     } finally {
