@@ -7,6 +7,7 @@ import { openEventStore } from '@ledger/eventstore';
 import { eventually } from '@ledger/processing/testing';
 import { mulberry32 } from '../../apps/agent/src/drivers/simulated/seeded-random';
 import type { AgentProcess } from '../support/agent-process';
+import { type AgentKill, type AgentKillMoment, killAgentAt } from '../support/agent-kills';
 import { crashCpuShare } from '../support/cpu-share';
 import { type BindableProviders, bindInconsistencies, deleteEveryRequest, waitUntilSettled } from '../support/crash-consistency';
 import { type ClientFlow, drawKillMoment, killDuring, ledgerCaller, runBindFlow } from '../support/crash-flows';
@@ -28,14 +29,23 @@ const KILL_EXTRA_MS = 400;
 /** The kill after the deletes lands within this of their answer: while the idle partitions' reclaims claim and destroy them. */
 const RECLAIM_KILL_EXTRA_MS = 300;
 const CONVERGE_MS = 45_000;
+/** An agent is killed after its 1st or 2nd carve of the cycle started, then 0 to 130 ms on: before the GPU instance is made (50 ms in), after it and before the answer, or after. */
+const AGENT_KILL_AFTER_CARVES = 2;
+const AGENT_KILL_CARVE_EXTRA_MS = 130;
+/** While reclaiming: after its 1st to 3rd destroy started, then 0 to 70 ms on (the MIG device goes 25 ms in). */
+const AGENT_KILL_AFTER_DESTROYS = 3;
+const AGENT_KILL_DESTROY_EXTRA_MS = 70;
 /** An A100-like GPU in MIG mode holds seven 1g.10gb GPU instances. */
 const ONE_G_PER_GPU = 7;
+/** What a 1g.10gb partition charges to capacity quota while bound. */
+const PARTITION_MEMORY_GIB = 10;
 /**
  * Each host's GPUs in MIG mode, with carves slow enough that kills land
- * while a GPU instance is being made, and some carves failing (their binds
- * are undone).
+ * while a GPU instance is being made (the simulated GPU changes halfway
+ * through an operation's latency), and some carves failing (their binds
+ * are undone). The MIG layout outlives a killed agent, as a real GPU's does.
  */
-const SIMULATED = { fpgas: 0, gpus: 16, nics: 0, gpuMig: true, latencyMs: { carve: 100, destroy: 50 }, failureRate: { carve: 0.2 } };
+const SIMULATED = { fpgas: 0, gpus: 16, nics: 0, gpuMig: true, persistMig: true, latencyMs: { carve: 100, destroy: 50 }, failureRate: { carve: 0.2 } };
 const codec = new TokenCodec(SECRET);
 const admin = codec.issue({ user: 'admin', project: 'admin', roles: ['admin'] });
 const nova = codec.issue({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
@@ -43,7 +53,8 @@ const nova = codec.issue({ user: 'nova', project: PROJECT, roles: ['member', 'se
 /**
  * Kills the ledger (SIGKILL) at random moments while Nova's clients bind
  * requests for a MIG profile to GPUs' rooms to carve (each bind carves a
- * GPU instance through a real simulated agent process), restarts it, and
+ * GPU instance through a real simulated agent process), and one host's
+ * agent at a random moment of a carve, restarts both, and
  * checks after each restart that nothing is stranded (docs/partitions.md):
  * the binds settled as the other crash suites check them, every partition
  * the devices' streams say was carved reported, held only by a live request,
@@ -52,12 +63,14 @@ const nova = codec.issue({ user: 'nova', project: PROJECT, roles: ['member', 'se
  * which makes each partition idle (LEDGER_PARTITION_RECLAIM=idle:0), kills
  * the ledger again while the reclaims claim and destroy them, and checks
  * after the restart that no handle stays held for a reclaim and every
- * partition was reclaimed: each GPU's room whole again.
+ * partition was reclaimed: each GPU's room whole again. An agent is killed
+ * and restarted there too, at a random moment of a destroy.
  */
 describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} cycles, seed ${SEED})`, () => {
   let dataDir: string;
   let ledger: LedgerProcess | undefined;
   const agents: AgentProcess[] = [];
+  const agentKills: { phase: string; kill: AgentKill }[] = [];
   const env = () => ({
     LEDGER_DATA_DIR: dataDir,
     LEDGER_AUTH_SECRET: SECRET,
@@ -84,10 +97,7 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
     async () => {
       const random = mulberry32(SEED);
       ledger = await startLedgerProcess(env());
-      for (const hostname of HOSTS) {
-        const token = codec.issue({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
-        agents.push(await startSimulatedAgent({ ledgerUrl: ledger.url, token, hostname, dir: dataDir, simulated: { ...SIMULATED, seed: `${SEED}-${hostname}` } }));
-      }
+      for (const hostname of HOSTS) agents.push(await startAgent(hostname));
       for (const hostname of HOSTS) await eventually(async () => (await getJson(`/api/v1/hosts/${hostname}`)).agentStatus === 'up');
       for (const hostname of HOSTS) await eventually(async () => (await rooms(hostname)).length === SIMULATED.gpus);
       expect((await call('POST', '/v2/device_profiles', admin, [{ name: PROFILE, groups: [{ [`resources:${RESOURCE_CLASS}`]: '1' }] }])).status).toBe(201);
@@ -101,20 +111,55 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
           if (!room) return;
           return runBindFlow(call, nova, { profile: PROFILE, hostname, rpUuid: room.rpUuid, keep: client % 2 === 1 }, stopped, bindAnswered);
         };
-        await killDuring(ledger, drawKillMoment(random, KILL_AFTER_BINDS, KILL_EXTRA_MS), 4, flow);
+        const carving: AgentKillMoment = { kind: 'carve', afterStarts: 1 + Math.floor(random() * AGENT_KILL_AFTER_CARVES), extraMs: Math.floor(random() * AGENT_KILL_CARVE_EXTRA_MS) };
+        // The carves are in flight while the clients bind: an agent not killed by the ledger's kill is killed then.
+        await killAgentWhile(HOSTS.length - 1 - (cycle % HOSTS.length), carving, 'binding', () => killDuring(ledger!, drawKillMoment(random, KILL_AFTER_BINDS, KILL_EXTRA_MS), 4, flow));
         ledger = await startLedgerProcess(env(), { port: ledger.port });
         await waitUntilConsistent(`cycle ${cycle}`);
         const deleteAll: ClientFlow = async (_client, _stopped, answered) => {
           await deleteEveryRequest(getJson, (path) => call('DELETE', path, nova));
           answered();
         };
-        await killDuring(ledger, { afterBinds: 1, extraMs: Math.floor(random() * RECLAIM_KILL_EXTRA_MS) }, 1, deleteAll);
-        ledger = await startLedgerProcess(env(), { port: ledger.port });
-        await waitUntilConsistent(`cycle ${cycle}, after deleting every request and a kill while reclaiming`, { reclaimed: true });
+        const reclaiming: AgentKillMoment = { kind: 'destroy', afterStarts: 1 + Math.floor(random() * AGENT_KILL_AFTER_DESTROYS), extraMs: Math.floor(random() * AGENT_KILL_DESTROY_EXTRA_MS) };
+        const reclaimKill = { afterBinds: 1, extraMs: Math.floor(random() * RECLAIM_KILL_EXTRA_MS) };
+        // The destroys run before the ledger's kill and after its restart (the reclaims resume): the agent's kill may land in either.
+        await killAgentWhile(cycle % HOSTS.length, reclaiming, 'reclaiming', async () => {
+          await killDuring(ledger!, reclaimKill, 1, deleteAll);
+          ledger = await startLedgerProcess(env(), { port: ledger!.port });
+          await waitUntilConsistent(`cycle ${cycle}, after deleting every request and a kill while reclaiming`, { reclaimed: true });
+        });
+        await waitUntilConsistent(`cycle ${cycle}, after the agent's kill while reclaiming`, { reclaimed: true });
+      }
+      // A passing CI run prints nothing; a person's long run (CRASH_CYCLES set) gets its tally.
+      if (process.env.CRASH_CYCLES) {
+        const midJob = (phase: string) => agentKills.filter((entry) => entry.phase === phase && entry.kill.unanswered.length > 0).length;
+        process.stdout.write(
+          `partitions-crash: ${agentKills.length} agent kills over ${CYCLES} cycles: ${midJob('binding')} with a carve unanswered, ${midJob('reclaiming')} with a destroy unanswered\n`,
+        );
       }
     },
     (90_000 + CYCLES * 60_000) / crashCpuShare(),
   );
+
+  function startAgent(hostname: string): Promise<AgentProcess> {
+    const token = codec.issue({ user: `agent:${hostname}`, project: null, roles: ['agent'], host: hostname });
+    // The same state directory: its unsent results and its GPUs' MIG layout survive the kill.
+    return startSimulatedAgent({ ledgerUrl: ledger!.url, token, hostname, dir: dataDir, simulated: { ...SIMULATED, seed: `${SEED}-${hostname}` } });
+  }
+
+  /**
+   * Runs `work` while the agent of `HOSTS[host]` is SIGKILLed at `moment`
+   * (or once `work` is done, when the moment did not come), then starts
+   * that agent again with the same state directory.
+   */
+  async function killAgentWhile(host: number, moment: AgentKillMoment, phase: string, work: () => Promise<unknown>): Promise<void> {
+    let done = false;
+    const agentKill = killAgentAt(agents[host], moment, () => done).then(async (kill) => {
+      agentKills.push({ phase, kill });
+      agents[host] = await startAgent(HOSTS[host]);
+    });
+    await Promise.all([work().finally(() => (done = true)), agentKill]);
+  }
 
   const waitUntilConsistent = (what: string, expect: { readonly reclaimed?: boolean } = {}) =>
     waitUntilSettled(
@@ -140,6 +185,9 @@ describe(`crash recovery of carving binds (real simulated MIG agents, ${CYCLES} 
     const liveArqs = liveArqsOf((await getJson('/v2/accelerator_requests')).arqs);
     const store = await openEventStore(eventStoreOptions(loadLedgerConfig(env())));
     const problems: string[] = [];
+    // Each live request holds its 1g.10gb partition's memory of capacity quota, whether its bind carved it or found it (docs/partitions.md, "Capacity").
+    const memoryGiB = (await getJson(`/api/v1/quotas/${PROJECT}`)).usage?.['capacity:memoryGiB'] ?? 0;
+    if (memoryGiB !== PARTITION_MEMORY_GIB * liveArqs.size) problems.push(`capacity quota in use ${memoryGiB} GiB, ${liveArqs.size} live request(s) of ${PARTITION_MEMORY_GIB} GiB`);
     try {
       for (const hostname of HOSTS) problems.push(...(await strandedPartitionsOn(store, hostname, liveArqs)));
     } finally {

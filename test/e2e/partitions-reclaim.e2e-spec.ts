@@ -123,6 +123,8 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
     ]);
     expect(rebound.status).toBe(202);
     expect((await ledger.request('GET', `/v2/accelerator_requests/${again.body.arqs[0].uuid}`, { token: nova() })).body).toMatchObject({ state: 'Bound' });
+    // A bind to a partition already carved charges its profile's memory, as a carving bind does, not the whole GPU's (docs/partitions.md, "Capacity").
+    expect((await ledger.request('GET', `/api/v1/quotas/${PROJECT}`, { token: ledger.adminToken })).body.usage).toMatchObject({ 'capacity:memoryGiB': 10 });
     expect(await strandedOn(HOSTS.destroyFails)).toEqual([]);
   });
 });

@@ -91,6 +91,8 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(shown).toMatchObject({ state: 'Bound', attach_handle_type: 'PCI' });
     // The partition's own handle rides beside the parent's address (docs/cyborg-v2.md): the MIG device UUID the agent carved.
     expect(shown.attach_handle_info.mig_device_uuid).toMatch(/^MIG-/);
+    // The bind charges the partition's own memory to capacity quota, the 1g.10gb profile's 10 GiB (docs/partitions.md, "Capacity").
+    expect((await admin('GET', `/api/v1/quotas/${PROJECT}`)).body.usage).toMatchObject({ 'capacity:memoryGiB': 10 });
     expect(await deviceEvents(offered.deviceUuid)).toEqual(expect.arrayContaining(['inventory.PartitionCarveReserved', 'inventory.AttachHandleClaimed']));
     // The carve's fact comes from the job's result, the partition's provider from the agent's next report.
     await eventually(async () => (await deviceEvents(offered.deviceUuid)).includes('inventory.PartitionCarved'));

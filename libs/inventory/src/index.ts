@@ -8,6 +8,7 @@ export * from './domain/inventory.errors';
 export * from './domain/device-snapshot';
 export * from './domain/inventory.events';
 export * from './domain/normalize-host-report';
+export * from './domain/partitioning/partition-capacity';
 export * from './domain/partitioning/partition-layout';
 export * from './domain/partitioning/partition-naming';
 export { carvedPartitionIdentity, partitionDeployables, partitionHandle } from './domain/partitioning/partition-deployables';

@@ -23,6 +23,16 @@ describe('ResultOutbox', () => {
     expect(reopened.pending().map((pending) => pending.jobId)).toEqual(['0191-b']);
   });
 
+  it('remembers the jobs whose results it delivered, the newest 1,024', () => {
+    const outbox = new ResultOutbox(stateDir, collectingLogger());
+    outbox.save('job-0', { outcome: 'completed', evidence: {} }, new Date('2026-01-01T00:00:00Z'));
+    for (let job = 0; job <= 1024; job++) outbox.remove(`job-${job}`);
+    expect(outbox.wasDelivered('job-1024')).toBe(true);
+    expect(outbox.wasDelivered('job-1')).toBe(true);
+    expect(outbox.wasDelivered('job-0')).toBe(false);
+    expect(outbox.wasDelivered('job-never')).toBe(false);
+  });
+
   it('sets an unreadable file aside instead of failing every delivery', () => {
     const logger = collectingLogger();
     const outbox = new ResultOutbox(stateDir, logger);

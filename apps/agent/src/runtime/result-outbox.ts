@@ -6,6 +6,8 @@ import type { JobResult } from './protocol';
 /** A job id is used as a file name: only what a uuid (or a similar id) is made of. */
 const SAFE_JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
 const SUFFIX = '.json';
+/** How many delivered job ids the outbox remembers: a job is offered again only within moments of its result's delivery. */
+const DELIVERED_KEPT = 1024;
 
 export interface PendingResult {
   readonly jobId: string;
@@ -22,6 +24,8 @@ export interface PendingResult {
  */
 export class ResultOutbox {
   readonly dir: string;
+  /** Jobs whose results the ledger took (or refused for good) since this agent started, oldest first. */
+  private readonly delivered = new Set<string>();
 
   constructor(
     stateDir: string,
@@ -74,8 +78,22 @@ export class ResultOutbox {
     return results.sort((a, b) => a.savedAt.localeCompare(b.savedAt) || a.jobId.localeCompare(b.jobId));
   }
 
+  /** The ledger has the job's result (or will never take it): the file goes, the job id is remembered (`wasDelivered`). */
   remove(jobId: string): void {
     rmSync(this.fileOf(jobId), { force: true });
+    this.delivered.add(jobId);
+    if (this.delivered.size > DELIVERED_KEPT) this.delivered.delete(this.delivered.values().next().value!);
+  }
+
+  /**
+   * Whether this agent delivered the job's result already. A poll the
+   * ledger answered while that result was on its way may offer the job
+   * again (docs/agent-protocol.md, Redelivery); running it again would
+   * repeat its change where the ledger never hears of it (a second carve
+   * makes a partition no bind holds and no reclaim knows).
+   */
+  wasDelivered(jobId: string): boolean {
+    return this.delivered.has(jobId);
   }
 
   private fileOf(jobId: string): string {

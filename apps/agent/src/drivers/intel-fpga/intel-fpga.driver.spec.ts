@@ -215,6 +215,37 @@ describe('intel-fpga driver (intel-fpga fixture)', () => {
       expect(failure.message).toBe('fpgaconf could not be started (ENOENT)');
     });
 
+    it('programs the region the job names, by the region\'s id the card reports, and says which in the evidence', async () => {
+      const image = host.images.add('hello-afu', `GBS\nafu_id=${NEW_AFU}\n`);
+
+      expect(await driver.program!({ pciAddress: '0000:5e:00.1', region: 'region1', image })).toEqual({
+        functionId: NEW_AFU,
+        sha256: image.sha256,
+        previousFunctionId: A10_VF_AFU,
+        region: 'region1',
+      });
+      expect(host.commands.map((run) => run.args.slice(0, 6))).toEqual([['--bus', '0x5e', '--device', '0x00', '--function', '0x0']]);
+    });
+
+    it('refuses a region fpgaconf cannot reach (it programs slot 0 only) and one the card does not have, touching nothing', async () => {
+      // A second PR region on the N3000's FME (slot 1), as the DFL driver shows one per port.
+      const fme = join(host.copy.root, 'bus/pci/devices/0000:be:00.0/fpga_region/region3/dfl-fme.1');
+      await mkdir(join(fme, 'dfl-fme-region.6/fpga_region/region6'), { recursive: true });
+      await writeFile(join(fme, 'dfl-fme-region.6/fpga_region/region6/compat_id'), '9346116da8495b7dbe35e9a81cba4e0e\n');
+      const image = host.images.add('hello-afu', `GBS\nafu_id=${NEW_AFU}\n`);
+
+      expect(await failureOf(driver.program!({ pciAddress: '0000:be:00.0', region: 'region6', image }))).toMatchObject({
+        code: 'DRIVER.TARGET_UNSUPPORTED',
+        deviceState: 'unchanged',
+        message: 'fpgaconf programs only the first PR region (slot 0) of 0000:be:00.0; region region6 is slot 1',
+      });
+      expect(await failureOf(driver.program!({ pciAddress: '0000:be:00.0', region: 'region9', image }))).toMatchObject({
+        code: 'DRIVER.INVALID_PARAMS',
+        message: 'region "region9" is not one of this card\'s regions (region4, region6)',
+      });
+      expect([host.commands, host.images.requested]).toEqual([[], []]);
+    });
+
     it('refuses bad params and addresses that are not its devices before doing anything', async () => {
       const image = host.images.add('ok', `afu_id=${NEW_AFU}\n`);
       expect(await failureOf(driver.program!({ pciAddress: 'nonsense', image }))).toMatchObject({ code: 'DRIVER.INVALID_PARAMS', deviceState: 'unchanged' });

@@ -8,7 +8,9 @@ import { BitstreamCache } from '../fpga/bitstream-cache';
 import { defaultImageStep } from '../fpga/default-image-step';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { findFpgaRegions, fpgaRegionPartitioning } from '../fpga/fpga-regions';
+import { programRegionParam } from '../fpga/program-region';
 import { programWithRestore, type FpgaTarget } from '../fpga/program-with-restore';
+import { DRIVER_ERROR_CODES, untouched } from '../driver-errors';
 import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
 import { indexByAddress, pciDeviceReport, presentVfs } from '../pci/pci-device-report';
@@ -90,6 +92,14 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
       const image = imageParam(params);
       const { managed, fn } = await basics.managedDevice(address);
       const pf = managed.device;
+      const named = programRegionParam(params, managed.report.partitioning);
+      // OPAE's fpgaconf takes no region: it programs slot 0 of the card it finds (fpgaReconfigureSlot with slot 0, "we don't support multiple slots").
+      if (named && named.slot !== 0) {
+        throw untouched(
+          DRIVER_ERROR_CODES.targetUnsupported,
+          `fpgaconf programs only the first PR region (slot 0) of ${pf.address}; region ${named.region} is slot ${named.slot}`,
+        );
+      }
       // The AFU is read where the port lives: the addressed function, or for a PF that handed its port to VFs, those VFs.
       const afuHolders = fn === pf ? [pf, ...managed.functions.filter((candidate) => candidate !== pf)] : [fn];
       const evidence = await programWithRestore(regionOf(pf, afuHolders), image, {
@@ -100,7 +110,7 @@ export function intelFpgaDriver(context: DriverContext, settings: IntelFpgaSetti
         maxImageBytes: settings.maxImageBytes,
       });
       sysfs.invalidate();
-      return evidence;
+      return named ? { ...evidence, region: named.region } : evidence;
     },
 
     configureVfs: basics.configureVfs,

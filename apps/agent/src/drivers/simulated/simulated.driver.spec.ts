@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { normalizeHostReport } from '@ledger/inventory';
 import type { DriverContext } from '../driver-context';
 import { failureOf } from '../testing/driver-test-context';
@@ -7,10 +10,11 @@ import { parseSimulatedSettings } from './simulated.settings';
 const IMAGE = { url: 'http://images.test/v2/images/a/file', sha256: 'ab'.repeat(32) };
 const INSTANCE = '7d3c1f8e-9b2a-4c5d-8e6f-1a2b3c4d5e6f';
 
-function simulated(raw: Record<string, unknown> = {}, hostname = 'compute-00042'): { driver: SimulatedDriver; slept: number[] } {
+function simulated(raw: Record<string, unknown> = {}, hostname = 'compute-00042', workDir = '/nonexistent/simulated'): { driver: SimulatedDriver; slept: number[] } {
   const slept: number[] = [];
   const context = {
     hostname,
+    workDir,
     sleep: async (ms: number) => void slept.push(ms),
     playbooks: { install: '/playbooks/simulated/install.yml', uninstall: '/playbooks/simulated/uninstall.yml' },
   } as unknown as DriverContext;
@@ -331,8 +335,9 @@ describe('simulated driver', () => {
       const { driver } = migHost();
       const pciAddress = driver.devices()[0].pciAddress;
       const carved = await driver.carve!({ pciAddress, profile: '3g.40gb', start: 4 });
-      expect(carved).toMatchObject({ profile: '3g.40gb', start: 4, slices: 4, gpuInstanceId: 1, computeInstanceId: 0, handle: expect.stringMatching(/^MIG-/) });
-      expect((await driver.discover())[0].partitioning!.partitions).toEqual([carved]);
+      expect(carved).toMatchObject({ profile: '3g.40gb', start: 4, slices: 4, gpuInstanceId: 1, computeInstanceId: 0, handle: expect.stringMatching(/^MIG-/), changed: true });
+      const { changed: _, ...partition } = carved;
+      expect((await driver.discover())[0].partitioning!.partitions).toEqual([partition]);
       expect(await failureOf(driver.carve!({ pciAddress, profile: '7g.80gb', start: 0 }))).toMatchObject({ code: 'DRIVER.NO_CAPACITY', deviceState: 'unchanged' });
       expect(await failureOf(driver.carve!({ pciAddress, profile: '2g.20gb', start: 4 }))).toMatchObject({ code: 'DRIVER.NO_CAPACITY' });
       expect(await driver.destroy!({ pciAddress, handle: carved.handle })).toMatchObject({ handle: carved.handle, changed: true });
@@ -348,7 +353,30 @@ describe('simulated driver', () => {
       driver.failNext('destroy');
       expect(await failureOf(driver.destroy!({ pciAddress, handle: carved.handle }))).toMatchObject({ code: 'DRIVER.INJECTED_FAILURE' });
       expect((await driver.discover())[0].partitioning!.partitions).toHaveLength(1);
-      expect(slept).toEqual([40, 40, 15]);
+      // Half the latency before the GPU changes, half after (the read-back); a failure waits it all.
+      expect(slept).toEqual([20, 20, 20, 20, 8, 7]);
+    });
+
+    it('finds the GPU instance a carve offered again made before its agent was killed, and keeps the layout across starts with persistMig', async () => {
+      const workDir = mkdtempSync(join(tmpdir(), 'simulated-mig-'));
+      try {
+        const settings = { fpgas: 0, gpus: 1, nics: 0, gpuMig: true, persistMig: true };
+        const first = simulated(settings, 'compute-00042', workDir).driver;
+        const pciAddress = first.devices()[0].pciAddress;
+        const carved = await first.carve!({ pciAddress, profile: '1g.10gb', start: 3 });
+
+        // The agent started again: the GPU still holds the instance, and the same carve answers with it.
+        const second = simulated(settings, 'compute-00042', workDir).driver;
+        const { changed: _, ...partition } = carved;
+        expect((await second.discover())[0].partitioning!.partitions).toEqual([partition]);
+        expect(await second.carve!({ pciAddress, profile: '1g.10gb', start: 3 })).toEqual({ ...partition, changed: false });
+        await second.destroy!({ pciAddress, handle: carved.handle });
+        expect((await simulated(settings, 'compute-00042', workDir).driver.discover())[0].partitioning!.partitions).toEqual([]);
+        // Without persistMig every start has empty GPUs.
+        expect((await simulated({ ...settings, persistMig: false }, 'compute-00042', workDir).driver.discover())[0].partitioning!.partitions).toEqual([]);
+      } finally {
+        rmSync(workDir, { recursive: true, force: true });
+      }
     });
 
     it('refuses MIG mode together with a vGPU type', () => {

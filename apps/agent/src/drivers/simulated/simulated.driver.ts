@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { DeviceHealthCause, ReportedDevice } from '@ledger/inventory';
 import { DriverOperationError, type AcceleratorDriver, type DeviceHealthSample, type JobEvidence, type JobParams } from '../accelerator-driver';
 import type { DriverContext } from '../driver-context';
@@ -30,7 +31,8 @@ import {
   type SimulatedDevice,
 } from './simulated-host';
 import type { SimulatedOperation, SimulatedSettings } from './simulated.settings';
-import { carveMig, migSpanAt } from './simulated-mig';
+import { carveMig, migSpanAt, type SimulatedMig } from './simulated-mig';
+import { simulatedMigStore } from './simulated-mig-store';
 
 type Health = DeviceHealthSample['health'];
 type HealthFinding = Pick<DeviceHealthSample, 'health' | 'reason' | 'cause'>;
@@ -66,17 +68,47 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
   let picture: ReportedDevice[] | null = null;
   let checks = 0;
 
-  const changed = () => (picture = null);
+  const migStore = settings.persistMig ? simulatedMigStore(join(context.workDir, 'mig.json')) : null;
+  for (const device of devices) device.mig?.partitions.push(...(migStore?.load(device.address) ?? []));
 
-  /** Waits the operation's latency, then says whether this call is to fail. */
-  async function begin(operation: SimulatedOperation): Promise<boolean> {
-    if (settings.latencyMs[operation] > 0) await context.sleep(settings.latencyMs[operation]);
+  const changed = () => (picture = null);
+  const migChanged = () => {
+    changed();
+    migStore?.save(new Map(devices.flatMap((device) => (device.mig ? [[device.address, device.mig] as const] : []))));
+  };
+
+  /** Whether this call of the operation is to fail (failNext first, then the seeded rate). */
+  function failing(operation: SimulatedOperation): boolean {
     const pending = pendingFailures.get(operation) ?? 0;
     if (pending > 0) {
       pendingFailures.set(operation, pending - 1);
       return true;
     }
     return settings.failureRate[operation] > 0 && failureDraws() < settings.failureRate[operation];
+  }
+
+  /** Waits the operation's latency, then says whether this call is to fail. */
+  async function begin(operation: SimulatedOperation): Promise<boolean> {
+    if (settings.latencyMs[operation] > 0) await context.sleep(settings.latencyMs[operation]);
+    return failing(operation);
+  }
+
+  /**
+   * A carve or destroy changes the GPU halfway through its latency and
+   * answers after the rest, as the NVIDIA driver reads the layout back after
+   * nvidia-smi changed it: an agent killed in between leaves the change made
+   * and unanswered (the crash suite's case). A failure takes the whole
+   * latency and changes nothing.
+   */
+  async function partitionChange<T>(operation: 'carve' | 'destroy', failure: () => Error, change: () => T): Promise<T> {
+    const before = Math.ceil(settings.latencyMs[operation] / 2);
+    const after = settings.latencyMs[operation] - before;
+    if (before > 0) await context.sleep(before);
+    const fails = failing(operation);
+    const result = fails ? undefined : change();
+    if (after > 0) await context.sleep(after);
+    if (fails) throw failure();
+    return result as T;
   }
 
   const injected = (operation: string, deviceState: string, evidence: JobEvidence = {}) =>
@@ -228,24 +260,42 @@ export function simulatedDriver(context: DriverContext, settings: SimulatedSetti
       const { device } = deviceAt(pciAddressParam(params), ['gpu']);
       if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
       const { profile, start } = carveParams(params);
+      // A carve offered again (its agent killed after carving, before it answered) finds its GPU instance where it named, as the NVIDIA driver does.
+      const carvedBefore = device.mig.partitions.find((partition) => partition.profile === profile && partition.start === start);
+      if (carvedBefore) return { ...carvedBefore, changed: false };
       const span = migSpanAt(device.mig, profile, start);
       if (!span) throw untouched(DRIVER_ERROR_CODES.noCapacity, `${device.address} cannot take a ${profile} GPU instance at slice ${start}`);
-      if (await begin('carve')) throw injected('carve', 'nothing carved');
-      const partition = carveMig(device.mig, profile, span);
-      changed();
-      return { ...partition };
+      const mig = device.mig;
+      return partitionChange(
+        'carve',
+        () => injected('carve', 'nothing carved'),
+        () => {
+          const partition = carveMig(mig, profile, span);
+          migChanged();
+          return { ...partition, changed: true };
+        },
+      );
     },
 
     async destroy(params: JobParams): Promise<JobEvidence> {
       const { device } = deviceAt(pciAddressParam(params), ['gpu']);
       if (!device.mig) throw untouched(DRIVER_ERROR_CODES.targetUnsupported, `${device.address} is not in MIG mode`);
       const handle = partitionHandleParam(params);
-      const at = device.mig.partitions.findIndex((partition) => partition.handle === handle);
-      if (at < 0) return { handle, changed: false };
-      if (await begin('destroy')) throw injected('destroy', `MIG device ${handle} still exists`, { handle });
-      const [destroyed] = device.mig.partitions.splice(at, 1);
-      changed();
-      return { ...destroyed, changed: true };
+      const indexOf = (mig: SimulatedMig) => mig.partitions.findIndex((partition) => partition.handle === handle);
+      if (indexOf(device.mig) < 0) return { handle, changed: false };
+      const mig = device.mig;
+      return partitionChange(
+        'destroy',
+        () => injected('destroy', `MIG device ${handle} still exists`, { handle }),
+        () => {
+          // Looked up again: another destroy of it may have finished meanwhile.
+          const at = indexOf(mig);
+          if (at < 0) return { handle, changed: false };
+          const [destroyed] = mig.partitions.splice(at, 1);
+          migChanged();
+          return { ...destroyed, changed: true };
+        },
+      );
     },
 
     async attach(params: JobParams): Promise<JobEvidence> {

@@ -41,6 +41,12 @@ export interface SimulatedSettings {
   readonly vgpuInstances: number;
   /** GPUs in MIG mode: A100-like GPU instance profiles (1g.10gb … 7g.80gb), carved and destroyed by jobs; no whole-GPU deployable. */
   readonly gpuMig: boolean;
+  /**
+   * Keep the MIG layouts in the driver's work directory (`mig.json`), so an
+   * agent killed and started again finds the GPU instances it carved, as a
+   * real GPU keeps them (crash tests); off: each start has empty GPUs.
+   */
+  readonly persistMig: boolean;
   readonly nics: number;
   readonly nicVfs: number;
   readonly physicalNetwork: string;
@@ -68,6 +74,7 @@ export function parseSimulatedSettings(raw: unknown, hostname: string): Simulate
     vgpuType: settings.optionalString('vgpuType') ?? null,
     vgpuInstances: settings.number('vgpuInstances', 4, 1, 64),
     gpuMig: settings.boolean('gpuMig', false),
+    persistMig: settings.boolean('persistMig', false),
     nics: settings.number('nics', 1, 0, 8),
     nicVfs: settings.number('nicVfs', 4, 0, 64),
     physicalNetwork: settings.string('physicalNetwork', 'physnet1'),

@@ -71,6 +71,23 @@ describe('xilinx-fpga driver (xilinx-fpga fixture)', () => {
     expect(await logicUuid()).toBe(NEW_SHELL);
   });
 
+  it('checks the region the job names against the card\'s own (XRT programs the card: the image names its interface) and says which in the evidence', async () => {
+    const image = host.images.add('shell', `xclbin\nlogic_uuid=${NEW_SHELL}\n`);
+    expect(await failureOf(driver.program!({ pciAddress: '0000:d8:00.0', region: 'ffffffffffffffffffffffffffffffff', image }))).toMatchObject({
+      code: 'DRIVER.INVALID_PARAMS',
+      deviceState: 'unchanged',
+    });
+    expect(host.commands).toEqual([]);
+
+    expect(await driver.program!({ pciAddress: '0000:d8:00.0', region: '862c7020a250293e32036f19956669e5', image })).toEqual({
+      functionId: NEW_SHELL,
+      sha256: image.sha256,
+      previousFunctionId: SHELL,
+      region: '862c7020a250293e32036f19956669e5',
+    });
+    expect(host.commands.map((run) => run.args.slice(0, 5))).toEqual([['program', '--device', '0000:d8:00.0', '--base', '--image']]);
+  });
+
   it('reports the card unchanged when xbmgmt refuses the image', async () => {
     const failure = await failureOf(driver.program!({ pciAddress: '0000:d8:00.0', image: host.images.add('bad', 'fail\n') }));
 

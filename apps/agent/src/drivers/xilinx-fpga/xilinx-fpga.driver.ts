@@ -7,6 +7,7 @@ import { BitstreamCache } from '../fpga/bitstream-cache';
 import { readFpgaIds } from '../fpga/fpga-ids';
 import { fpgaRegionPartitioning } from '../fpga/fpga-regions';
 import { defaultImageStep } from '../fpga/default-image-step';
+import { programRegionParam } from '../fpga/program-region';
 import { type FpgaTarget, programWithRestore } from '../fpga/program-with-restore';
 import { imageParam, pciAddressParam, refuseShellTarget } from '../job-params';
 import { sysfsDriverBasics, type ManagedDevice } from '../pci/managed-devices';
@@ -103,14 +104,17 @@ export function xilinxFpgaDriver(context: DriverContext, settings: XilinxFpgaSet
       refuseShellTarget(params, 'xilinx-fpga');
       const address = pciAddressParam(params);
       const image = imageParam(params);
-      const mgmt = (await basics.managedDevice(address)).managed.device;
+      const { managed } = await basics.managedDevice(address);
+      const mgmt = managed.device;
+      // XRT's tools take no region either: xbmgmt and xbutil program a card, and the image names the interface it was built for.
+      const named = programRegionParam(params, managed.report.partitioning);
       const evidence = await programWithRestore(
         regionOf(mgmt),
         image,
         { fetch: context.fetch, logger: context.logger, downloadDir: join(context.workDir, 'downloads'), cache, maxImageBytes: settings.maxImageBytes },
       );
       sysfs.invalidate();
-      return evidence;
+      return named ? { ...evidence, region: named.region } : evidence;
     },
   };
 }

@@ -76,6 +76,19 @@ describe('JobLoop', () => {
     await running;
   });
 
+  it('does not run again a job whose result it delivered while the poll that offers it again was answered', async () => {
+    outbox.save('j1', { outcome: 'failed', code: 'DRIVER.INJECTED_FAILURE', reason: 'simulated carve failure', evidence: {} }, new Date());
+    outbox.remove('j1');
+    polls = [[offer('j1')]];
+    const controller = stop();
+    const running = loop.run(controller.signal);
+    await eventually(() => pollCount === 2);
+    expect(ran).toEqual([]);
+    expect(wakes).toBe(0);
+    controller.abort();
+    await running;
+  });
+
   it('backs off while the ledger is unreachable, and polls at once when told jobs are waiting', async () => {
     const down = () => new LedgerCallError('unreachable', 'GET /jobs/next', 'ECONNREFUSED');
     polls = [down(), down(), [offer('j1')]];

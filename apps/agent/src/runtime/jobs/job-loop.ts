@@ -76,6 +76,10 @@ export class JobLoop {
       this.options.onResult();
       return;
     }
+    if (outbox.wasDelivered(job.jobId)) {
+      logger.log(`job ${job.jobId}: offered again, its result was delivered already; not run again`);
+      return;
+    }
     const result = await this.options.runner.run(job);
     try {
       outbox.save(job.jobId, result, new Date(this.options.timers.now()));

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AgentLostError, carveRoomProfileOf, defaultDeployableName, DeviceUnhealthyError, HostFencedError } from '@ledger/inventory';
+import { AgentLostError, carveRoomProfileOf, defaultDeployableName, DeviceUnhealthyError, HostFencedError, providerCapacity } from '@ledger/inventory';
 import type { CommandContext } from '@ledger/eventstore';
 import { ConflictError, isLedgerError, uuidV7 } from '@ledger/kernel';
 import { QuotaReader } from '@ledger/quota';
@@ -118,8 +118,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
    */
   private async assertCapacityAdmits(plans: readonly PlannedBind[]): Promise<void> {
     const byProject = new Map<string, { consumerId: string; resources: Record<string, number> }[]>();
-    for (const { arq, provider, carve } of plans) {
-      const resources = carve === null ? capacityResources(provider.capacity) : {};
+    for (const { arq, provider } of plans) {
+      const resources = chargedCapacity(provider);
       if (Object.keys(resources).length === 0) continue;
       byProject.set(arq.projectId, [...(byProject.get(arq.projectId) ?? []), { consumerId: capacityConsumer(arq.uuid), resources }]);
     }
@@ -142,10 +142,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     // An earlier bind of this request may still be undoing its steps: the new one starts after it.
     if (arq.lastBindId) await this.waitForBind(arq.lastBindId);
     const bindId = uuidV7();
-    // A partition's memory is not charged to capacity quota: the device's capacity is the whole GPU's (docs/partitions.md).
-    const capacity = carve === null ? capacityResources(provider.capacity) : {};
+    const capacity = chargedCapacity(provider);
     if (program === null && carve === null && this.atOnce.available) {
-      return this.atOnce.bind({ start, bindId, projectId: arq.projectId, capacity: capacityResources(provider.capacity) }, context);
+      return this.atOnce.bind({ start, bindId, projectId: arq.projectId, capacity }, context);
     }
     const data: BindStart = {
       arqUuid: arq.uuid,
@@ -173,6 +172,10 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
     }
   }
 }
+
+/** What a bind to the provider charges while bound: a MIG partition (carved or to carve) its profile's memory, else its device's capacity (docs/partitions.md, "Capacity"). */
+const chargedCapacity = (provider: ProviderDescription): Record<string, number> =>
+  capacityResources(providerCapacity({ ...provider, parentName: defaultDeployableName(provider.hostname, provider.pciAddress) }));
 
 const isBindRunOrDone = (arq: LiveArq): boolean => arq.state === 'BindStarted' || arq.state === 'Bound';
 
