@@ -60,6 +60,8 @@ export class StreamVersionWatch implements StreamFreshness {
   }
 
   isCurrent(stream: string, version: number): boolean {
+    // A store that announces nothing (EventStoreDB): every tail is read, as without a watch.
+    if (this.store.announcementEpoch === undefined) return false;
     if (!this.settled()) {
       void this.catchUp();
       return false;
