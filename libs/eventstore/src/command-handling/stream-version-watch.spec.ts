@@ -5,6 +5,7 @@ import type { Decider, DomainEvent } from '@ledger/kernel';
 import { contractActor } from '@ledger/eventstore/testing';
 import { openSqliteEventStore } from '../adapters/sqlite/open-sqlite-event-store';
 import type { SqliteEventStore } from '../adapters/sqlite/sqlite-event-store';
+import type { EventStore } from '../event-store.port';
 import { AggregateCache } from './aggregate-cache';
 import { type CommandContext, toNewEvents } from './command-context';
 import { handleCommand, loadAggregate } from './handle-command';
@@ -76,6 +77,15 @@ describe('StreamVersionWatch', () => {
     await watch.catchUp();
     watch.confirm('counter-a', 1, mark);
     expect(watch.isCurrent('counter-a', 1)).toBe(false);
+  });
+
+  it('trusts nothing on a store that announces no commits (EventStoreDB), and reads nothing for it', () => {
+    const silent = { kind: 'esdb', readAll: jest.fn(), headPosition: jest.fn(), waitForAppend: jest.fn() } as unknown as EventStore;
+    const unannounced = new StreamVersionWatch(silent, { categories: ['counter'] });
+    unannounced.confirm('counter-a', 1, unannounced.mark());
+    expect(unannounced.isCurrent('counter-a', 1)).toBe(false);
+    expect([silent.readAll, silent.headPosition, silent.waitForAppend].map((read) => (read as jest.Mock).mock.calls.length)).toEqual([0, 0, 0]);
+    unannounced.close();
   });
 
   it('confirms its own appends, and never a stream outside its categories', async () => {
