@@ -32,8 +32,8 @@ export interface StreamVersionWatchOptions {
  * watch has already seen pass.
  *
  * What it cannot see: a commit whose announcement has not arrived yet (on
- * PostgreSQL, the NOTIFY's trip, about a millisecond); a call in that
- * window decides as if it came just before the commit.
+ * PostgreSQL, the NOTIFY's trip from the database); a call in that window
+ * decides as if it came just before the commit.
  */
 export class StreamVersionWatch implements StreamFreshness {
   private readonly versions = new Map<string, number>();
