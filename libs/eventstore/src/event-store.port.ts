@@ -128,5 +128,15 @@ export interface EventStore {
    * after `timeoutMs`: lets readers poll without busy-waiting.
    */
   waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * While this returns the same number, every commit to this log, by any
+   * writer, has woken `waitForAppend` (this process's at once, other
+   * processes' by their notification); a new number, or undefined, says some
+   * may have gone unannounced (a notification connection lost, another
+   * process's commit on the same file). Absent where commits are not
+   * announced at all (EventStoreDB). Lets a process trust what it last read
+   * of a stream until the next wake-up (StreamVersionWatch).
+   */
+  announcementEpoch?(): number | undefined;
   close(): Promise<void>;
 }

@@ -18,6 +18,8 @@ export * from './command-handling/handle-command';
 export * from './command-handling/handle-multi-stream-command';
 export * from './command-handling/stream-locks';
 export * from './command-handling/decider-command-handler';
+export * from './command-handling/stream-freshness';
+export * from './command-handling/stream-version-watch';
 export * from './nest/event-store.token';
 export * from './open-event-store';
 export * from './store-location';

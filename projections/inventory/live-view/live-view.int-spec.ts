@@ -5,9 +5,9 @@ import { a100, x710 } from '../../../libs/inventory/src/domain/testing/host-repo
 import { applyBatches } from '../testing/inventory-batches';
 import { recordHostHistory } from '../testing/inventory-history';
 import { LiveViewQueries } from './live-view.queries';
-import type { DeviceTelemetryRow, HostLivenessRow } from './live-view.rows';
+import type { HostLivenessRow, HostTelemetryRow } from './live-view.rows';
 import { ensureLiveViewTables } from './live-view.schema';
-import { fillLostAfter, writeLiveView } from './write-live-view';
+import { fillLostAfter, keptSamples, writeLiveView } from './write-live-view';
 
 const T1 = Date.parse('2026-03-01T10:00:00.000Z');
 const T2 = T1 + 15_000;
@@ -20,15 +20,19 @@ const heartbeatRow = (hostname: string, at: number, intervalMs: number, agentVer
   agent_version: agentVersion,
 });
 const sightingRow = (hostname: string, at: number): HostLivenessRow => ({ hostname, last_seen_ms: at, heartbeat_ms: null, interval_ms: null, agent_version: null });
-const sample = (hostname: string, pciAddress: string, at: number, utilizationPct: number): DeviceTelemetryRow => ({
-  device_uuid: `uuid-${hostname}-${pciAddress}`,
+/** A heartbeat's devices, each `[pciAddress, utilizationPct]`. */
+const samples = (hostname: string, at: number, devices: [string, number][]): HostTelemetryRow => ({
   hostname,
-  pci_address: pciAddress,
-  health: 'ok',
-  health_reason: null,
-  telemetry: JSON.stringify({ utilizationPct }),
   heartbeat_ms: at,
+  devices: devices.map(([pciAddress, utilizationPct]) => ({
+    device_uuid: `uuid-${hostname}-${pciAddress}`,
+    pci_address: pciAddress,
+    health: 'ok',
+    health_reason: null,
+    telemetry: { utilizationPct },
+  })),
 });
+const sample = (hostname: string, pciAddress: string, at: number, utilizationPct: number) => samples(hostname, at, [[pciAddress, utilizationPct]]);
 
 function liveViewContract(open: () => TestDatabases) {
   let databases: TestDatabases;
@@ -80,7 +84,7 @@ function liveViewContract(open: () => TestDatabases) {
   });
 
   it('serves only the devices of the last heartbeat', async () => {
-    await writeLiveView(db, [heartbeatRow('compute-1', T1, 15_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', T1, 1), sample('compute-1', '0000:af:00.0', T1, 2)]);
+    await writeLiveView(db, [heartbeatRow('compute-1', T1, 15_000, '0.1.0')], [samples('compute-1', T1, [['0000:3b:00.0', 1], ['0000:af:00.0', 2]])]);
     await writeLiveView(db, [heartbeatRow('compute-1', T2, 15_000, '0.1.0')], [sample('compute-1', '0000:af:00.0', T2, 3)]);
     const telemetry = await queries.hostTelemetry('compute-1');
     expect(telemetry?.devices.map((device) => [device.pciAddress, device.telemetry])).toEqual([['0000:af:00.0', { utilizationPct: 3 }]]);
@@ -98,14 +102,15 @@ function liveViewContract(open: () => TestDatabases) {
     expect(await queries.hostTelemetry('compute-3')).toBeUndefined();
   });
 
-  it("keeps each device's telemetry one sample per step (the step's last heartbeat, whatever the flush order), and drops steps older than the window", async () => {
+  it("keeps each device's telemetry one sample per step (the first written, whatever the flush order), and drops steps older than the window", async () => {
     const window = (nowMs: number) => ({ stepMs: 60_000, keepMs: 5 * 60_000, nowMs });
     const at = (minute: number, second: number) => T1 + minute * 60_000 + second * 1000;
-    const beat = (when: number, utilization: number) =>
-      writeLiveView(db, [heartbeatRow('compute-1', when, 15_000, '0.1.0')], [sample('compute-1', '0000:3b:00.0', when, utilization), sample('compute-1', '0000:af:00.0', when, utilization + 1)], window(when));
+    const beat = (when: number, utilization: number) => {
+      const telemetry = samples('compute-1', when, [['0000:3b:00.0', utilization], ['0000:af:00.0', utilization + 1]]);
+      return writeLiveView(db, [heartbeatRow('compute-1', when, 15_000, '0.1.0')], [telemetry], { rows: keptSamples(telemetry, 60_000), window: window(when) });
+    };
     await beat(at(0, 15), 10);
-    await beat(at(0, 45), 20);
-    await beat(at(0, 30), 15); // a replica's older flush arrives late: the step keeps 0:45
+    await beat(at(0, 45), 20); // another replica's sample of the same step: the step keeps 0:15
     await beat(at(1, 0), 30);
     await beat(at(2, 59), 40);
     const series = await queries.telemetryHistory({ deviceUuid: 'uuid-compute-1-0000:3b:00.0', sinceMs: 0 });
@@ -114,7 +119,7 @@ function liveViewContract(open: () => TestDatabases) {
         deviceUuid: 'uuid-compute-1-0000:3b:00.0',
         hostname: 'compute-1',
         samples: [
-          { at: new Date(at(0, 45)).toISOString(), telemetry: { utilizationPct: 20 } },
+          { at: new Date(at(0, 15)).toISOString(), telemetry: { utilizationPct: 10 } },
           { at: new Date(at(1, 0)).toISOString(), telemetry: { utilizationPct: 30 } },
           { at: new Date(at(2, 59)).toISOString(), telemetry: { utilizationPct: 40 } },
         ],

@@ -8,6 +8,7 @@ import {
   isoOfMs,
   type OverdueHost,
 } from './live-view.views';
+import type { DeviceTelemetrySample } from './live-view.rows';
 
 type Row = Record<string, unknown>;
 
@@ -31,25 +32,22 @@ export class LiveViewQueries {
   /** The host's last heartbeat and sighting; undefined when the host never reported. */
   async hostTelemetry(hostname: string): Promise<HostTelemetryView | undefined> {
     const host = await this.db.get<Row>(
-      `SELECT h.hostname, h.agent_lost_at, l.last_seen_ms, l.heartbeat_ms, l.interval_ms, l.agent_version
-         FROM inv_hosts h LEFT JOIN inv_host_liveness l ON l.hostname = h.hostname WHERE h.hostname = $1`,
+      `SELECT h.hostname, h.agent_lost_at, l.last_seen_ms, l.heartbeat_ms, l.interval_ms, l.agent_version, t.heartbeat_ms AS devices_ms, t.devices
+         FROM inv_hosts h LEFT JOIN inv_host_liveness l ON l.hostname = h.hostname LEFT JOIN inv_host_telemetry t ON t.hostname = h.hostname
+        WHERE h.hostname = $1`,
       [hostname],
     );
     if (!host) return undefined;
-    const devices =
-      host.heartbeat_ms === null || host.heartbeat_ms === undefined
-        ? []
-        : await this.db.all<Row>('SELECT * FROM inv_device_telemetry WHERE hostname = $1 AND heartbeat_ms = $2 ORDER BY pci_address', [
-            hostname,
-            host.heartbeat_ms,
-          ]);
+    // The devices of the host's last heartbeat: another replica's flush of it may not have arrived yet.
+    const samples = host.devices == null || Number(host.devices_ms) !== Number(host.heartbeat_ms) ? [] : (JSON.parse(host.devices as string) as DeviceTelemetrySample[]);
+    const devices = samples.map((sample) => toDeviceTelemetryView(sample, Number(host.devices_ms))).sort((a, b) => (a.pciAddress < b.pciAddress ? -1 : a.pciAddress > b.pciAddress ? 1 : 0));
     return {
       hostname,
       lastSeenAt: isoOfMs(host.last_seen_ms),
       agentVersion: (host.agent_version as string | null) ?? null,
       intervalSeconds: host.interval_ms === null || host.interval_ms === undefined ? null : Number(host.interval_ms) / 1000,
       status: agentStatusOf(host.agent_lost_at, host.last_seen_ms),
-      devices: devices.map(toDeviceTelemetryView),
+      devices,
     };
   }
 
@@ -115,11 +113,11 @@ export class LiveViewQueries {
   }
 }
 
-const toDeviceTelemetryView = (row: Row): DeviceTelemetryView => ({
-  deviceUuid: row.device_uuid as string,
-  pciAddress: row.pci_address as string,
-  health: row.health as DeviceTelemetryView['health'],
-  healthReason: (row.health_reason as string | null) ?? null,
-  telemetry: JSON.parse(row.telemetry as string) as Record<string, number>,
-  observedAt: isoOfMs(row.heartbeat_ms)!,
+const toDeviceTelemetryView = (sample: DeviceTelemetrySample, heartbeatMs: number): DeviceTelemetryView => ({
+  deviceUuid: sample.device_uuid,
+  pciAddress: sample.pci_address,
+  health: sample.health as DeviceTelemetryView['health'],
+  healthReason: sample.health_reason ?? null,
+  telemetry: { ...sample.telemetry },
+  observedAt: isoOfMs(heartbeatMs)!,
 });

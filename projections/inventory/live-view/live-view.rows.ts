@@ -9,19 +9,26 @@ export interface HostLivenessRow {
   agent_version: string | null;
 }
 
-/** A device's latest sample, from the heartbeat at `heartbeat_ms`. */
-export interface DeviceTelemetryRow {
+/** A device's part of a host's heartbeat. */
+export interface DeviceTelemetrySample {
   device_uuid: string;
-  hostname: string;
   pci_address: string;
   health: string;
   health_reason: string | null;
-  /** Canonical JSON of `{name: number}`. */
-  telemetry: string;
-  heartbeat_ms: number;
+  telemetry: Readonly<Record<string, number>>;
 }
 
-/** A device's sample kept for its history: the last heartbeat of the step that starts at `step_ms`. */
+/**
+ * A host's last heartbeat's devices, one row per host (`devices` is stored as
+ * JSON): a heartbeat writes one row here, not one per device.
+ */
+export interface HostTelemetryRow {
+  hostname: string;
+  heartbeat_ms: number;
+  devices: readonly DeviceTelemetrySample[];
+}
+
+/** A device's sample kept for its history: the first heartbeat a replica received in the step that starts at `step_ms`. */
 export interface DeviceTelemetryHistoryRow {
   device_uuid: string;
   step_ms: number;
@@ -31,16 +38,6 @@ export interface DeviceTelemetryHistoryRow {
 }
 
 export const HOST_LIVENESS_COLUMNS: readonly (keyof HostLivenessRow)[] = ['hostname', 'last_seen_ms', 'heartbeat_ms', 'interval_ms', 'agent_version'];
-
-export const DEVICE_TELEMETRY_COLUMNS: readonly (keyof DeviceTelemetryRow)[] = [
-  'device_uuid',
-  'hostname',
-  'pci_address',
-  'health',
-  'health_reason',
-  'telemetry',
-  'heartbeat_ms',
-];
 
 export const DEVICE_TELEMETRY_HISTORY_COLUMNS: readonly (keyof DeviceTelemetryHistoryRow)[] = ['device_uuid', 'step_ms', 'hostname', 'telemetry', 'heartbeat_ms'];
 

@@ -9,7 +9,7 @@ import { addColumnIfAbsent, type SqlExecutor } from '@ledger/processing';
  * in portable SQL.
  */
 /** The live view's tables: not read models of the log, so never part of a rebuild's comparison. */
-export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_device_telemetry', 'inv_device_telemetry_history'] as const;
+export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_host_telemetry', 'inv_device_telemetry_history'] as const;
 
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS inv_host_liveness (
@@ -20,17 +20,15 @@ const STATEMENTS = [
     agent_version TEXT,
     lost_after_ms BIGINT
   )`,
-  `CREATE TABLE IF NOT EXISTS inv_device_telemetry (
-    device_uuid TEXT PRIMARY KEY,
-    hostname TEXT NOT NULL,
-    pci_address TEXT NOT NULL,
-    health TEXT NOT NULL,
-    health_reason TEXT,
-    telemetry TEXT NOT NULL,
-    heartbeat_ms BIGINT NOT NULL
+  // A host's last heartbeat's devices as one JSON array: one row per heartbeat instead of one per device.
+  `CREATE TABLE IF NOT EXISTS inv_host_telemetry (
+    hostname TEXT PRIMARY KEY,
+    heartbeat_ms BIGINT NOT NULL,
+    devices TEXT NOT NULL
   )`,
-  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_by_host ON inv_device_telemetry (hostname, heartbeat_ms)',
-  // Each device's telemetry over time: one row per device per step (`step_ms`, the step's start), the step's last heartbeat.
+  // Its predecessor, a row per device: live values only, which the next heartbeats give again.
+  'DROP TABLE IF EXISTS inv_device_telemetry',
+  // Each device's telemetry over time: one row per device per step (`step_ms`, the step's start), written once: the step's first heartbeat.
   `CREATE TABLE IF NOT EXISTS inv_device_telemetry_history (
     device_uuid TEXT NOT NULL,
     step_ms BIGINT NOT NULL,

@@ -1,13 +1,7 @@
+import { canonicalJson } from '@ledger/kernel';
 import type { SqlExecutor } from '@ledger/processing';
 import { MultiRowUpsert } from '../multi-row';
-import {
-  DEVICE_TELEMETRY_COLUMNS,
-  DEVICE_TELEMETRY_HISTORY_COLUMNS,
-  type DeviceTelemetryHistoryRow,
-  type DeviceTelemetryRow,
-  HOST_LIVENESS_COLUMNS,
-  type HostLivenessRow,
-} from './live-view.rows';
+import { DEVICE_TELEMETRY_HISTORY_COLUMNS, type DeviceTelemetryHistoryRow, HOST_LIVENESS_COLUMNS, type HostLivenessRow, type HostTelemetryRow } from './live-view.rows';
 
 /** The later of two values of a column, by the time column `at` (a NULL time loses). */
 const newer = (column: string, at: string) =>
@@ -31,22 +25,16 @@ const upsertHosts = new MultiRowUpsert<HostLivenessRow & { lost_after_ms: number
   ].join(', ')}`,
 );
 
-const upsertDevices = new MultiRowUpsert<DeviceTelemetryRow>(
-  'inv_device_telemetry',
-  'device_uuid',
-  DEVICE_TELEMETRY_COLUMNS,
-  `DO UPDATE SET ${DEVICE_TELEMETRY_COLUMNS.filter((column) => column !== 'device_uuid')
-    .map((column) => `${column} = excluded.${column}`)
-    .join(', ')} WHERE excluded.heartbeat_ms >= inv_device_telemetry.heartbeat_ms`,
+/** The host's later heartbeat wins, whichever replica flushes last. */
+const upsertTelemetry = new MultiRowUpsert<{ hostname: string; heartbeat_ms: number; devices: string }>(
+  'inv_host_telemetry',
+  'hostname',
+  ['hostname', 'heartbeat_ms', 'devices'],
+  'DO UPDATE SET heartbeat_ms = excluded.heartbeat_ms, devices = excluded.devices WHERE excluded.heartbeat_ms >= inv_host_telemetry.heartbeat_ms',
 );
 
-/** A step's row keeps the step's last heartbeat, whichever replica flushes last. */
-const upsertHistory = new MultiRowUpsert<DeviceTelemetryHistoryRow>(
-  'inv_device_telemetry_history',
-  ['device_uuid', 'step_ms'],
-  DEVICE_TELEMETRY_HISTORY_COLUMNS,
-  'DO UPDATE SET hostname = excluded.hostname, telemetry = excluded.telemetry, heartbeat_ms = excluded.heartbeat_ms WHERE excluded.heartbeat_ms >= inv_device_telemetry_history.heartbeat_ms',
-);
+/** A step's row is written once: the first sample a replica kept of the step stays (another replica's of the same step is no better). */
+const insertHistory = new MultiRowUpsert<DeviceTelemetryHistoryRow>('inv_device_telemetry_history', ['device_uuid', 'step_ms'], DEVICE_TELEMETRY_HISTORY_COLUMNS, 'DO NOTHING');
 
 /** When a host counts as lost: LEDGER_AGENT_LOST_AFTER_INTERVALS of its interval, LEDGER_AGENT_HEARTBEAT_SECONDS until it heartbeats. */
 export interface LivenessRule {
@@ -75,31 +63,45 @@ export interface TelemetryHistoryWindow {
 /** The step a heartbeat falls in: the step's start, epoch ms. */
 export const stepOf = (heartbeatMs: number, stepMs: number): number => Math.floor(heartbeatMs / stepMs) * stepMs;
 
+/** Samples kept for the history (see keptSamples), and the window whose older steps are dropped. */
+export interface KeptTelemetry {
+  readonly rows: readonly DeviceTelemetryHistoryRow[];
+  readonly window: TelemetryHistoryWindow;
+}
+
+/** A heartbeat's samples as history rows of its step. */
+export const keptSamples = (row: HostTelemetryRow, stepMs: number): DeviceTelemetryHistoryRow[] =>
+  row.devices.map((device) => ({
+    device_uuid: device.device_uuid,
+    step_ms: stepOf(row.heartbeat_ms, stepMs),
+    hostname: row.hostname,
+    telemetry: canonicalJson(device.telemetry),
+    heartbeat_ms: row.heartbeat_ms,
+  }));
+
 /**
  * Writes a batch of live-view rows: a few multi-row statements, whatever the
- * number of heartbeats behind them. With a history window, each sample also
- * becomes its step's row, and steps older than the window are dropped.
+ * number of heartbeats behind them; a heartbeat is a liveness row and a
+ * telemetry row, and its samples become history rows only when it is the
+ * first of its step that the writer kept. Steps older than the window are
+ * dropped.
  */
 export async function writeLiveView(
   tx: SqlExecutor,
   hosts: readonly HostLivenessRow[],
-  devices: readonly DeviceTelemetryRow[],
-  history?: TelemetryHistoryWindow,
+  telemetry: readonly HostTelemetryRow[],
+  history?: KeptTelemetry,
   rule: LivenessRule = DEFAULT_LIVENESS_RULE,
 ): Promise<void> {
   await upsertHosts.run(
     tx,
     hosts.map((row) => ({ ...row, lost_after_ms: lostAfterMs(row, rule) })),
   );
-  await upsertDevices.run(tx, devices);
-  if (history === undefined || history.keepMs === 0) return;
-  const steps = devices.map((row) => ({
-    device_uuid: row.device_uuid,
-    step_ms: stepOf(row.heartbeat_ms, history.stepMs),
-    hostname: row.hostname,
-    telemetry: row.telemetry,
-    heartbeat_ms: row.heartbeat_ms,
-  }));
-  await upsertHistory.run(tx, steps);
-  await tx.run('DELETE FROM inv_device_telemetry_history WHERE step_ms < $1', [stepOf(history.nowMs - history.keepMs, history.stepMs)]);
+  await upsertTelemetry.run(
+    tx,
+    telemetry.map((row) => ({ hostname: row.hostname, heartbeat_ms: row.heartbeat_ms, devices: JSON.stringify(row.devices) })),
+  );
+  if (history === undefined || history.window.keepMs === 0) return;
+  await insertHistory.run(tx, history.rows);
+  await tx.run('DELETE FROM inv_device_telemetry_history WHERE step_ms < $1', [stepOf(history.window.nowMs - history.window.keepMs, history.window.stepMs)]);
 }

@@ -2,7 +2,8 @@ import { loadLedgerConfig } from '@ledger/config';
 import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { TelemetryLiveView } from './telemetry-live-view';
 
-const T1 = Date.parse('2026-03-01T10:00:00.000Z');
+// A step's start (60 s steps by default) five minutes ago: inside the kept history's window (60 minutes) when the flush runs.
+const T1 = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
 const agent = { agentVersion: '0.1.0', intervalSeconds: 15 };
 const sample = (pciAddress: string, utilizationPct: number) => ({
   deviceUuid: `uuid-${pciAddress}`,
@@ -36,9 +37,14 @@ describe('TelemetryLiveView', () => {
     expect(await rows('inv_host_liveness')).toEqual([
       { hostname: 'compute-1', last_seen_ms: T1 + 20_000, heartbeat_ms: T1 + 15_000, interval_ms: 15_000, agent_version: '0.1.1', lost_after_ms: 45_000 },
     ]);
-    expect((await rows('inv_device_telemetry')).map((row) => [row.pci_address, row.telemetry, row.heartbeat_ms])).toEqual([
-      ['0000:3b:00.0', '{"utilizationPct":30}', T1 + 15_000],
-      ['0000:af:00.0', '{"utilizationPct":20}', T1],
+    // One row per host: its last heartbeat's devices.
+    expect((await rows('inv_host_telemetry')).map((row) => [row.hostname, JSON.parse(row.devices as string), row.heartbeat_ms])).toEqual([
+      ['compute-1', [{ device_uuid: 'uuid-0000:3b:00.0', pci_address: '0000:3b:00.0', health: 'ok', health_reason: null, telemetry: { utilizationPct: 30 } }], T1 + 15_000],
+    ]);
+    // History keeps the step's first heartbeat only (60 s steps: T1 + 15 s is in T1's step).
+    expect((await rows('inv_device_telemetry_history')).map((row) => [row.device_uuid, row.telemetry, row.heartbeat_ms])).toEqual([
+      ['uuid-0000:3b:00.0', '{"utilizationPct":10}', T1],
+      ['uuid-0000:af:00.0', '{"utilizationPct":20}', T1],
     ]);
 
     await view.flush();
@@ -55,6 +61,7 @@ describe('TelemetryLiveView', () => {
     expect(await rows('inv_host_liveness')).toEqual([
       { hostname: 'compute-1', last_seen_ms: T1 + 5_000, heartbeat_ms: T1, interval_ms: 15_000, agent_version: '0.1.0', lost_after_ms: 45_000 },
     ]);
-    expect(await rows('inv_device_telemetry')).toHaveLength(1);
+    expect(await rows('inv_host_telemetry')).toHaveLength(1);
+    expect(await rows('inv_device_telemetry_history')).toHaveLength(1);
   });
 });

@@ -2,13 +2,15 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import type { LedgerConfig } from '@ledger/config';
 import type { SqlDatabase } from '@ledger/processing';
 import {
-  type DeviceTelemetryRow,
+  type DeviceTelemetryHistoryRow,
   ensureLiveViewTables,
   type HostLivenessRow,
+  type HostTelemetryRow,
+  keptSamples,
   mergeHostLiveness,
+  stepOf,
   writeLiveView,
 } from '@ledger/projections/inventory';
-import { canonicalJson } from '@ledger/kernel';
 import { LEDGER_CONFIG, READ_MODEL_DB } from '../infrastructure/tokens';
 
 /** A device's part of a heartbeat, once the command side resolved it to a reported device. */
@@ -24,15 +26,20 @@ export interface DeviceSample {
  * The latest samples this replica received, written to the live-view
  * tables every LEDGER_TELEMETRY_FLUSH_MS with a few multi-row upserts: a
  * heartbeat costs no SQL write of its own, and a host that beats twice
- * between flushes is written once. Each device's samples are also kept one
- * per step for LEDGER_TELEMETRY_HISTORY_MINUTES (the console's charts).
- * Telemetry never becomes an event.
+ * between flushes is written once, as two rows (its liveness, its devices'
+ * samples together). Each device's samples are also kept one per step for
+ * LEDGER_TELEMETRY_HISTORY_MINUTES (the console's charts): the first
+ * heartbeat of a step this replica receives from the host is kept, the
+ * step's others are not written again. Telemetry never becomes an event.
  */
 @Injectable()
 export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('TelemetryLiveView');
   private hosts = new Map<string, HostLivenessRow>();
-  private devices = new Map<string, DeviceTelemetryRow>();
+  private telemetry = new Map<string, HostTelemetryRow>();
+  private history: DeviceTelemetryHistoryRow[] = [];
+  /** Per host, the step whose samples this replica kept last. */
+  private readonly keptStep = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
 
@@ -59,17 +66,20 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
 
   recordHeartbeat(hostname: string, atMs: number, agent: { agentVersion: string; intervalSeconds: number }, samples: readonly DeviceSample[]): void {
     this.putHost({ hostname, last_seen_ms: atMs, heartbeat_ms: atMs, interval_ms: agent.intervalSeconds * 1000, agent_version: agent.agentVersion });
-    for (const sample of samples) {
-      this.devices.set(sample.deviceUuid, {
-        device_uuid: sample.deviceUuid,
-        hostname,
-        pci_address: sample.pciAddress,
-        health: sample.health,
-        health_reason: sample.healthReason,
-        telemetry: canonicalJson(sample.telemetry),
-        heartbeat_ms: atMs,
-      });
-    }
+    const devices = samples.map((sample) => ({
+      device_uuid: sample.deviceUuid,
+      pci_address: sample.pciAddress,
+      health: sample.health,
+      health_reason: sample.healthReason,
+      telemetry: sample.telemetry,
+    }));
+    this.putTelemetry({ hostname, heartbeat_ms: atMs, devices });
+    if (this.config.telemetryHistoryMinutes === 0) return;
+    const stepMs = this.config.telemetryHistoryStepSeconds * 1000;
+    const step = stepOf(atMs, stepMs);
+    if ((this.keptStep.get(hostname) ?? -1) >= step) return;
+    this.keptStep.set(hostname, step);
+    this.history.push(...keptSamples({ hostname, heartbeat_ms: atMs, devices }, stepMs));
   }
 
   /** A report arrived: the host was seen, its last heartbeat stays. */
@@ -84,25 +94,33 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
     return run;
   }
 
+  private putTelemetry(row: HostTelemetryRow): void {
+    const pending = this.telemetry.get(row.hostname);
+    if (pending === undefined || pending.heartbeat_ms <= row.heartbeat_ms) this.telemetry.set(row.hostname, row);
+  }
+
   private putHost(row: HostLivenessRow): void {
     const pending = this.hosts.get(row.hostname);
     this.hosts.set(row.hostname, pending ? mergeHostLiveness(pending, row) : row);
   }
 
   private async writePending(): Promise<void> {
-    if (this.hosts.size === 0 && this.devices.size === 0) return;
+    if (this.hosts.size === 0 && this.telemetry.size === 0) return;
     const hosts = this.hosts;
-    const devices = this.devices;
+    const telemetry = this.telemetry;
+    const history = this.history;
     this.hosts = new Map();
-    this.devices = new Map();
+    this.telemetry = new Map();
+    this.history = [];
     try {
-      const history = { stepMs: this.config.telemetryHistoryStepSeconds * 1000, keepMs: this.config.telemetryHistoryMinutes * 60_000, nowMs: Date.now() };
+      const window = { stepMs: this.config.telemetryHistoryStepSeconds * 1000, keepMs: this.config.telemetryHistoryMinutes * 60_000, nowMs: Date.now() };
       const rule = { lostAfterIntervals: this.config.agentLostAfterIntervals, defaultIntervalMs: this.config.agentHeartbeatSeconds * 1000 };
-      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...devices.values()], history, rule));
+      await this.db.transaction((tx) => writeLiveView(tx, [...hosts.values()], [...telemetry.values()], { rows: history, window }, rule));
     } catch (error) {
       // Put the rows back under anything newer that arrived meanwhile, for the next flush.
       for (const row of hosts.values()) this.putHost(row);
-      for (const [uuid, row] of devices) if (!this.devices.has(uuid)) this.devices.set(uuid, row);
+      for (const row of telemetry.values()) this.putTelemetry(row);
+      this.history = [...history, ...this.history];
       throw error;
     }
   }

@@ -30,11 +30,14 @@ export function answerEarlyWithoutReset(fastify: FastifyInstance, bodyLimit: num
     else response.writeContinue();
     fastify.server.emit('request', request, response);
   });
-  fastify.addHook('onSend', async (request, reply) => {
+  // In callback form: it runs for every answer, where an async hook costs a promise each time.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
-    if (raw.complete || refusedContinue.has(raw) || Number(raw.headers['content-length']) > bounds.maxBytes) return;
-    reply.removeHeader('connection');
-    reply.raw.once('finish', () => cutOffSlowSender(raw, bounds.maxMs));
+    if (!(raw.complete || refusedContinue.has(raw) || Number(raw.headers['content-length']) > bounds.maxBytes)) {
+      reply.removeHeader('connection');
+      reply.raw.once('finish', () => cutOffSlowSender(raw, bounds.maxMs));
+    }
+    done(null, payload);
   });
 }
 

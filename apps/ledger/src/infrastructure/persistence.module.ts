@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { eventStoreOptions, type LedgerConfig, readModelOptions } from '@ledger/config';
-import { EVENT_STORE, type EventStore, openEventStore, STREAM_LOCKS, StreamLocks } from '@ledger/eventstore';
+import { EVENT_STORE, type EventStore, openEventStore, STREAM_FRESHNESS, STREAM_LOCKS, StreamLocks, StreamVersionWatch } from '@ledger/eventstore';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { SqlDatabase } from '@ledger/processing';
 import { MESSAGE_PUBLISHER, messagePublisherProvider } from '../messaging/message-publisher.provider';
@@ -15,11 +15,13 @@ import { LEDGER_CONFIG, OPTIONAL_METRICS, READ_MODEL_DB } from './tokens';
 class PersistenceShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STREAM_FRESHNESS) private readonly watch: StreamVersionWatch,
     @Inject(READ_MODEL_DB) private readonly readModels: SqlDatabase,
     @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    this.watch.close();
     await this.publisher?.close();
     await this.readModels.close();
     await this.store.close();
@@ -45,6 +47,8 @@ export class PersistenceModule {
         { provide: EVENT_STORE, inject: [OPTIONAL_METRICS], useFactory: (metrics?: LedgerMetrics) => openStore(config, metrics) },
         // One per process: every writer of a stream (a command, a bind over several streams, a reactor) queues on it.
         { provide: STREAM_LOCKS, useFactory: () => new StreamLocks() },
+        // The hosts' streams: every heartbeat and report decides on one, and they rarely move (docs/agent-protocol.md, "The lean path").
+        { provide: STREAM_FRESHNESS, inject: [EVENT_STORE], useFactory: (store: EventStore) => new StreamVersionWatch(store, { categories: ['host'] }) },
         { provide: READ_MODEL_DB, useFactory: () => openReadModels(readModelOptions(config)) },
         messagePublisherProvider(config),
         PersistenceShutdown,
@@ -57,7 +61,7 @@ export class PersistenceModule {
           useFactory: (db: SqlDatabase) => (config.roles.includes('processors') ? null : new ReadModelsPreparation(db)),
         },
       ],
-      exports: [LEDGER_CONFIG, EVENT_STORE, STREAM_LOCKS, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION, ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : [])],
+      exports: [LEDGER_CONFIG, EVENT_STORE, STREAM_LOCKS, STREAM_FRESHNESS, READ_MODEL_DB, MESSAGE_PUBLISHER, READ_MODELS_PREPARATION, ...(config.roles.includes('conductor') ? [HeadCheckpointsService] : [])],
     };
   }
 }

@@ -32,6 +32,11 @@ export class ReadModelsPreparation {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** True once every read model was found prepared (it stays so). */
+  isPrepared(): boolean {
+    return this.prepared;
+  }
+
   /** Names of read models not prepared yet; empty when all are. */
   async missing(): Promise<readonly string[]> {
     if (this.prepared) return [];
@@ -61,9 +66,15 @@ export const READ_MODELS_PREPARATION = Symbol('READ_MODELS_PREPARATION');
 /** Where requests need the read models: the APIs, but not their OpenAPI documents (nor health, docs, version discovery). */
 const NEEDS_READ_MODELS = /^\/(?:api\/|v2\/|graphql)(?!v1\/openapi\.json|openapi\.json)/;
 
-/** A Fastify onRequest hook: 503 READ_MODELS.NOT_PREPARED for what needs the read models, until they are prepared. */
+/**
+ * A Fastify onRequest hook: 503 READ_MODELS.NOT_PREPARED for what needs the
+ * read models, until they are prepared. In callback form, and answered at
+ * once once they are: it runs before every request (every agent's
+ * heartbeat), where an async hook costs a few promises each time.
+ */
 export function waitForReadModels(preparation: ReadModelsPreparation) {
-  return async (request: { url: string }): Promise<void> => {
-    if (NEEDS_READ_MODELS.test(request.url)) await preparation.ensurePrepared();
+  return (request: { url: string }, _reply: unknown, done: (error?: Error) => void): void => {
+    if (preparation.isPrepared() || !NEEDS_READ_MODELS.test(request.url)) return done();
+    preparation.ensurePrepared().then(() => done(), done);
   };
 }

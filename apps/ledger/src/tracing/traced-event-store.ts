@@ -31,6 +31,7 @@ export function tracedEventStore(store: EventStore): EventStore {
     readAll: (options) => store.readAll(options),
     ...(store.readAllStored ? { readAllStored: store.readAllStored.bind(store) } : {}),
     ...(store.location ? { location: store.location.bind(store) } : {}),
+    ...(store.announcementEpoch ? { announcementEpoch: store.announcementEpoch.bind(store) } : {}),
     headPosition: () => store.headPosition(),
     subscribe: (options) => store.subscribe(options),
     waitForAppend: (timeoutMs, signal) => store.waitForAppend(timeoutMs, signal),

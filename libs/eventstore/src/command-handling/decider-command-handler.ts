@@ -4,6 +4,7 @@ import type { AggregateCache } from './aggregate-cache';
 import type { CommandContext, SchemaVersions } from './command-context';
 import { type CommandResult, handleCommand, loadAggregate } from './handle-command';
 import type { Participant } from './handle-multi-stream-command';
+import type { StreamFreshness } from './stream-freshness';
 import type { StreamLocks } from './stream-locks';
 
 export interface DeciderCommandHandlerOptions<Command, State, Event extends DomainEvent> {
@@ -15,6 +16,8 @@ export interface DeciderCommandHandlerOptions<Command, State, Event extends Doma
   /** Queues commands per stream in this process: the process's one StreamLocks (STREAM_LOCKS), so every writer of a stream queues on it. */
   readonly locks?: StreamLocks;
   readonly schemaVersions?: SchemaVersions;
+  /** Lets a cached state whose stream is known not to have moved be trusted without reading its tail (the process's StreamVersionWatch). */
+  readonly freshness?: StreamFreshness;
   /** Attempts when another writer changed the stream in between (default 5). */
   readonly maxAttempts?: number;
   /** The context the events are appended with, when the stream decides it (a job's later events carry its request's correlation). */
@@ -46,16 +49,16 @@ export function deciderCommandHandler<Command, State, Event extends DomainEvent>
   store: EventStore,
   options: DeciderCommandHandlerOptions<Command, State, Event>,
 ): DeciderCommandHandler<Command, State, Event> {
-  const { decider, streamOf, cache, locks, schemaVersions, maxAttempts, contextOf, afterAppend } = options;
+  const { decider, streamOf, cache, locks, schemaVersions, freshness, maxAttempts, contextOf, afterAppend } = options;
   return {
     async run(command, callerContext) {
       const stream = streamOf(command);
       const context = contextOf ? await contextOf(command, callerContext) : callerContext;
-      const result = await handleCommand(store, stream, decider, command, context, { cache, locks, schemaVersions, maxAttempts });
+      const result = await handleCommand(store, stream, decider, command, context, { cache, locks, schemaVersions, freshness, maxAttempts });
       if (afterAppend && result.position !== undefined) afterAppend(result as AppendedResult<State>, context);
       return result;
     },
-    load: (stream) => loadAggregate(store, stream, decider, cache),
+    load: (stream) => loadAggregate(store, stream, decider, cache, freshness),
     participant: (stream) => ({ stream, decider, cache }),
   };
 }

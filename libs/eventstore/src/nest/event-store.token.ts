@@ -7,3 +7,9 @@ export const EVENT_STORE = Symbol('EVENT_STORE');
  * each other instead of racing (one losing the version check and retrying).
  */
 export const STREAM_LOCKS = Symbol('STREAM_LOCKS');
+
+/**
+ * Nest injection token of the process's StreamFreshness (a StreamVersionWatch over the hosts' streams, provided
+ * beside EVENT_STORE; optional): lets the agents' frequent calls trust a cached host state without reading its tail.
+ */
+export const STREAM_FRESHNESS = Symbol('STREAM_FRESHNESS');

@@ -13,6 +13,8 @@ export class PostgresAppendListener {
   private client: Client | undefined;
   private connecting: Promise<void> | undefined;
   private closed = false;
+  /** Counts the connections that listened: notifications sent while none did are lost, so each new one is a new epoch. */
+  private connections = 0;
 
   constructor(
     private readonly config: ClientConfig,
@@ -26,6 +28,11 @@ export class PostgresAppendListener {
       this.connecting = undefined;
     });
     return this.connecting;
+  }
+
+  /** The current connection's number while it listens; undefined while none does (see EventStore.announcementEpoch). */
+  epoch(): number | undefined {
+    return this.client === undefined ? undefined : this.connections;
   }
 
   async close(): Promise<void> {
@@ -57,6 +64,7 @@ export class PostgresAppendListener {
       await client.end().catch(() => undefined);
       return;
     }
+    this.connections++;
     this.client = client;
   }
 }

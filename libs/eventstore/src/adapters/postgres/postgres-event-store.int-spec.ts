@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { ChainVerifier, type RecordedEvent } from '@ledger/eventstore';
+import { ChainVerifier, type RecordedEvent, StreamVersionWatch } from '@ledger/eventstore';
 import { contentHash } from '@ledger/eventstore';
 import { appendBurstUntilKilled, appendManyBesideSingleAppends, describeEventStoreContract, metadata, newEvent, readAllAfter, uniqueStream, untilVisible } from '@ledger/eventstore/testing';
 import { uuidV7 } from '@ledger/kernel';
@@ -127,6 +127,29 @@ describePostgres('PostgreSQL event store', () => {
     })();
     await Promise.all([...writes, reading]);
     expect(verify(seen)).toMatchObject({ ok: true, checked: total });
+  });
+
+  it("lets a replica's StreamVersionWatch forget a stream another replica appended to, once the NOTIFY arrives", async () => {
+    const [mine, other] = await Promise.all([open(), open()]);
+    const stream = `host-${randomBytes(4).toString('hex')}`;
+    await mine.append(stream, [newEvent()], { expected: 'no_stream' });
+    const watch = new StreamVersionWatch(mine, { categories: ['host'] });
+    try {
+      // The first append's NOTIFY comes back to this replica too, and unsettles the watch once more when it does.
+      for (;;) {
+        await watch.catchUp();
+        watch.confirm(stream, 1, watch.mark());
+        if (watch.isCurrent(stream, 1)) break;
+        await mine.waitForAppend(20);
+      }
+      await other.append(stream, [newEvent()], { expected: 1 });
+      // Waits for the condition: the NOTIFY's trip, then the watch's read of the log.
+      while (watch.isCurrent(stream, 1)) await mine.waitForAppend(20);
+      await watch.catchUp();
+      expect(watch.isCurrent(stream, 1)).toBe(false);
+    } finally {
+      watch.close();
+    }
   });
 
   it('does not let readers pass an append that has not committed yet, nor show the ones queued behind it', async () => {

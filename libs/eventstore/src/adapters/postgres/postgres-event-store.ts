@@ -27,7 +27,7 @@ export interface PostgresEventStoreStats {
 export class PostgresEventStore extends GroupCommittedEventStore {
   constructor(
     pool: Pool,
-    listener: PostgresAppendListener,
+    private readonly listener: PostgresAppendListener,
     appended: AppendSignal,
     observer?: EventStoreObserver,
     private readonly where?: StoreLocation,
@@ -50,6 +50,11 @@ export class PostgresEventStore extends GroupCommittedEventStore {
       appended,
       observer,
     );
+  }
+
+  /** Every replica's commit is announced by NOTIFY while the listening connection lasts. */
+  announcementEpoch(): number | undefined {
+    return this.listener.epoch();
   }
 
   /** The database and schema, for a verify worker's own connection. */

@@ -125,6 +125,10 @@ export class GroupCommittedEventStore implements EventStore {
     await this.engine.close();
   }
 
+  protected isClosed(): boolean {
+    return this.closed;
+  }
+
   protected assertOpen(): void {
     if (this.closed) throw new StoreClosedError();
   }

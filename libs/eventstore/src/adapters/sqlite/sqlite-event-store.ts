@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { StoredEvent } from '../../hash-chain/stored-event';
 import type { StoreLocation } from '../../store-location';
 import type { EventStoreObserver } from '../../event-store-observer';
@@ -24,6 +24,7 @@ export interface SqliteEventStoreStats {
 export class SqliteEventStore extends GroupCommittedEventStore {
   private readonly statements: SqliteStatements;
   private readonly file: string;
+  private readonly dataVersion: Statement<[], number>;
 
   constructor(db: Database, observer?: EventStoreObserver) {
     const statements = prepareSqliteStatements(db);
@@ -43,6 +44,18 @@ export class SqliteEventStore extends GroupCommittedEventStore {
     );
     this.statements = statements;
     this.file = db.name;
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * This process's commits wake its waiters at once; another process's
+   * commit to the same file is announced to nobody, but moves the
+   * connection's data_version (SQLite's own counter of other connections'
+   * commits), so it starts a new epoch.
+   */
+  announcementEpoch(): number | undefined {
+    if (this.isClosed()) return undefined;
+    return this.dataVersion.get() as number;
   }
 
   /** The database file; none for an in-memory database, which no other connection can see. */

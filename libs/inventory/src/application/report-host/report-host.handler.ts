@@ -1,6 +1,6 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateCache, type CommandContext, EVENT_STORE, handleCommand, type CommandResult, type EventStore } from '@ledger/eventstore';
+import { AggregateCache, type CommandContext, EVENT_STORE, handleCommand, type CommandResult, type EventStore, STREAM_FRESHNESS, type StreamFreshness } from '@ledger/eventstore';
 import { fingerprintOfReport, hostInventoryDecider } from '../../domain/host-inventory.decider';
 import type { HostInventoryState } from '../../domain/host-inventory.state';
 import type { HostReport } from '../../domain/host-report';
@@ -24,6 +24,7 @@ export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
     @Inject(UNCHANGED_REPORT_MEMO) private readonly memo: UnchangedReportMemo,
     @Inject(HOST_FENCE_COMMANDS) private readonly hostFences: HostFenceCommands,
     @Inject(DEVICE_COMMANDS) private readonly devices: DeviceCommands,
+    @Optional() @Inject(STREAM_FRESHNESS) private readonly freshness?: StreamFreshness,
   ) {}
 
   async execute({ report, context, receivedAt, bodyDigest }: ReportHostCommand): Promise<InventoryCommandResult> {
@@ -36,7 +37,7 @@ export class ReportHostHandler implements ICommandHandler<ReportHostCommand> {
       hostInventoryDecider,
       { type: 'ReportHost', report, receivedAt: receivedAt ?? new Date().toISOString() },
       context,
-      { cache: this.cache, schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS },
+      { cache: this.cache, freshness: this.freshness, schemaVersions: INVENTORY_EVENT_SCHEMA_VERSIONS },
     );
     this.rememberIfUnchangedNow(report, result, bodyDigest);
     if (result.events.some((event) => event.type === 'inventory.DeviceDiscovered')) await this.fenceIfHostFenced(report.hostname, context);
