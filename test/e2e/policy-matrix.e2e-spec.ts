@@ -451,6 +451,11 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     intervalSeconds: 3600,
     devices: [{ pciAddress: FPGA_PCI, health: 'ok', telemetry: { matrixSample: sample } }],
   });
+  /** A history sample of the step (a minute) a heartbeat sent at `sentAt` fell in: the step's first heartbeat, that one or an earlier one. */
+  const sampleOfStep = (sentAt: number) => {
+    const minutes = [sentAt, sentAt + 5_000].map((at) => new Date(at).toISOString().slice(0, 16));
+    return expect.objectContaining({ at: expect.stringMatching(new RegExp(`^(${minutes.join('|')})`)), telemetry: { matrixSample: expect.any(Number) } });
+  };
   const fpgaTelemetryOf = async (host: string): Promise<unknown> => {
     const shown = await asAdmin('GET', `/api/v1/hosts/${host}/telemetry`);
     expect(shown.status).toBe(200);
@@ -778,21 +783,21 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
         },
       };
     },
-    // The history keeps a sample per device per step (a minute): the heartbeat's lands in it.
+    // The history keeps a sample per device per step (a minute), the step's first heartbeat: this step has one.
     'GET /api/v1/hosts/{host}/telemetry/history': async ({ unique }) => {
-      const sample = Number(unique);
-      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(sample));
+      const sentAt = Date.now();
+      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(Number(unique)));
       return {
         path: `/api/v1/hosts/${AGENT_HOST}/telemetry/history?minutes=5`,
-        allowed: (r) => expect(r.body.devices).toContainEqual(expect.objectContaining({ hostname: AGENT_HOST, samples: expect.arrayContaining([expect.objectContaining({ telemetry: { matrixSample: sample } })]) })),
+        allowed: (r) => expect(r.body.devices).toContainEqual(expect.objectContaining({ hostname: AGENT_HOST, samples: expect.arrayContaining([sampleOfStep(sentAt)]) })),
       };
     },
     'GET /api/v1/devices/{uuid}/telemetry/history': async ({ unique }) => {
-      const sample = Number(unique);
-      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(sample));
+      const sentAt = Date.now();
+      await send('POST', `/api/v1/hosts/${AGENT_HOST}/heartbeat`, credentialsOf(ledger, 'agent'), heartbeatBody(Number(unique)));
       return {
         path: `/api/v1/devices/${fpgaDevice}/telemetry/history`,
-        allowed: (r) => expect(r.body.devices).toEqual([expect.objectContaining({ deviceUuid: fpgaDevice, samples: expect.arrayContaining([expect.objectContaining({ telemetry: { matrixSample: sample } })]) })]),
+        allowed: (r) => expect(r.body.devices).toEqual([expect.objectContaining({ deviceUuid: fpgaDevice, samples: expect.arrayContaining([sampleOfStep(sentAt)]) })]),
       };
     },
     'GET /api/v1/fleet': () => ({
@@ -957,7 +962,7 @@ describe('policy matrix: every endpoint × caller × own/other project', () => {
     }),
     'GET /api/v1/workflows/runtime': () => ({
       path: '/api/v1/workflows/runtime',
-      allowed: (r) => expect(r.body.items.map((item: { name: string }) => item.name).sort()).toEqual(['workflow:bind', 'workflow:policy_fail', 'workflow:policy_hold', 'workflow:provision']),
+      allowed: (r) => expect(r.body.items.map((item: { name: string }) => item.name).sort()).toEqual(['workflow:bind', 'workflow:policy_fail', 'workflow:policy_hold', 'workflow:provision', 'workflow:reclaim']),
     }),
     'GET /api/v1/workflows/{name}/{id}': () => ({
       path: '/api/v1/workflows/policy_hold/standing',
