@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import type { EventStore } from '@ledger/eventstore';
 import { deviceStream } from '@ledger/inventory';
 import { eventually } from '@ledger/processing/testing';
-import type { AgentProcess } from '../support/agent-process';
-import { startTestLedger, type TestLedger } from '../support/ledger-app';
-import { startAgentOnLedger } from '../support/simulated-agent';
+import type { TestLedger } from '../support/ledger-app';
+import { type MigDeployable, type MigHosts, startMigHosts } from '../support/mig-hosts';
 import { liveArqsOf, strandedPartitionsOn } from '../support/stranded-partitions';
 
 const PROJECT = 'tenant-reclaim';
 const HOSTS = { ok: 'reclaim-ok', destroyFails: 'reclaim-destroy-fails' } as const;
-
-interface Deployable {
-  readonly uuid: string;
-  readonly name: string;
-  readonly rpUuid: string;
-  readonly count: number;
-  readonly deviceUuid: string;
-}
 
 /**
  * Reclaim of partitions carved on demand (docs/partitions.md, "Reclaim"),
@@ -30,16 +18,14 @@ interface Deployable {
  * partition stays free and offered.
  */
 describe('reclaim of idle partitions carved on demand (real simulated agents)', () => {
+  let mig: MigHosts;
   let ledger: TestLedger;
   let store: EventStore;
-  let stateDir: string;
-  const agents: AgentProcess[] = [];
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
-  const migDeployables = async (hostname: string): Promise<Deployable[]> =>
-    (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=CUSTOM_MIG_1G_10GB`)).body.items;
-  const room = async (hostname: string): Promise<Deployable> => (await migDeployables(hostname)).find((deployable) => deployable.name.endsWith('_1g.10gb_carvable'))!;
-  const carvedOn = async (hostname: string): Promise<Deployable[]> => (await migDeployables(hostname)).filter((deployable) => !deployable.name.endsWith('_carvable'));
+  const migDeployables = (hostname: string) => mig.migDeployables(hostname);
+  const room = (hostname: string) => mig.room(hostname);
+  const carvedOn = async (hostname: string): Promise<MigDeployable[]> => (await migDeployables(hostname)).filter((deployable) => !deployable.name.endsWith('_carvable'));
   const patch = (arqUuid: string, ops: unknown[]) => ledger.request('PATCH', '/v2/accelerator_requests', { token: nova(), body: { [arqUuid]: ops } });
   const bindCarving = async (hostname: string): Promise<string> => {
     const created = await ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'mig-1g-reclaim' } });
@@ -61,20 +47,12 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
   const types = async (deviceUuid: string) => (await deviceEvents(deviceUuid)).map((event) => event.type);
 
   beforeAll(async () => {
-    ledger = await startTestLedger({ LEDGER_BIND_TIMEOUT_MS: '60000', LEDGER_PARTITION_RECLAIM: 'idle:0' });
-    store = ledger.app.get<EventStore>(EVENT_STORE);
-    stateDir = mkdtempSync(join(tmpdir(), 'partitions-reclaim-e2e-'));
-    const settings = { fpgas: 0, gpus: 1, nics: 0, gpuMig: true };
-    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.ok, dir: stateDir, simulated: settings }));
-    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.destroyFails, dir: stateDir, simulated: { ...settings, failNext: { destroy: 2 } } }));
-    await eventually(async () => (await room(HOSTS.ok)) !== undefined && (await room(HOSTS.destroyFails)) !== undefined);
-    expect((await admin('POST', '/v2/device_profiles', [{ name: 'mig-1g-reclaim', groups: [{ 'resources:CUSTOM_MIG_1G_10GB': '1' }] }])).status).toBe(201);
+    mig = await startMigHosts({ LEDGER_PARTITION_RECLAIM: 'idle:0' }, { [HOSTS.ok]: {}, [HOSTS.destroyFails]: { failNext: { destroy: 2 } } }, 'mig-1g-reclaim');
+    ({ ledger, store } = mig);
   });
 
   afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
-    await ledger?.close();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    await mig?.close();
   });
 
   it('reclaims the partition once its request is unbound: claimed for the reclaim, destroyed by the agent, the room whole again', async () => {

@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
+import type { EventStore } from '@ledger/eventstore';
 import { deviceStream } from '@ledger/inventory';
 import { eventually } from '@ledger/processing/testing';
-import type { AgentProcess } from '../support/agent-process';
-import { startTestLedger, type TestLedger } from '../support/ledger-app';
-import { startAgentOnLedger } from '../support/simulated-agent';
+import type { TestLedger } from '../support/ledger-app';
+import { type MigDeployable, type MigHosts, startMigHosts } from '../support/mig-hosts';
 import { liveArqsOf, strandedPartitionsOn } from '../support/stranded-partitions';
 
 const PROJECT = 'tenant-mig';
 const HOSTS = { ok: 'mig-ok', carveFails: 'mig-carve-fails' } as const;
-
-interface Deployable {
-  readonly uuid: string;
-  readonly name: string;
-  readonly rpUuid: string;
-  readonly count: number;
-  readonly deviceUuid: string;
-  readonly attachHandles: readonly { readonly uuid: string; readonly kind: string; readonly claimedBy: string | null; readonly partition: string | null }[];
-}
 
 /**
  * Partitions carved on demand (docs/partitions.md): simulated agents whose
@@ -30,15 +17,13 @@ interface Deployable {
  * Bound; a carve that fails leaves no partition and no slice set aside.
  */
 describe('partitions carved on demand in the bind (real simulated agents)', () => {
+  let mig: MigHosts;
   let ledger: TestLedger;
   let store: EventStore;
-  let stateDir: string;
-  const agents: AgentProcess[] = [];
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
-  const migDeployables = async (hostname: string): Promise<Deployable[]> =>
-    (await admin('GET', `/api/v1/deployables?hostname=${hostname}&resourceClass=CUSTOM_MIG_1G_10GB`)).body.items;
-  const room = async (hostname: string): Promise<Deployable> => (await migDeployables(hostname)).find((deployable) => deployable.name.endsWith('_1g.10gb_carvable'))!;
+  const migDeployables = (hostname: string) => mig.migDeployables(hostname);
+  const room = (hostname: string) => mig.room(hostname);
   const createArq = async (): Promise<string> => {
     const created = await ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'mig-1g' } });
     expect(created.status).toBe(201);
@@ -61,20 +46,12 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
   const deviceEvents = async (deviceUuid: string) => (await store.readStream(deviceStream(deviceUuid))).map((event) => event.type);
 
   beforeAll(async () => {
-    ledger = await startTestLedger({ LEDGER_BIND_TIMEOUT_MS: '60000' });
-    store = ledger.app.get<EventStore>(EVENT_STORE);
-    stateDir = mkdtempSync(join(tmpdir(), 'partitions-e2e-'));
-    const settings = { fpgas: 0, gpus: 1, nics: 0, gpuMig: true };
-    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.ok, dir: stateDir, simulated: settings }));
-    agents.push(await startAgentOnLedger(ledger, { hostname: HOSTS.carveFails, dir: stateDir, simulated: { ...settings, failNext: { carve: 1 } } }));
-    await eventually(async () => (await room(HOSTS.ok)) !== undefined && (await room(HOSTS.carveFails)) !== undefined);
-    expect((await admin('POST', '/v2/device_profiles', [{ name: 'mig-1g', groups: [{ 'resources:CUSTOM_MIG_1G_10GB': '1' }] }])).status).toBe(201);
+    mig = await startMigHosts({}, { [HOSTS.ok]: {}, [HOSTS.carveFails]: { failNext: { carve: 1 } } }, 'mig-1g');
+    ({ ledger, store } = mig);
   });
 
   afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.stop('SIGKILL')));
-    await ledger?.close();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    await mig?.close();
   });
 
   it('offers an empty A100 in MIG mode as room to carve each profile, and no carved partition', async () => {
@@ -96,10 +73,10 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(await deviceEvents(offered.deviceUuid)).toEqual(expect.arrayContaining(['inventory.PartitionCarveReserved', 'inventory.AttachHandleClaimed']));
     // The carve's fact comes from the job's result, the partition's provider from the agent's next report.
     await eventually(async () => (await deviceEvents(offered.deviceUuid)).includes('inventory.PartitionCarved'));
-    let carvedHandle: Deployable['attachHandles'][number] | undefined;
+    let carvedHandle: MigDeployable['attachHandles'][number] | undefined;
     await eventually(async () => {
       const listed = (await migDeployables(HOSTS.ok)).find((deployable) => deployable.name.endsWith('_1g.10gb_0'));
-      carvedHandle = listed && ((await admin('GET', `/api/v1/deployables/${listed.uuid}`)).body as Deployable).attachHandles[0];
+      carvedHandle = listed && ((await admin('GET', `/api/v1/deployables/${listed.uuid}`)).body as MigDeployable).attachHandles[0];
       return carvedHandle !== undefined;
     });
     // The handle the bind claimed before the report showed it is the one the report brought: identities are derived.
