@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@ledger/processing/testing';
 import type { TestLedger } from '../support/ledger-app';
 import { type MigHosts, startMigHosts } from '../support/mig-hosts';
-import { type PlacementCall, placementClient } from '../support/placement-client';
+import { heldUnder, type PlacementCall, placementClient } from '../support/placement-client';
 import { describeWithService, placementUnavailable, placementUrl } from '../support/services';
 
 const describeReal = describeWithService('Placement', placementUnavailable());
@@ -29,12 +29,10 @@ describeReal('partitions kept in the real Placement: room, carve, reclaim', () =
 
   /** The host's MIG providers in Placement: name suffix (`1g.10gb_carvable`, `1g.10gb_0`) → its inventory of the class. */
   async function migProviders(): Promise<Record<string, { uuid: string; total: number; reserved: number }>> {
-    const tree = (await placement('GET', `/resource_providers?in_tree=${computeNode}`)).body.resource_providers as { uuid: string; name: string }[];
     const providers: Record<string, { uuid: string; total: number; reserved: number }> = {};
-    for (const provider of tree.filter((candidate) => candidate.uuid !== computeNode)) {
-      // A provider the reconciler deletes between the listing and this read answers 404: it is gone.
-      const inventory = (await placement('GET', `/resource_providers/${provider.uuid}/inventories`)).body.inventories?.[RC];
-      if (inventory) providers[provider.name.slice(provider.name.lastIndexOf('_', provider.name.lastIndexOf('_') - 1) + 1)] = { uuid: provider.uuid, total: inventory.total, reserved: inventory.reserved };
+    for (const [name, { uuid, inventories }] of Object.entries(await heldUnder(placement, computeNode))) {
+      const inventory = inventories[RC];
+      if (inventory) providers[name.slice(name.lastIndexOf('_', name.lastIndexOf('_') - 1) + 1)] = { uuid, total: inventory.total, reserved: inventory.reserved };
     }
     return providers;
   }

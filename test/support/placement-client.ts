@@ -42,9 +42,11 @@ export async function heldUnder(call: PlacementCall, computeNode: string): Promi
   const held: Record<string, HeldProvider> = {};
   for (const provider of tree.body.resource_providers as { uuid: string; name: string }[]) {
     if (provider.uuid === computeNode) continue;
-    const inventories = (await call('GET', `/resource_providers/${provider.uuid}/inventories`)).body.inventories;
-    const traits = ((await call('GET', `/resource_providers/${provider.uuid}/traits`)).body.traits as string[]).sort();
-    held[provider.name] = { uuid: provider.uuid, inventories, traits };
+    const inventories = await call('GET', `/resource_providers/${provider.uuid}/inventories`);
+    const traits = await call('GET', `/resource_providers/${provider.uuid}/traits`);
+    // Deleted (by the reconciler) between the listing and these reads: gone.
+    if (inventories.status === 404 || traits.status === 404) continue;
+    held[provider.name] = { uuid: provider.uuid, inventories: inventories.body.inventories, traits: (traits.body.traits as string[]).sort() };
   }
   return held;
 }

@@ -62,21 +62,18 @@ export class ResultSender {
         await client.postResult(jobId, result);
         if (this.failures > 0) logger.log(`results: the ledger is back after ${this.failures} failed attempt(s)`);
         this.failures = 0;
-        outbox.remove(jobId);
+        this.done(jobId);
         logger.log(`job ${jobId}: result delivered (${result.outcome})`);
-        this.options.onDelivered?.(jobId);
       } catch (error) {
         if (!isLedgerCallError(error)) throw error;
         if (error.code === ALREADY_FINISHED) {
           logger.warn(`job ${jobId}: the ledger has the job finished already (${error.reason}): by this result, sent before and taken, or by its timeout; not sent again`);
-          outbox.remove(jobId);
-          this.options.onDelivered?.(jobId);
+          this.done(jobId);
           continue;
         }
         if (!error.retryable) {
           logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
-          outbox.remove(jobId);
-          this.options.onDelivered?.(jobId);
+          this.done(jobId);
           continue;
         }
         this.failures++;
@@ -85,5 +82,11 @@ export class ResultSender {
       }
     }
     return true;
+  }
+
+  /** The ledger has the job's end: the result leaves the outbox, and whoever waits on it hears. */
+  private done(jobId: string): void {
+    this.options.outbox.remove(jobId);
+    this.options.onDelivered?.(jobId);
   }
 }
