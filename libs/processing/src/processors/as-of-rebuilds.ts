@@ -68,14 +68,21 @@ export class AsOfRebuilds {
       return cached;
     }
     const base = this.nearestBefore(projection.name, position);
+    // Held from now, not from when the copy starts: adding this rebuild below may evict the base at once.
+    if (base) base.readers++;
     const db = (async () => {
-      const snapshot = await this.snapshots?.restore(projection, position, base?.position);
-      const scratch = snapshot?.db ?? (base ? await this.copyOf(base) : await openSqliteSqlDatabase({ file: ':memory:' }));
+      let scratch: SqlDatabase | undefined;
       try {
-        await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume: snapshot !== undefined || base !== undefined });
+        scratch = (await this.snapshots?.restore(projection, position, base?.position))?.db;
+        // From a snapshot or a copy of a kept rebuild, the replay resumes; from nothing, it starts at position 0.
+        const resume = scratch !== undefined || base !== undefined;
+        scratch ??= base ? await copySqliteSqlDatabase(await base.db) : await openSqliteSqlDatabase({ file: ':memory:' });
+        await rebuildProcessor(this.store, scratch, projection, { untilPosition: position, resume });
       } catch (error) {
-        await scratch.close();
+        await scratch?.close();
         throw error;
+      } finally {
+        if (base) await this.release(base);
       }
       return scratch;
     })();
@@ -96,15 +103,10 @@ export class AsOfRebuilds {
     return nearest;
   }
 
-  /** A copy of a kept rebuild, held open (not closed by an eviction) while it is copied. */
-  private async copyOf(base: Rebuild): Promise<SqlDatabase> {
-    base.readers++;
-    try {
-      return await copySqliteSqlDatabase(await base.db);
-    } finally {
-      base.readers--;
-      if (base.evicted && base.readers === 0) await closeQuietly(base.db);
-    }
+  /** Lets go of a kept rebuild taken as a base: one evicted meanwhile closes once its last reader is done. */
+  private async release(base: Rebuild): Promise<void> {
+    base.readers--;
+    if (base.evicted && base.readers === 0) await closeQuietly(base.db);
   }
 
   private evictOldest(): void {

@@ -3,7 +3,7 @@ import { chainHashAt } from '../checkpoints/chain-hash-at';
 import { readCheckpoint, readCheckpointHash } from '../checkpoints/checkpoint';
 import type { Processor } from '../processors/processor';
 import type { SqlDatabase } from '../sql/sql-database.port';
-import { openSqliteScratchCopy, serializeSqliteSqlDatabase } from '../sql/sqlite-sql-database';
+import { openSqliteScratchCopy, writeSqliteSqlDatabase } from '../sql/sqlite-sql-database';
 import type { SnapshotFile, SnapshotFiles } from './snapshot-files';
 
 /** A snapshot opened for use: a private scratch copy of the read model as of `position` (deleted when closed), verified against the log. */
@@ -57,13 +57,13 @@ export class ReadModelSnapshots implements SnapshotSource {
   async take(processor: Processor, db: SqlDatabase): Promise<SnapshotFile> {
     const checkpoint = await readCheckpoint(db, processor.name);
     if (checkpoint?.version !== processor.version) throw new Error(`${processor.name} holds no checkpoint of version ${processor.version} to snapshot`);
-    return this.files.write(processor.name, processor.version, checkpoint.position, await serializeSqliteSqlDatabase(db));
+    return this.files.write(processor.name, processor.version, checkpoint.position, (path) => writeSqliteSqlDatabase(db, path));
   }
 
   private async verified(processor: Processor, file: SnapshotFile): Promise<RestoredSnapshot | undefined> {
     let db: SqlDatabase;
     try {
-      db = openSqliteScratchCopy(file.path);
+      db = await openSqliteScratchCopy(file.path);
     } catch (error) {
       this.onRefused({ file: file.path, position: file.position, reason: 'unreadable', detail: (error as Error).message });
       return undefined;

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One snapshot file: a read model (`projection` at `version`) as of `position`, named so it can be chosen without opening it. */
@@ -36,15 +36,14 @@ export class SnapshotFiles {
     return files.sort((a, b) => b.position - a.position);
   }
 
-  read(file: SnapshotFile): Buffer {
-    return readFileSync(file.path);
-  }
-
-  write(projection: string, version: number, position: number, image: Buffer): SnapshotFile {
+  /** Writes a snapshot: `fill` creates the file at the path it is given (beside the final name), which is then renamed into place. */
+  async write(projection: string, version: number, position: number, fill: (path: string) => Promise<void>): Promise<SnapshotFile> {
     mkdirSync(this.directory, { recursive: true });
     const path = join(this.directory, `${projection}.v${version}.${String(position).padStart(12, '0')}.sqlite`);
     const partial = `${path}.partial`;
-    writeFileSync(partial, image);
+    // A partial file a crash left behind: SQLite's backup would write into it instead of starting afresh.
+    rmSync(partial, { force: true });
+    await fill(partial);
     renameSync(partial, path);
     return { projection, version, position, path };
   }
