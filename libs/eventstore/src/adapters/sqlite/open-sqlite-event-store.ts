@@ -12,6 +12,13 @@ export interface SqliteEventStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Told of every append and group commit (the ledger's metrics); none by default. */
   readonly observer?: EventStoreObserver;
+  /**
+   * Bytes of the file SQLite reads through a memory map instead of read
+   * calls (its `mmap_size`; 0, the default, reads as usual). For a
+   * connection that only reads the log end to end (a verify range's
+   * worker), where it makes each row cheaper to read.
+   */
+  readonly mappedBytes?: number;
 }
 
 export async function openSqliteEventStore(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
@@ -19,6 +26,7 @@ export async function openSqliteEventStore(options: SqliteEventStoreOptions): Pr
   const db = new Database(options.file);
   try {
     configureSqlite(db, options.busyTimeoutMs ?? 5000);
+    if (options.mappedBytes) db.pragma(`mmap_size = ${Math.floor(options.mappedBytes)}`);
     createSqliteSchema(db);
     return new SqliteEventStore(db, options.observer);
   } catch (error) {
