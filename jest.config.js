@@ -1,6 +1,7 @@
 // One Jest run for every level: unit (*.spec.ts), real-service (*.int-spec.ts)
-// and whole-app (test/e2e/*.e2e-spec.ts). Type checking is `npm run typecheck`,
-// so ts-jest only transpiles here.
+// and whole-app (test/e2e/*.e2e-spec.ts). Type checking is `npm run typecheck`;
+// the sources are compiled as the build compiles them (SWC, one file at a time:
+// scripts/build/jest-transform.js).
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
@@ -12,7 +13,7 @@ module.exports = {
   testRegex: '\\.(spec|int-spec|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
+    '^.+\\.ts$': '<rootDir>/scripts/build/jest-transform.js',
     // content-disposition 3 is ES-module only. Node 20.19+ requires it natively (the built app), Jest 30 on
     // Node 20 cannot; Mercurius loads it through @fastify/static, so the in-process app needs it compiled to CommonJS.
     '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],

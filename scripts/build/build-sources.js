@@ -15,6 +15,21 @@ const toPosix = (file) => file.split(path.sep).join('/');
  * @returns {{ sources: string[], roots: string[], swc: object }}
  */
 function buildSources(root, configFile) {
+  const parsed = parsedConfig(root, configFile);
+  const relative = (file) => toPosix(path.relative(root, file));
+  return {
+    sources: parsed.fileNames.filter((file) => !file.endsWith('.d.ts')).map(relative),
+    roots: Object.keys(parsed.wildcardDirectories ?? {}).map(relative),
+    swc: swcOptions(parsed.options),
+  };
+}
+
+/** SWC's options for a tsconfig: what the build compiles with, and Jest's transformer too (jest-transform.js). */
+function swcOptionsOf(root, configFile) {
+  return swcOptions(parsedConfig(root, configFile).options);
+}
+
+function parsedConfig(root, configFile) {
   const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, configFile), {}, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
@@ -24,12 +39,7 @@ function buildSources(root, configFile) {
   if (parsed.errors.length > 0) {
     throw new Error(`${configFile}: ${parsed.errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, '\n')).join('; ')}`);
   }
-  const relative = (file) => toPosix(path.relative(root, file));
-  return {
-    sources: parsed.fileNames.filter((file) => !file.endsWith('.d.ts')).map(relative),
-    roots: Object.keys(parsed.wildcardDirectories ?? {}).map(relative),
-    swc: swcOptions(parsed.options),
-  };
+  return parsed;
 }
 
 /**
@@ -61,4 +71,4 @@ function swcOptions(options) {
   };
 }
 
-module.exports = { buildSources };
+module.exports = { buildSources, swcOptionsOf };
