@@ -8,6 +8,9 @@ const untilAborted = (seen: AbortSignal[]) => (signal: AbortSignal) =>
   });
 
 describe('LoopGroup', () => {
+  // Each loop's own signal is what keeps starting and stopping linear: one signal shared by every loop, with a
+  // listener each, made each add look through all the others (quadratic at 85,000 hosts). The fleet's cost at
+  // scale is a bench record (agents_sim_cpu_ms_per_call, docs/benchmarks.md), not a timed test.
   it('gives each loop its own signal, aborts them all at once, and lets an ended loop leave', async () => {
     const group = new LoopGroup();
     const seen: AbortSignal[] = [];
@@ -22,20 +25,5 @@ describe('LoopGroup', () => {
     const late = jest.fn(async () => undefined);
     await group.run(late);
     expect(late).not.toHaveBeenCalled();
-  });
-
-  it('starts and stops loops in time linear in their number (one shared signal with a listener each was quadratic)', async () => {
-    const timed = async (loops: number) => {
-      const group = new LoopGroup();
-      const started = performance.now();
-      const runs = Array.from({ length: loops }, () => group.run(untilAborted([])));
-      group.abort();
-      await Promise.all(runs);
-      return performance.now() - started;
-    };
-    // The best of three, against a shared machine's noise: four times the loops takes about four times as long, not sixteen.
-    const best = async (loops: number) => Math.min(await timed(loops), await timed(loops), await timed(loops));
-    const [small, large] = [await best(10_000), await best(40_000)];
-    expect(large / small).toBeLessThan(10);
   });
 });
