@@ -6,6 +6,7 @@ import type { TokenCodec } from '@ledger/auth';
 import type { LedgerConfig } from '@ledger/config';
 import { uuidV7 } from '@ledger/kernel';
 import { serveAgentCallsLean } from './agents/lean-agent-routes';
+import { RawAgentCalls } from './agents/raw-agent-calls';
 import { AppModule } from './app.module';
 import type { LedgerWorkflows } from './infrastructure/ledger-workflows';
 import { READ_MODELS_PREPARATION, type ReadModelsPreparation, waitForReadModels } from './infrastructure/read-models-preparation';
@@ -35,7 +36,10 @@ export interface LedgerAppOptions {
 /** Builds the ledger's Nest application on Fastify; `main` and the e2e tests both start it this way. */
 export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, options: LedgerAppOptions = {}): Promise<NestFastifyApplication> {
   const { workflows, logDestination } = options;
+  // The agents' heartbeats and unchanged reports, answered before Fastify sees them (agents/raw-agent-calls.ts).
+  const rawAgentCalls = new RawAgentCalls();
   const adapter = new LedgerFastifyAdapter({
+    serverFactory: rawAgentCalls.serverFactory,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => uuidV7(),
     // Trailing slashes are ignored: OpenStack clients ask for both /v2 and /v2/. A path segment may be
@@ -59,13 +63,15 @@ export async function createLedgerApp(config: LedgerConfig, codec: TokenCodec, o
   if (metrics) countHttpResponses(adapter.getInstance(), metrics);
   const log = createLedgerLog(config, logDestination);
   logRequests(adapter.getInstance(), log);
-  const leanAgentRoutes = serveAgentCallsLean(adapter.getInstance(), metrics);
+  const leanAgentRoutes = serveAgentCallsLean(adapter.getInstance(), metrics, rawAgentCalls);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, codec, workflows, metrics), adapter, {
     logger: nestLoggerOf(log),
     bodyParser: false,
   });
-  if (config.roles.includes('api')) leanAgentRoutes.attach(app);
   const preparation = app.get<ReadModelsPreparation | null>(READ_MODELS_PREPARATION);
+  // With tracing or a log line per request, every call goes through Fastify's hooks, which make those.
+  const raw = config.tracing || log.isLevelEnabled('debug') ? undefined : { ready: () => preparation?.isPrepared() ?? true, bodyLimit: config.bodyLimitBytes, jsonMaxDepth: config.jsonMaxDepth };
+  if (config.roles.includes('api')) leanAgentRoutes.attach(app, raw);
   if (preparation && config.roles.includes('api')) adapter.getInstance().addHook('onRequest', waitForReadModels(preparation));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(requestValidationPipe());

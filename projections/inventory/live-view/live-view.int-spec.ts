@@ -102,21 +102,26 @@ function liveViewContract(open: () => TestDatabases) {
     expect(await queries.hostTelemetry('compute-3')).toBeUndefined();
   });
 
-  it("keeps each device's telemetry one sample per step (the first written, whatever the flush order), and drops steps older than the window", async () => {
+  it("keeps each host's telemetry one sample per step (the first written, whatever the flush order), read per device or per host, and drops steps older than the window", async () => {
     const window = (nowMs: number) => ({ stepMs: 60_000, keepMs: 5 * 60_000, nowMs });
     const at = (minute: number, second: number) => T1 + minute * 60_000 + second * 1000;
+    // History is kept per host: a device's is found through the host the inventory has it on.
+    const uuidOf = async (pciAddress: string) => (await db.get<{ uuid: string }>('SELECT uuid FROM inv_devices WHERE hostname = $1 AND pci_address = $2', ['compute-1', pciAddress]))!.uuid;
+    const [gpu, nic] = [await uuidOf('0000:3b:00.0'), await uuidOf('0000:af:00.0')];
     const beat = (when: number, utilization: number) => {
       const telemetry = samples('compute-1', when, [['0000:3b:00.0', utilization], ['0000:af:00.0', utilization + 1]]);
-      return writeLiveView(db, [heartbeatRow('compute-1', when, 15_000, '0.1.0')], [telemetry], { rows: keptSamples(telemetry, 60_000), window: window(when) });
+      const devices = telemetry.devices.map((device) => ({ ...device, device_uuid: device.pci_address === '0000:3b:00.0' ? gpu : nic }));
+      const row = { ...telemetry, devices };
+      return writeLiveView(db, [heartbeatRow('compute-1', when, 15_000, '0.1.0')], [row], { rows: [keptSamples(row, 60_000)], window: window(when) });
     };
     await beat(at(0, 15), 10);
     await beat(at(0, 45), 20); // another replica's sample of the same step: the step keeps 0:15
     await beat(at(1, 0), 30);
     await beat(at(2, 59), 40);
-    const series = await queries.telemetryHistory({ deviceUuid: 'uuid-compute-1-0000:3b:00.0', sinceMs: 0 });
+    const series = await queries.telemetryHistory({ deviceUuid: gpu.toUpperCase(), sinceMs: 0 });
     expect(series).toEqual([
       {
-        deviceUuid: 'uuid-compute-1-0000:3b:00.0',
+        deviceUuid: gpu,
         hostname: 'compute-1',
         samples: [
           { at: new Date(at(0, 15)).toISOString(), telemetry: { utilizationPct: 10 } },
@@ -126,13 +131,16 @@ function liveViewContract(open: () => TestDatabases) {
       },
     ]);
     const host = await queries.telemetryHistory({ hostname: 'compute-1', sinceMs: at(1, 0) });
-    expect(host.map((device) => [device.deviceUuid, device.samples.map((one) => one.telemetry.utilizationPct)])).toEqual([
-      ['uuid-compute-1-0000:3b:00.0', [30, 40]],
-      ['uuid-compute-1-0000:af:00.0', [31, 41]],
-    ]);
+    expect(host.map((device) => [device.deviceUuid, device.samples.map((one) => one.telemetry.utilizationPct)])).toEqual(
+      [
+        [gpu, [30, 40]],
+        [nic, [31, 41]],
+      ].sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1)),
+    );
+    expect(await queries.telemetryHistory({ deviceUuid: 'no-such-device', sinceMs: 0 })).toEqual([]);
     // At 7:30 the window reaches back to 2:30: the steps of minutes 0 and 1 have ended before it and are dropped.
     await beat(at(7, 30), 50);
-    const kept = await queries.telemetryHistory({ deviceUuid: 'uuid-compute-1-0000:3b:00.0', sinceMs: 0 });
+    const kept = await queries.telemetryHistory({ deviceUuid: gpu, sinceMs: 0 });
     expect(kept[0].samples.map((one) => one.telemetry.utilizationPct)).toEqual([40, 50]);
   });
 

@@ -51,22 +51,34 @@ export class LiveViewQueries {
     };
   }
 
-  /** A device's or a host's devices' kept telemetry (LEDGER_TELEMETRY_HISTORY_MINUTES), oldest sample first, devices by uuid. */
+  /**
+   * A device's or a host's devices' kept telemetry (LEDGER_TELEMETRY_HISTORY_MINUTES), oldest sample first,
+   * devices by uuid. History is kept per host: a device's is read from the host the inventory has it on now.
+   */
   async telemetryHistory(query: TelemetryHistoryQuery): Promise<DeviceTelemetrySeries[]> {
-    const [column, key] = 'deviceUuid' in query ? ['device_uuid', query.deviceUuid.toLowerCase()] : ['hostname', query.hostname];
-    const rows = await this.db.all<Row>(
-      `SELECT device_uuid, hostname, heartbeat_ms, telemetry FROM inv_device_telemetry_history
-        WHERE ${column} = $1 AND step_ms >= $2 ORDER BY device_uuid, step_ms`,
-      [key, query.sinceMs],
-    );
+    const deviceUuid = 'deviceUuid' in query ? query.deviceUuid.toLowerCase() : undefined;
+    const hostname = deviceUuid === undefined ? (query as { hostname: string }).hostname : await this.hostOfDevice(deviceUuid);
+    if (hostname === undefined) return [];
+    const rows = await this.db.all<Row>('SELECT heartbeat_ms, devices FROM inv_host_telemetry_history WHERE hostname = $1 AND step_ms >= $2 ORDER BY step_ms', [
+      hostname,
+      query.sinceMs,
+    ]);
     const series = new Map<string, { deviceUuid: string; hostname: string; samples: { at: string; telemetry: Record<string, number> }[] }>();
     for (const row of rows) {
-      const uuid = row.device_uuid as string;
-      const one = series.get(uuid) ?? { deviceUuid: uuid, hostname: row.hostname as string, samples: [] };
-      one.samples.push({ at: isoOfMs(row.heartbeat_ms)!, telemetry: JSON.parse(row.telemetry as string) as Record<string, number> });
-      series.set(uuid, one);
+      for (const device of JSON.parse(row.devices as string) as DeviceTelemetrySample[]) {
+        if (deviceUuid !== undefined && device.device_uuid.toLowerCase() !== deviceUuid) continue;
+        const one = series.get(device.device_uuid) ?? { deviceUuid: device.device_uuid, hostname, samples: [] };
+        one.samples.push({ at: isoOfMs(row.heartbeat_ms)!, telemetry: device.telemetry as Record<string, number> });
+        series.set(device.device_uuid, one);
+      }
     }
-    return [...series.values()];
+    return [...series.values()].sort((a, b) => (a.deviceUuid < b.deviceUuid ? -1 : a.deviceUuid > b.deviceUuid ? 1 : 0));
+  }
+
+  /** The host the inventory has a device on now. */
+  private async hostOfDevice(deviceUuid: string): Promise<string | undefined> {
+    const row = await this.db.get<Row>('SELECT hostname FROM inv_devices WHERE uuid = $1', [deviceUuid]);
+    return typeof row?.hostname === 'string' ? row.hostname : undefined;
   }
 
   /**

@@ -28,18 +28,21 @@ export interface HostTelemetryRow {
   devices: readonly DeviceTelemetrySample[];
 }
 
-/** A device's sample kept for its history: the first heartbeat a replica received in the step that starts at `step_ms`. */
-export interface DeviceTelemetryHistoryRow {
-  device_uuid: string;
-  step_ms: number;
+/**
+ * A host's samples kept for their history: the first heartbeat a replica
+ * received in the step that starts at `step_ms`, its devices as one JSON
+ * array (DeviceTelemetrySample[]), as inv_host_telemetry keeps the last.
+ */
+export interface HostTelemetryHistoryRow {
   hostname: string;
-  telemetry: string;
+  step_ms: number;
   heartbeat_ms: number;
+  devices: string;
 }
 
 export const HOST_LIVENESS_COLUMNS: readonly (keyof HostLivenessRow)[] = ['hostname', 'last_seen_ms', 'heartbeat_ms', 'interval_ms', 'agent_version'];
 
-export const DEVICE_TELEMETRY_HISTORY_COLUMNS: readonly (keyof DeviceTelemetryHistoryRow)[] = ['device_uuid', 'step_ms', 'hostname', 'telemetry', 'heartbeat_ms'];
+export const HOST_TELEMETRY_HISTORY_COLUMNS: readonly (keyof HostTelemetryHistoryRow)[] = ['hostname', 'step_ms', 'heartbeat_ms', 'devices'];
 
 /** Two rows of one host written by one process between flushes: the later sighting and the later heartbeat win. */
 export function mergeHostLiveness(older: HostLivenessRow, newer: HostLivenessRow): HostLivenessRow {

@@ -9,7 +9,7 @@ import { addColumnIfAbsent, type SqlExecutor } from '@ledger/processing';
  * in portable SQL.
  */
 /** The live view's tables: not read models of the log, so never part of a rebuild's comparison. */
-export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_host_telemetry', 'inv_device_telemetry_history'] as const;
+export const LIVE_VIEW_TABLES = ['inv_host_liveness', 'inv_host_telemetry', 'inv_host_telemetry_history'] as const;
 
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS inv_host_liveness (
@@ -28,17 +28,19 @@ const STATEMENTS = [
   )`,
   // Its predecessor, a row per device: live values only, which the next heartbeats give again.
   'DROP TABLE IF EXISTS inv_device_telemetry',
-  // Each device's telemetry over time: one row per device per step (`step_ms`, the step's start), written once: the step's first heartbeat.
-  `CREATE TABLE IF NOT EXISTS inv_device_telemetry_history (
-    device_uuid TEXT NOT NULL,
-    step_ms BIGINT NOT NULL,
+  // Its predecessor, a row per device per step: eight rows a heartbeat, each in three indexes. Its samples are
+  // at most LEDGER_TELEMETRY_HISTORY_MINUTES old, and charts only: the new table starts empty.
+  'DROP TABLE IF EXISTS inv_device_telemetry_history',
+  // Each host's telemetry over time: one row per host per step (`step_ms`, the step's start), its devices as one
+  // JSON array, written once: the step's first heartbeat.
+  `CREATE TABLE IF NOT EXISTS inv_host_telemetry_history (
     hostname TEXT NOT NULL,
-    telemetry TEXT NOT NULL,
+    step_ms BIGINT NOT NULL,
     heartbeat_ms BIGINT NOT NULL,
-    PRIMARY KEY (device_uuid, step_ms)
+    devices TEXT NOT NULL,
+    PRIMARY KEY (hostname, step_ms)
   )`,
-  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_history_by_host ON inv_device_telemetry_history (hostname, step_ms)',
-  'CREATE INDEX IF NOT EXISTS inv_device_telemetry_history_by_step ON inv_device_telemetry_history (step_ms)',
+  'CREATE INDEX IF NOT EXISTS inv_host_telemetry_history_by_step ON inv_host_telemetry_history (step_ms)',
 ];
 
 /** Creates the live-view tables if absent (inside the inventory projection's setup, or on its own). */

@@ -6,6 +6,7 @@ import type { AgentsScaleSizes } from '../bench-sizes';
 import { appendedTypes } from '../fixtures/appended-types';
 import { measureChurn } from '../fixtures/churn-round';
 import { benchFleet } from '../fixtures/bench-fleet';
+import { measureHttpFloor } from '../fixtures/http-floor';
 import type { ReportWatch } from '../fixtures/report-watch';
 import { type LedgerServer, onLedgerProcess } from '../http/ledger-server';
 import { processRssMb } from '../http/process-memory';
@@ -17,6 +18,7 @@ const HB60 = 'agents_10k_steady_hb60_cpu_pct';
 const REPORTS_ONLY = 'agents_10k_reports_only_cpu_pct';
 const HEARTBEAT_COST = 'agents_heartbeat_cpu_ms';
 const REPORT_COST = 'agents_report_cpu_ms';
+const HTTP_FLOOR = 'agents_http_floor_cpu_ms';
 const RSS = 'agents_10k_rss_mb';
 const CHURN = 'agents_churn_visible_s';
 const CHURN_HB60 = 'agents_churn_hb60_visible_s';
@@ -25,6 +27,7 @@ const IDLE = 'agents_idle';
 
 /** What each phase is for; a phase runs only when one of its records is wanted (`--only`). */
 const PHASES = {
+  httpFloor: [HTTP_FLOOR],
   reportsOnly: [REPORTS_ONLY, REPORT_COST],
   heartbeatsOnly: [HEARTBEAT_COST],
   slowHeartbeats: [HB60],
@@ -44,7 +47,9 @@ const PHASES = {
  * in each the ledger's CPU is read from /proc and the store's head must not
  * move. Each window of one kind of call prices that call (per-call-cpu.ts).
  * A 1% device churn is timed until the inventory shows it, at 60 s
- * heartbeats and at the default.
+ * heartbeats and at the default. First of all, the same fleet's
+ * heartbeats price a bare Node HTTP server (fixtures/http-floor.ts): the
+ * floor the per-call records' notes are read against.
  * The default-heartbeat phases run last: if they overload the ledger,
  * hosts go lost, and that must not spoil the others.
  */
@@ -55,6 +60,7 @@ export const agentsScaleBench: BenchModule = {
     { name: REPORTS_ONLY, unit: '%', digits: 1, min: 0 },
     { name: HEARTBEAT_COST, unit: 'ms', min: 0 },
     { name: REPORT_COST, unit: 'ms', min: 0 },
+    { name: HTTP_FLOOR, unit: 'ms', min: 0 },
     { name: RSS, unit: 'MB' },
     { name: CHURN, unit: 's', digits: 2, min: 0 },
     { name: CHURN_HB60, unit: 's', digits: 2, min: 0 },
@@ -66,7 +72,10 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
   const sizes = context.sizes.agents;
   const say = (message: string) => context.progress(`agents: ${message}`);
   const wants = (phase: readonly string[]) => phase.some((name) => wanted.has(name));
+  // First, before the ledger has hosts: the floor its per-call records are read against.
+  const floor = wants(PHASES.httpFloor) ? await measureHttpFloor(HTTP_FLOOR, ledger.token, sizes, say) : undefined;
   const { fleet, watch, results, failures, finish } = benchFleet([ledger.url.origin], ledger.token, sizes, say);
+  if (floor) results.push(floor);
   /** A window must append nothing: a miss is recorded, and fails the module at the end, loudly, without losing the records. */
   const steady = async (name: string, rates: IntendedRates, seconds = sizes.intervalSeconds): Promise<SteadyWindow> => {
     const window = await ledger.profiled(name, () => measureSteadyWindow(ledger, fleet.stats, seconds));
@@ -85,7 +94,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       const rates = intended(sizes, null);
       const reportsOnly = await steady(REPORTS_ONLY, rates);
       results.push({ name: REPORTS_ONLY, value: cpuPercent(reportsOnly), notes: windowNotes(reportsOnly, sizes, null) });
-      if (wanted.has(REPORT_COST)) results.push(perCall(REPORT_COST, reportsOnly, 'reports', `unchanged report in ${REPORTS_ONLY}'s window`, rates));
+      if (wanted.has(REPORT_COST)) results.push(perCall(REPORT_COST, reportsOnly, 'reports', `unchanged report in ${REPORTS_ONLY}'s window`, rates, undefined, floor?.value));
     }
     await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
     if (wants(PHASES.heartbeatsOnly)) {
@@ -96,7 +105,7 @@ async function measureAgents(context: BenchContext, wanted: ReadonlySet<string>,
       // How much of that the ledger spends with no calls at all, for the notes: short enough that no host goes lost.
       await fleet.stopHeartbeats();
       const idle = await steady(IDLE, { ...rates, heartbeatSeconds: null }, sizes.warmupSeconds);
-      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates, idle));
+      results.push(perCall(HEARTBEAT_COST, heartbeatsOnly, 'heartbeats', `heartbeat (${sizes.devicesPerHost} devices of telemetry) in a window with reports held back`, rates, idle, floor?.value));
       await fleet.restartHeartbeats(sizes.slowHeartbeatSeconds);
       fleet.resumeReports();
     }
@@ -157,13 +166,16 @@ async function churnRecord(
 }
 
 /** A record of ledger CPU per call, from a window of that kind of call only (see ledgerCpuMsPerCall). */
-function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates, idle?: SteadyWindow): Measurement {
+function perCall(name: string, window: SteadyWindow, kind: CallKind, what: string, rates: IntendedRates, idle?: SteadyWindow, floorMs?: number): Measurement {
   // The idle share is for the reader; subtracting it would bring back a difference of two windows.
   const idleShare = idle && `; with no calls the ledger used ${cpuPercent(idle).toFixed(1)}% of a core, ${((idle.ledgerCpuSeconds / idle.seconds / (window[kind] / window.seconds)) * 1000).toFixed(3)} ms per call at this rate`;
+  const value = ledgerCpuMsPerCall(window, kind);
+  // Beside the floor, measured in the same run at the heartbeats' rate: what the ledger spends above a bare server's wake-up, parse and answer.
+  const aboveFloor = floorMs !== undefined ? `; ${(value - floorMs).toFixed(3)} ms above ${HTTP_FLOOR} (${floorMs.toFixed(3)} ms, a bare Node HTTP server at the heartbeats' rate)` : '';
   return {
     name,
-    value: ledgerCpuMsPerCall(window, kind),
-    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included${idleShare ?? ''}; ${describeWindow(window, rates)}`,
+    value,
+    notes: `ledger CPU per ${what}: ${window.ledgerCpuSeconds.toFixed(2)} CPU s ÷ ${window[kind]} ${kind}, the ledger's own work (timers, liveness monitor) included${idleShare ?? ''}${aboveFloor}; ${describeWindow(window, rates)}`,
   };
 }
 

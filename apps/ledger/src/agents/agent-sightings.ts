@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { RecordAgentSeenCommand } from '@ledger/inventory';
 import { commandContext } from '../http/command-context';
+import type { RequestIdentity } from '../http/request-ids';
 import { TelemetryLiveView } from './telemetry-live-view';
 
 /**
@@ -22,7 +22,7 @@ export class AgentSightings {
     @Inject(TelemetryLiveView) private readonly liveView: TelemetryLiveView,
   ) {}
 
-  async record(hostname: string, principal: Principal, request: FastifyRequest): Promise<void> {
+  async record(hostname: string, principal: Principal, request: RequestIdentity): Promise<void> {
     const seenAtMs = Date.now();
     this.liveView.recordSighting(hostname, seenAtMs);
     try {

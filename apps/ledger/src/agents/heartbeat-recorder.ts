@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@ledger/auth';
 import { RecordHeartbeatCommand } from '@ledger/inventory';
 import { commandContext } from '../http/command-context';
+import type { RequestIdentity } from '../http/request-ids';
 import type { HeartbeatResponse } from './agents.responses';
 import type { HeartbeatRequest } from './heartbeat.request.dto';
 import { JobsWaitingLookup } from './jobs-waiting.lookup';
@@ -23,7 +23,7 @@ export class HeartbeatRecorder {
     @Inject(JobsWaitingLookup) private readonly jobs: JobsWaitingLookup,
   ) {}
 
-  async record(hostname: string, body: HeartbeatRequest, principal: Principal, request: FastifyRequest): Promise<HeartbeatResponse> {
+  async record(hostname: string, body: HeartbeatRequest, principal: Principal, request: RequestIdentity): Promise<HeartbeatResponse> {
     const receivedAtMs = Date.now();
     const health = body.devices.map(({ pciAddress, health: level, healthReason, cause }) => ({ pciAddress, health: level, healthReason: healthReason ?? null, cause: cause ?? null }));
     const result = await this.commands.execute(

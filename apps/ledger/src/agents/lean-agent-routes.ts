@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AUTH_OPTIONS, type AuthOptions, PolicyEnforcer } from '@ledger/auth';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RouteHandlerMethod } from 'fastify';
+import { AUTH_OPTIONS, type AuthOptions, PolicyEnforcer, type Principal } from '@ledger/auth';
 import { type AuthenticatedRequest, authorizeRequest, type RouteAccess, routeAccessOf } from '@ledger/auth/nest';
 import { ConfirmUnchangedReportCommand, type InventoryCommandResult } from '@ledger/inventory';
 import { requestBodyDigest } from '../http/request-body-digest';
@@ -14,6 +14,7 @@ import { AgentSightings } from './agent-sightings';
 import { HeartbeatController } from './heartbeat.controller';
 import { HeartbeatRequest } from './heartbeat.request.dto';
 import { HeartbeatRecorder } from './heartbeat-recorder';
+import { AGENT_ROUTES, bodyHandedOver, failureHandedOver, inCallContext, type RawAgentCall, RawAgentCalls, type RawOutcome } from './raw-agent-calls';
 
 const HEARTBEAT_ROUTE = 'POST /api/v1/hosts/:hostname/heartbeat';
 const REPORT_ROUTE = 'PUT /api/v1/hosts/:hostname/report';
@@ -29,10 +30,20 @@ interface LeanDependencies {
   readonly commands: CommandBus;
 }
 
+/** What the raw listener needs of the app's settings; absent (tracing, or a log line per request): every call goes through Fastify. */
+export interface RawServingOptions {
+  /** False while the read models are being prepared. */
+  ready(): boolean;
+  readonly bodyLimit: number;
+  readonly jsonMaxDepth: number;
+}
+
 /** Where the lean routes get the app's parts: `attach` once NestFactory built it, before it listens. */
 export interface LeanAgentRoutes {
-  attach(app: INestApplicationContext): void;
+  attach(app: INestApplicationContext, raw?: RawServingOptions): void;
 }
+
+const HAND_OVER: RawOutcome = { handOver: true };
 
 /**
  * The agents' two frequent calls — heartbeats and unchanged reports, most
@@ -51,8 +62,13 @@ export interface LeanAgentRoutes {
  *
  * Installed with an `onRoute` hook before Nest registers its routes, so the
  * routes, their OpenAPI and their tenancy classification stay Nest's.
+ *
+ * In front of them, `raw` (raw-agent-calls.ts, Fastify's `serverFactory`)
+ * answers the successful calls in Node's own request listener, with the
+ * same checks and work (`serveRaw`); a call it does not answer comes here
+ * with its body, and a failure of its work to be answered (`failureHandedOver`).
  */
-export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMetrics | undefined): LeanAgentRoutes {
+export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMetrics | undefined, raw: RawAgentCalls): LeanAgentRoutes {
   let dependencies: LeanDependencies | undefined;
   const pipe = requestValidationPipe();
   // What Nest hands its pipe for the controller's @Body() parameter.
@@ -64,6 +80,8 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
 
   async function heartbeat(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const { hostname } = request.params as { hostname: string };
+    const failed = failureHandedOver(request.raw);
+    if (failed) return answerFailure(failed.error, request, reply);
     try {
       const parts = app();
       const principal = await authorizeRequest(request as unknown as AuthenticatedRequest, parts.heartbeatAccess, parts.auth, parts.policy);
@@ -78,6 +96,8 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
   function report(nestHandler: RouteHandlerMethod): RouteHandlerMethod {
     return async function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       const { hostname } = request.params as { hostname: string };
+      const failed = failureHandedOver(request.raw);
+      if (failed) return answerFailure(failed.error, request, reply);
       try {
         const parts = app();
         const principal = await authorizeRequest(request as unknown as AuthenticatedRequest, parts.reportAccess, parts.auth, parts.policy);
@@ -96,14 +116,44 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
     };
   }
 
+  /** The raw listener's work: the same checks and services as the handlers above; anything but a success goes to them. */
+  async function serveRaw({ call, hostname, body, ids, raw: rawRequest }: RawAgentCall): Promise<RawOutcome> {
+    const parts = app();
+    const request: AuthenticatedRequest = { headers: ids.headers as AuthenticatedRequest['headers'], params: { hostname } };
+    let principal: Principal;
+    let heartbeatRequest: HeartbeatRequest | undefined;
+    try {
+      principal = await authorizeRequest(request, call === 'heartbeat' ? parts.heartbeatAccess : parts.reportAccess, parts.auth, parts.policy);
+      if (call === 'heartbeat') heartbeatRequest = (await pipe.transform(body, heartbeatBody)) as HeartbeatRequest;
+    } catch {
+      return HAND_OVER; // refused: Fastify's route checks again and answers the refusal
+    }
+    return inCallContext(ids, async (): Promise<RawOutcome> => {
+      try {
+        if (heartbeatRequest !== undefined) return { answer: await parts.heartbeats.record(hostname, heartbeatRequest, principal, ids) };
+        const unchanged = await confirmUnchanged(parts.commands, hostname, rawRequest);
+        if (unchanged === undefined) return HAND_OVER; // a changed report: Nest's handler, through the route
+        metrics?.reportAnswered('shortcut');
+        await parts.sightings.record(hostname, principal, ids);
+        return { answer: hostReportResponse(hostname, unchanged) };
+      } catch (failure) {
+        return { handOver: true, failure };
+      }
+    });
+  }
+
+  // A call the raw listener handed over reads the body it had read already.
+  const restoreBody: preParsingHookHandler = (request, _reply, payload, done) => done(null, bodyHandedOver(request.raw, payload));
   fastify.addHook('onRoute', (route) => {
     const key = `${[route.method].flat().join(',')} ${route.url}`;
-    if (key === HEARTBEAT_ROUTE) route.handler = heartbeat;
-    else if (key === REPORT_ROUTE) route.handler = report(route.handler);
+    if (key !== HEARTBEAT_ROUTE && key !== REPORT_ROUTE) return;
+    route.handler = key === HEARTBEAT_ROUTE ? heartbeat : report(route.handler);
+    route.preParsing = [...[route.preParsing ?? []].flat(), restoreBody];
   });
+  const parseJson = jsonParserOf(fastify);
 
   return {
-    attach(nest: INestApplicationContext): void {
+    attach(nest: INestApplicationContext, rawOptions?: RawServingOptions): void {
       const auth = nest.get<AuthOptions>(AUTH_OPTIONS, { strict: false });
       dependencies = {
         auth,
@@ -114,12 +164,36 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
         sightings: nest.get(AgentSightings, { strict: false }),
         commands: nest.get(CommandBus, { strict: false }),
       };
+      if (rawOptions === undefined) return;
+      raw.attach({
+        ...rawOptions,
+        parseJson,
+        serve: serveRaw,
+        answered: (call, status, seconds) => metrics?.requestAnswered(call === 'heartbeat' ? 'POST' : 'PUT', AGENT_ROUTES[call], status, seconds),
+      });
     },
   };
 }
 
+/** A failure of a call's work in the raw listener, answered as this route answers its own. */
+function answerFailure(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  sendError(error, request, reply);
+  return reply;
+}
+
+/** Fastify's own JSON parser (prototype poisoning refused, as the ledger's body parser has it), as a function that throws where Fastify answers 400. */
+function jsonParserOf(fastify: FastifyInstance): (text: string) => unknown {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  return (text) => {
+    let parsed: { error: Error | null; value?: unknown } = { error: new Error('the JSON parser did not answer') };
+    parse(undefined as never, text, (error, value) => (parsed = { error, value }));
+    if (parsed.error) throw parsed.error;
+    return parsed.value;
+  };
+}
+
 /** The unchanged report's short cut: the answer when the body's bytes are the last ones found unchanged for this host's state. */
-async function confirmUnchanged(commands: CommandBus, hostname: string, request: FastifyRequest): Promise<InventoryCommandResult | undefined> {
+async function confirmUnchanged(commands: CommandBus, hostname: string, request: object): Promise<InventoryCommandResult | undefined> {
   const digest = requestBodyDigest(request);
   if (digest === undefined) return undefined;
   return commands.execute(new ConfirmUnchangedReportCommand(hostname, digest));

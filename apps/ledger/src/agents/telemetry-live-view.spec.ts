@@ -41,10 +41,17 @@ describe('TelemetryLiveView', () => {
     expect((await rows('inv_host_telemetry')).map((row) => [row.hostname, JSON.parse(row.devices as string), row.heartbeat_ms])).toEqual([
       ['compute-1', [{ device_uuid: 'uuid-0000:3b:00.0', pci_address: '0000:3b:00.0', health: 'ok', health_reason: null, telemetry: { utilizationPct: 30 } }], T1 + 15_000],
     ]);
-    // History keeps the step's first heartbeat only (60 s steps: T1 + 15 s is in T1's step).
-    expect((await rows('inv_device_telemetry_history')).map((row) => [row.device_uuid, row.telemetry, row.heartbeat_ms])).toEqual([
-      ['uuid-0000:3b:00.0', '{"utilizationPct":10}', T1],
-      ['uuid-0000:af:00.0', '{"utilizationPct":20}', T1],
+    // History keeps the step's first heartbeat only (60 s steps: T1 + 15 s is in T1's step), one row for the host's devices.
+    expect((await rows('inv_host_telemetry_history')).map((row) => [row.hostname, row.step_ms, row.heartbeat_ms, JSON.parse(row.devices as string)])).toEqual([
+      [
+        'compute-1',
+        T1,
+        T1,
+        [
+          { device_uuid: 'uuid-0000:3b:00.0', pci_address: '0000:3b:00.0', health: 'ok', health_reason: null, telemetry: { utilizationPct: 10 } },
+          { device_uuid: 'uuid-0000:af:00.0', pci_address: '0000:af:00.0', health: 'ok', health_reason: null, telemetry: { utilizationPct: 20 } },
+        ],
+      ],
     ]);
 
     await view.flush();
@@ -62,6 +69,6 @@ describe('TelemetryLiveView', () => {
       { hostname: 'compute-1', last_seen_ms: T1 + 5_000, heartbeat_ms: T1, interval_ms: 15_000, agent_version: '0.1.0', lost_after_ms: 45_000 },
     ]);
     expect(await rows('inv_host_telemetry')).toHaveLength(1);
-    expect(await rows('inv_device_telemetry_history')).toHaveLength(1);
+    expect(await rows('inv_host_telemetry_history')).toHaveLength(1);
   });
 });

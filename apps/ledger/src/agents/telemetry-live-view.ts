@@ -2,9 +2,9 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import type { LedgerConfig } from '@ledger/config';
 import type { SqlDatabase } from '@ledger/processing';
 import {
-  type DeviceTelemetryHistoryRow,
   ensureLiveViewTables,
   type HostLivenessRow,
+  type HostTelemetryHistoryRow,
   type HostTelemetryRow,
   keptSamples,
   mergeHostLiveness,
@@ -27,7 +27,7 @@ export interface DeviceSample {
  * tables every LEDGER_TELEMETRY_FLUSH_MS with a few multi-row upserts: a
  * heartbeat costs no SQL write of its own, and a host that beats twice
  * between flushes is written once, as two rows (its liveness, its devices'
- * samples together). Each device's samples are also kept one per step for
+ * samples together). The host's samples are also kept one row per step for
  * LEDGER_TELEMETRY_HISTORY_MINUTES (the console's charts): the first
  * heartbeat of a step this replica receives from the host is kept, the
  * step's others are not written again. Telemetry never becomes an event.
@@ -37,7 +37,7 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
   private readonly logger = new Logger('TelemetryLiveView');
   private hosts = new Map<string, HostLivenessRow>();
   private telemetry = new Map<string, HostTelemetryRow>();
-  private history: DeviceTelemetryHistoryRow[] = [];
+  private history: HostTelemetryHistoryRow[] = [];
   /** Per host, the step whose samples this replica kept last. */
   private readonly keptStep = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
@@ -79,7 +79,7 @@ export class TelemetryLiveView implements OnModuleInit, OnApplicationBootstrap, 
     const step = stepOf(atMs, stepMs);
     if ((this.keptStep.get(hostname) ?? -1) >= step) return;
     this.keptStep.set(hostname, step);
-    this.history.push(...keptSamples({ hostname, heartbeat_ms: atMs, devices }, stepMs));
+    this.history.push(keptSamples({ hostname, heartbeat_ms: atMs, devices }, stepMs));
   }
 
   /** A report arrived: the host was seen, its last heartbeat stays. */
