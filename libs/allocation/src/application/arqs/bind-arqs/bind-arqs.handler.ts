@@ -154,6 +154,8 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       capacity,
       program,
       carve,
+      // Where the store appends to several streams at once, a carving bind's steps that need no outside party are decided together.
+      ...(carve !== null && program === null && this.atOnce.available ? { decidedTogether: true } : {}),
     };
     const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data, subject: arqStream(arq.uuid) }, NEVER_ABORTED);
     if (status === 'running') await this.waitForBind(bindId);
