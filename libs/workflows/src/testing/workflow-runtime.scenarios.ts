@@ -317,6 +317,16 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     });
   });
 
+  it("waits for an instance's end, or only until the caller's own view says it is settled", async () => {
+    agent.silent.add('program/do/1');
+    const runtime = await start();
+    await place('o1');
+    await eventually(() => agent.keys.length === 1);
+    await expect(runtime.waitForEnd('demo', 'o1', 50)).rejects.toMatchObject({ code: 'WORKFLOW.WAIT_TIMED_OUT' });
+    // The job never reports: the instance runs on, and the caller's view alone ends the wait.
+    expect(await runtime.waitForEnd('demo', 'o1', 10_000, async () => true)).toBe('running');
+  });
+
   it('cancels at the end of the action in flight and undoes what was done', async () => {
     agent.silent.add('program/do/1');
     const runtime = await start();
