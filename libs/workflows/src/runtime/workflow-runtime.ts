@@ -98,6 +98,20 @@ export class WorkflowRuntime {
   }
 
   /**
+   * Advances now, in the caller's request, the instances the event at
+   * `position` is an input of (a job's result the agent just posted),
+   * rather than when each workflow's loop reads it: what the workflow does
+   * next (a bind's claim) is done before the caller answers, and before
+   * whatever its client sends next (the agent's fresh report). Resolves once
+   * they were advanced; the loops later find them so.
+   */
+  async advanceOn(position: number, signal: AbortSignal): Promise<void> {
+    const [event] = (await this.options.store.readAll({ after: position - 1, max: 1 })).events;
+    if (event?.position !== position) return;
+    await Promise.all(this.pool.workers.map((worker) => worker.advanceOnEvent(event, signal)));
+  }
+
+  /**
    * Resolves once instance `id` is no longer running (completed, compensated
    * or failed), reading its stream each time the log grows; rejects with
    * WORKFLOW.WAIT_TIMED_OUT after `timeoutMs`, and at once with

@@ -333,6 +333,20 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     expect(await runtime.waitForEnd('demo', 'o1', 10_000, async () => true)).toBe('running');
   });
 
+  it("advances the instances an event is routed to in the caller's request (advanceOn), without the workflow's loop", async () => {
+    agent.silent.add('program/do/1');
+    const looping = await start();
+    await place('o1');
+    await jobSent('o1', 'program/do/1');
+    await looping.stop();
+    // A runtime whose loop never runs: only advanceOn can take the job's result.
+    const idle = new WorkflowRuntime({ store, db, owner: 'idle', workflows: [demoWorkflow], commands, jobs: agent, logger: capturingLogger() });
+    await agent.finish('o1', 'program/do/1', true);
+    await idle.advanceOn(await store.headPosition(), new AbortController().signal);
+    expect(commands.keys).toEqual(HAPPY_COMMANDS);
+    expect((await record('o1')).status).toBe('completed');
+  });
+
   it('cancels at the end of the action in flight and undoes what was done', async () => {
     agent.silent.add('program/do/1');
     const runtime = await start();
