@@ -29,7 +29,6 @@ import {
 
 const SCHEMA_VERSIONS = { ...INVENTORY_EVENT_SCHEMA_VERSIONS, ...QUOTA_EVENT_SCHEMA_VERSIONS };
 
-
 /**
  * Runs the carving bind's decisions that need no outside party
  * (carve-bind-together.decision.ts) as one atomic append each, on the
