@@ -85,11 +85,15 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
   });
 
-  it('ends the bind BindFailed when the carve fails, leaving nothing carved and no slice set aside', async () => {
+  it('ends the bind BindFailed when the carve fails, leaving nothing carved, no slice set aside and no capacity charged', async () => {
     const offered = await room(HOSTS.carveFails);
     const arq = await createArq();
+    const usage = async () => (await admin('GET', `/api/v1/quotas/${PROJECT}`)).body.usage['capacity:memoryGiB'] ?? 0;
+    const charged = await usage();
     const refused = await bind(arq, HOSTS.carveFails, offered.rpUuid);
     expect([refused.status, refused.headers.get('x-error-code')]).toEqual([409, 'ARQ.BIND_FAILED']);
+    // The start charged the partition's memory with its slices; the undo gave both back in one append.
+    expect(await usage()).toBe(charged);
     const events = await deviceEvents(offered.deviceUuid);
     expect(events).toEqual(['inventory.PartitionCarveReserved', 'inventory.PartitionCarveReleased']);
     expect((await room(HOSTS.carveFails)).count).toBe(7);

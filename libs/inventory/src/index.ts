@@ -13,6 +13,7 @@ export * from './domain/partitioning/partition-layout';
 export * from './domain/partitioning/partition-naming';
 export { carvedPartitionIdentity, partitionDeployables, partitionHandle } from './domain/partitioning/partition-deployables';
 export * from './application/carve-partition/carve-partition.commands';
+export * from './application/carve-partition/carve-reservation';
 export * from './domain/partitioning/stranded-partitions';
 export * from './domain/partitioning/partition-reclaim';
 export * from './application/reclaim-partition/reclaim-workflow';

@@ -105,6 +105,7 @@ export class Agent {
       client,
       runner,
       outbox: this.outbox,
+      deliver: (jobId, result, saved) => this.results.send(jobId, result, saved),
       onResult: () => this.results.wake(),
       timers,
       logger,

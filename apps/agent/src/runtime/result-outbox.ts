@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentLogger } from './agent-logger';
 import type { JobResult } from './protocol';
@@ -19,8 +20,9 @@ export interface PendingResult {
  * Job results the ledger has not acknowledged yet, one JSON file each under
  * `<stateDir>/results/`, written atomically (temp file, fsync, rename,
  * fsync of the directory) so a crash leaves either the whole result or none.
- * A result is written before it is sent and removed only once the ledger
- * has it, so a restart or an outage loses none.
+ * A result is written as it is sent (the file I/O off the event loop, so
+ * the two overlap) and removed only once the ledger has it and the write is
+ * done, so a restart or an outage loses none.
  */
 export class ResultOutbox {
   readonly dir: string;
@@ -41,19 +43,19 @@ export class ResultOutbox {
     return SAFE_JOB_ID.test(jobId);
   }
 
-  save(jobId: string, result: JobResult, savedAt: Date): void {
+  async save(jobId: string, result: JobResult, savedAt: Date): Promise<void> {
     const file = this.fileOf(jobId);
     const temporary = `${file}.tmp-${process.pid}`;
     const content: PendingResult = { jobId, result, savedAt: savedAt.toISOString() };
-    const fd = openSync(temporary, 'w', 0o600);
+    const handle = await open(temporary, 'w', 0o600);
     try {
-      writeSync(fd, JSON.stringify(content));
-      fsyncSync(fd);
+      await handle.writeFile(JSON.stringify(content));
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temporary, file);
-    syncDirectory(this.dir);
+    await rename(temporary, file);
+    await syncDirectory(this.dir);
   }
 
   has(jobId: string): boolean {
@@ -102,11 +104,11 @@ export class ResultOutbox {
   }
 }
 
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
   try {
-    fsyncSync(fd);
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }

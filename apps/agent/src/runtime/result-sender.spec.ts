@@ -38,8 +38,8 @@ describe('ResultSender', () => {
   const down = () => new LedgerCallError('unreachable', 'POST /result', 'ECONNREFUSED');
 
   it('delivers oldest first and forgets what the ledger has', async () => {
-    save('b', 2);
-    save('a', 1);
+    await save('b', 2);
+    await save('a', 1);
     expect(await sender.flush()).toBe(true);
     expect(delivered).toEqual(['a', 'b']);
     expect(outbox.pending()).toEqual([]);
@@ -49,7 +49,7 @@ describe('ResultSender', () => {
     const told: string[] = [];
     const client = { postResult: async (jobId: string) => (answer ? Promise.reject(answer) : void delivered.push(jobId)) };
     const telling = new ResultSender({ outbox, client, timers, logger, random: () => 0.5, onDelivered: (jobId) => told.push(jobId) });
-    save('a');
+    await save('a');
     answer = down();
     expect([await telling.flush(), told]).toEqual([false, []]);
     answer = undefined;
@@ -57,7 +57,7 @@ describe('ResultSender', () => {
   });
 
   it('keeps results while the ledger is unreachable or failing', async () => {
-    save('a');
+    await save('a');
     answer = down();
     expect(await sender.flush()).toBe(false);
     answer = new LedgerCallError('server', 'POST /result', 'HTTP.503', 503, 'HTTP.503');
@@ -66,8 +66,8 @@ describe('ResultSender', () => {
   });
 
   it('removes a result the ledger has finished already (sent before and taken, or timed out), and goes on with the next', async () => {
-    save('late', 1);
-    save('next', 2);
+    await save('late', 1);
+    await save('next', 2);
     let calls = 0;
     answer = undefined;
     sender = new ResultSender({
@@ -88,7 +88,7 @@ describe('ResultSender', () => {
   });
 
   it('drops a result the ledger refuses for good (an unknown job), saying so', async () => {
-    save('gone');
+    await save('gone');
     answer = new LedgerCallError('refused', 'POST /result', 'JOB.NOT_FOUND: job gone does not exist', 404, 'JOB.NOT_FOUND');
     expect(await sender.flush()).toBe(true);
     expect(outbox.pending()).toEqual([]);
@@ -96,7 +96,7 @@ describe('ResultSender', () => {
   });
 
   it('retries with exponential backoff capped at 60 s, and delivers at once when woken after the ledger is back', async () => {
-    save('a');
+    await save('a');
     answer = down();
     const stop = new AbortController();
     const running = sender.run(stop.signal);
@@ -112,5 +112,31 @@ describe('ResultSender', () => {
     expect(outbox.pending()).toEqual([]);
     stop.abort();
     await running;
+  });
+
+  it('sends a result at once, while it is being saved, and removes the file once the ledger has it and the write is done', async () => {
+    const told: string[] = [];
+    let finishSave!: () => void;
+    const saved = new Promise<void>((resolve) => (finishSave = resolve));
+    const telling = new ResultSender({ outbox, client: { postResult: async (jobId: string) => void delivered.push(jobId) }, timers, logger, onDelivered: (jobId) => told.push(jobId) });
+    telling.send('a', { outcome: 'completed', evidence: {} }, saved);
+    await eventually(() => delivered.length === 1);
+    expect(told).toEqual([]);
+    await save('a');
+    finishSave();
+    await eventually(() => told.length === 1);
+    expect(outbox.pending()).toEqual([]);
+    expect(outbox.wasDelivered('a')).toBe(true);
+  });
+
+  it('leaves a result whose first send failed to the flushes, which deliver the saved copy', async () => {
+    answer = down();
+    const saving = save('a');
+    sender.send('a', { outcome: 'completed', evidence: {} }, saving);
+    expect(await sender.flush()).toBe(false);
+    expect(outbox.pending().map((pending) => pending.jobId)).toEqual(['a']);
+    answer = undefined;
+    expect(await sender.flush()).toBe(true);
+    expect([delivered, outbox.pending()]).toEqual([['a'], []]);
   });
 });

@@ -2,6 +2,7 @@ import type { AgentLogger } from './agent-logger';
 import { backoffMs } from './backoff';
 import { isLedgerCallError } from './ledger-call.error';
 import type { LedgerClient } from './ledger-client';
+import type { JobResult } from './protocol';
 import type { ResultOutbox } from './result-outbox';
 import { Pause, type Timers } from './timers';
 
@@ -37,6 +38,8 @@ const IDLE_RECHECK_MS = 60_000;
 export class ResultSender {
   private failures = 0;
   private pause?: Pause;
+  /** Results sent as they are saved (`send`), by job id: a flush leaves them to that send. */
+  private readonly sending = new Map<string, Promise<void>>();
 
   constructor(private readonly options: ResultSenderOptions) {}
 
@@ -54,34 +57,61 @@ export class ResultSender {
     }
   }
 
-  /** Sends what is pending; true when the outbox is empty afterwards. Exposed for specs and for the final flush at stop. */
+  /**
+   * Sends a job's result at once, while the outbox saves it (`saved`): the
+   * ledger hears without waiting for the disk. Its file goes once the
+   * ledger has it and the write is done; a send that fails leaves the saved
+   * copy to the flushes, with backoff.
+   */
+  send(jobId: string, result: JobResult, saved: Promise<void>): void {
+    if (this.sending.has(jobId)) return;
+    const sending = (async () => {
+      const ended = await this.deliver(jobId, result);
+      await saved.catch(() => undefined);
+      if (ended) this.done(jobId);
+      else this.wake();
+    })()
+      .catch((error: unknown) => {
+        this.options.logger.error(`job ${jobId}: sending its result failed unexpectedly (${(error as Error)?.message ?? error}); the saved copy is sent next`);
+        this.wake();
+      })
+      .finally(() => this.sending.delete(jobId));
+    this.sending.set(jobId, sending);
+  }
+
+  /** Sends what is pending (after the sends in flight end); true when the outbox is empty afterwards. Exposed for specs and for the final flush at stop. */
   async flush(): Promise<boolean> {
-    const { outbox, client, logger } = this.options;
-    for (const { jobId, result } of outbox.pending()) {
-      try {
-        await client.postResult(jobId, result);
-        if (this.failures > 0) logger.log(`results: the ledger is back after ${this.failures} failed attempt(s)`);
-        this.failures = 0;
-        this.done(jobId);
-        logger.log(`job ${jobId}: result delivered (${result.outcome})`);
-      } catch (error) {
-        if (!isLedgerCallError(error)) throw error;
-        if (error.code === ALREADY_FINISHED) {
-          logger.warn(`job ${jobId}: the ledger has the job finished already (${error.reason}): by this result, sent before and taken, or by its timeout; not sent again`);
-          this.done(jobId);
-          continue;
-        }
-        if (!error.retryable) {
-          logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
-          this.done(jobId);
-          continue;
-        }
-        this.failures++;
-        if (this.failures === 1) logger.warn(`results: not delivered (${error.message}); kept in ${outbox.dir}, retrying with backoff`);
-        return false;
-      }
+    await Promise.all(this.sending.values());
+    for (const { jobId, result } of this.options.outbox.pending()) {
+      if (!(await this.deliver(jobId, result))) return false;
+      this.done(jobId);
     }
     return true;
+  }
+
+  /** Sends one result; true once the ledger has the job's end (this result taken, the job finished already, or refused for good), false to keep it. */
+  private async deliver(jobId: string, result: JobResult): Promise<boolean> {
+    const { outbox, client, logger } = this.options;
+    try {
+      await client.postResult(jobId, result);
+      if (this.failures > 0) logger.log(`results: the ledger is back after ${this.failures} failed attempt(s)`);
+      this.failures = 0;
+      logger.log(`job ${jobId}: result delivered (${result.outcome})`);
+      return true;
+    } catch (error) {
+      if (!isLedgerCallError(error)) throw error;
+      if (error.code === ALREADY_FINISHED) {
+        logger.warn(`job ${jobId}: the ledger has the job finished already (${error.reason}): by this result, sent before and taken, or by its timeout; not sent again`);
+        return true;
+      }
+      if (!error.retryable) {
+        logger.warn(`job ${jobId}: the ledger refused the result for good (${error.message}); dropped`);
+        return true;
+      }
+      this.failures++;
+      if (this.failures === 1) logger.warn(`results: not delivered (${error.message}); kept in ${outbox.dir}, retrying with backoff`);
+      return false;
+    }
   }
 
   /** The ledger has the job's end: the result leaves the outbox, and whoever waits on it hears. */

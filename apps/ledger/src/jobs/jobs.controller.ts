@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Logger, Optional, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -7,20 +7,28 @@ import { Allow, CurrentPrincipal } from '@ledger/auth/nest';
 import { jobNotFound, RecordJobResultCommand } from '@ledger/jobs';
 import { JobReader } from '@ledger/jobs/nest';
 import { type JobView, JobQueries, type Page } from '@ledger/projections/jobs';
+import type { WorkflowRuntime } from '@ledger/workflows';
 import { commandContext } from '../http/command-context';
 import { ConsistencyService, MIN_POSITION_HEADER } from '../http/consistency.service';
+import { WORKFLOW_RUNTIME } from '../infrastructure/tokens';
 import { pathUuid } from '../inventory/inventory-not-found';
 import { JobListQuery, JobResultBody } from './jobs.request.dto';
+
+/** The workflow takes a result to its end even if the agent hangs up: its client going away is no reason to stop. */
+const NEVER_ABORTED = new AbortController().signal;
 
 @ApiTags('jobs')
 @ApiHeader({ name: MIN_POSITION_HEADER, required: false, description: 'wait until the projections have reached this position' })
 @Controller('api/v1/jobs')
 export class JobsController {
+  private readonly logger = new Logger('Jobs');
+
   constructor(
     @Inject(JobQueries) private readonly queries: JobQueries,
     @Inject(JobReader) private readonly reader: JobReader,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ConsistencyService) private readonly consistency: ConsistencyService,
+    @Optional() @Inject(WORKFLOW_RUNTIME) private readonly workflows: WorkflowRuntime | null,
   ) {}
 
   @Get()
@@ -61,6 +69,20 @@ export class JobsController {
     if (job.status === 'none') throw jobNotFound(id);
     if (!isAdmin(principal) && principal.host !== job.hostname) throw wrongHost(principal.host, job.hostname);
     const result = await this.commands.execute(new RecordJobResultCommand({ jobId: id, ...body }, commandContext(principal, request)));
+    if (result.position !== null) await this.advanceWorkflowsOn(result.position);
     return { jobId: id, state: result.state.status, position: result.position };
+  }
+
+  /**
+   * The workflow that asked for the job takes its result in this request
+   * (a bind claims its carved partition), so the agent's next call (its
+   * fresh report after a carve) finds that done rather than competing with
+   * it. The result is recorded whatever happens here: the workflow's own
+   * loop takes it from the log otherwise.
+   */
+  private async advanceWorkflowsOn(position: number): Promise<void> {
+    await this.workflows?.advanceOn(position, NEVER_ABORTED).catch((error: unknown) => {
+      this.logger.warn(`the workflows did not take the job result at position ${position} at once (${(error as Error)?.message ?? error}); their loops will`);
+    });
   }
 }

@@ -40,12 +40,17 @@ export function accepts(record: WorkflowRecord<unknown>, arrival: Arrival): bool
 /**
  * Brings one workflow instance up to date: records `arrival` (once) with the
  * decision on it, sends every output not yet sent, and records each send
- * with the port's answer (an input in turn) and the decision on that answer
- * in one append, until nothing is left. Each append expects the version the
- * record was folded at, so a crash anywhere leaves a stream the next advance
- * resumes from: a recorded input is decided, a recorded output is sent.
- * Resolves to the record as it stands. `known`, a record of the stream
- * folded earlier, saves reading what it already holds.
+ * with the port's answer (an input in turn) and the decision on that answer,
+ * until nothing is left. What is sent in one advance is recorded in one
+ * append at its end (docs/workflows.md, "One append per advance"): a crash
+ * before it leaves the stream as it was, and the next advance decides the
+ * same outputs again (their ids are their keys) and sends them again, which
+ * every port takes as the same send. An arrival that exists only in this
+ * call (a start) is recorded before anything is sent, so that a crash
+ * cannot lose it; one the log brings (an event) is recorded with the sends,
+ * the log bringing it again after a crash. Each append expects the version
+ * the record was folded at. Resolves to the record as it stands. `known`, a
+ * record of the stream folded earlier, saves reading what it already holds.
  */
 export async function advanceWorkflow<State>(
   context: AdvanceContext,
@@ -57,51 +62,78 @@ export async function advanceWorkflow<State>(
   return withStreamRetries(async () => {
     let record = await loadWorkflow(context.store, workflow, stream, known);
     known = record;
+    let staged: Staged<State> | undefined;
     if (arrival && accepts(record, arrival)) {
-      const recorded: WorkflowEvent = { type: WorkflowEventTypes.inputRecorded, data: { input: arrival.input } };
-      record = await appendDecided(context, workflow, record, [recorded], arrival.input.id);
-      context.onStep?.('input-recorded', stream);
+      const recorded: WorkflowEvent[] = [{ type: WorkflowEventTypes.inputRecorded, data: { input: arrival.input } }];
+      if (arrival.input.kind === 'event') staged = stage(workflow, nothingStaged(record, arrival.input.id), recorded);
+      else {
+        record = await appendDecided(context, workflow, record, recorded, arrival.input.id);
+        context.onStep?.('input-recorded', stream);
+      }
     } else if (record.pending.length > 0) {
       record = await appendDecided(context, workflow, record, [], record.pending[0].id);
     }
     for (;;) {
-      const output = record.unsent[0];
-      if (!output) return record;
+      const output = (staged?.record ?? record).unsent[0];
+      if (!output) break;
       const answer = await send(context, workflow, stream, output);
       context.onStep?.('dispatched', stream);
       const sent: WorkflowEvent[] = [{ type: WorkflowEventTypes.outputSent, data: { outputId: output.id } }];
       if (answer) sent.push({ type: WorkflowEventTypes.inputRecorded, data: { input: replyInput(output, answer, new Date(context.clock()).toISOString()) } });
-      record = await appendDecided(context, workflow, record, sent, output.id);
-      context.onStep?.('sent-recorded', stream);
+      staged = stage(workflow, staged ?? nothingStaged(record, output.id), sent);
     }
+    if (!staged) return record;
+    record = await appendStaged(context, workflow, staged);
+    if (arrival?.input.kind === 'event' && staged.events[0]?.type === WorkflowEventTypes.inputRecorded) context.onStep?.('input-recorded', stream);
+    if (staged.events.some((event) => event.type === WorkflowEventTypes.outputSent)) context.onStep?.('sent-recorded', stream);
+    return record;
   });
 }
 
-/**
- * Appends `events` followed by the decisions on every input then pending,
- * in one append: a reply and what it made the workflow do are one write.
- * The timers those decisions ask for are written first (so none is lost to
- * a crash after the append), the ones they drop after.
- */
-async function appendDecided<State>(
+/** Events folded into the record but not appended yet: they are appended together after `base`, caused by the first input or send. */
+interface Staged<State> {
+  readonly base: WorkflowRecord<State>;
+  readonly events: readonly WorkflowEvent[];
+  /** `base` with `events` folded in: what the next send is read from. */
+  readonly record: WorkflowRecord<State>;
+  readonly causationId: string;
+}
+
+const nothingStaged = <State>(record: WorkflowRecord<State>, causationId: string): Staged<State> => ({ base: record, events: [], record, causationId });
+
+/** Adds `events`, then the decisions on every input then pending: a reply and what it made the workflow do go together. */
+function stage<State>(workflow: Workflow<State>, staged: Staged<State>, events: readonly WorkflowEvent[]): Staged<State> {
+  const { decisions } = decidePending(workflow, foldEvents(workflow, staged.record, events));
+  const all: WorkflowEvent[] = [...events, ...decisions];
+  return { ...staged, events: [...staged.events, ...all], record: foldEvents(workflow, staged.record, all) };
+}
+
+/** Appends `events` followed by the decisions on every input then pending, in one append. */
+function appendDecided<State>(
   context: AdvanceContext,
   workflow: Workflow<State>,
   record: WorkflowRecord<State>,
   events: readonly WorkflowEvent[],
   causationId: string,
 ): Promise<WorkflowRecord<State>> {
-  const { decisions } = decidePending(workflow, foldEvents(workflow, record, events));
-  const outputs = decisions.flatMap((decision) => decision.data.outputs);
+  return appendStaged(context, workflow, stage(workflow, nothingStaged(record, causationId), events));
+}
+
+/**
+ * Appends what is staged. The timers its decisions ask for are written
+ * first (so none is lost to a crash after the append), the ones they drop after.
+ */
+async function appendStaged<State>(context: AdvanceContext, workflow: Workflow<State>, staged: Staged<State>): Promise<WorkflowRecord<State>> {
+  const outputs = staged.events.flatMap((event) => (event.type === WorkflowEventTypes.outputsDecided ? event.data.outputs : []));
   await Promise.all(
     outputs.flatMap((output) =>
       output.kind === 'schedule'
-        ? [context.timers.schedule(workflow.name, { outputId: output.id!, stream: record.stream, key: output.key, dueAt: Date.parse(output.dueAt) })]
+        ? [context.timers.schedule(workflow.name, { outputId: output.id!, stream: staged.base.stream, key: output.key, dueAt: Date.parse(output.dueAt) })]
         : [],
     ),
   );
-  const all: WorkflowEvent[] = [...events, ...decisions];
-  const appended = (await appendToWorkflow(context.store, workflow, record, all, causationId)).record;
-  if (decisions.length > 0) context.onStep?.('decision-recorded', record.stream);
+  const appended = (await appendToWorkflow(context.store, workflow, staged.base, staged.events, staged.causationId)).record;
+  if (staged.events.some((event) => event.type === WorkflowEventTypes.outputsDecided)) context.onStep?.('decision-recorded', staged.base.stream);
   await Promise.all(outputs.flatMap((output) => (output.kind === 'unschedule' ? [context.timers.drop(output.id!)] : [])));
   return appended;
 }

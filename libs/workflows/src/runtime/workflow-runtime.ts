@@ -98,19 +98,37 @@ export class WorkflowRuntime {
   }
 
   /**
+   * Advances now, in the caller's request, the instances the event at
+   * `position` is an input of (a job's result the agent just posted),
+   * rather than when each workflow's loop reads it: what the workflow does
+   * next (a bind's claim) is done before the caller answers, and before
+   * whatever its client sends next (the agent's fresh report). Resolves once
+   * they were advanced; the loops later find them so.
+   */
+  async advanceOn(position: number, signal: AbortSignal): Promise<void> {
+    const [event] = (await this.options.store.readAll({ after: position - 1, max: 1 })).events;
+    if (event?.position !== position) return;
+    await Promise.all(this.pool.workers.map((worker) => worker.advanceOnEvent(event, signal)));
+  }
+
+  /**
    * Resolves once instance `id` is no longer running (completed, compensated
    * or failed), reading its stream each time the log grows; rejects with
    * WORKFLOW.WAIT_TIMED_OUT after `timeoutMs`, and at once with
    * WORKFLOW.NOT_FOUND when no such instance was ever started (a bind made
-   * without a workflow has an id, but nothing to wait for).
+   * without a workflow has an id, but nothing to wait for). `settled`, when
+   * given, is the caller's own view of the outcome (a request bound by the
+   * last step): once it holds, the wait resolves with the instance still
+   * `running`, without waiting for the append that records its end.
    */
-  async waitForEnd(name: string, id: string, timeoutMs: number, signal?: AbortSignal): Promise<WorkflowStatus> {
+  async waitForEnd(name: string, id: string, timeoutMs: number, settled?: () => Promise<boolean>, signal?: AbortSignal): Promise<WorkflowStatus> {
     const worker = this.workerOf(name);
     const deadline = this.pool.settings.clock() + timeoutMs;
     for (;;) {
       const { status, version } = await loadWorkflow(this.options.store, worker.workflow, workflowStream(name, id));
       if (version === 0) throw new WorkflowNotFoundError(name, id);
       if (status !== 'running') return status;
+      if (settled && (await settled())) return status;
       const left = deadline - this.pool.settings.clock();
       if (left <= 0) throw new WorkflowWaitTimedOutError(name, id, timeoutMs);
       await this.options.store.waitForAppend(left, signal);

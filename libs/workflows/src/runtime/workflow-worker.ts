@@ -112,13 +112,7 @@ export class WorkflowWorker extends ProcessorWorker {
         if (workflowIdOf(this.workflow.name, event.stream) !== undefined) arrive(event.stream, event.version, event);
         continue;
       }
-      for (const route of this.workflow.routes) {
-        if (!route.types.includes(event.type)) continue;
-        const id = route.workflowId(event);
-        if (id === undefined) continue;
-        const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
-        arrive(workflowStream(this.workflow.name, id), { input, starts: route.starts ?? false }, event);
-      }
+      for (const { stream, arrival } of this.routed(event)) arrive(stream, arrival, event);
     }
     await forEachConcurrently([...byStream], ADVANCE_CONCURRENCY, async ([stream, arrivals]) => {
       for (const { arrival, event } of arrivals) {
@@ -144,6 +138,25 @@ export class WorkflowWorker extends ProcessorWorker {
    */
   advanceNow(stream: string, arrival: Arrival, signal: AbortSignal): Promise<WorkflowRecord<unknown>> {
     return this.advance(stream, arrival, signal);
+  }
+
+  /**
+   * Advances now, in the caller's request, the instances `event` is routed
+   * to (a job's result, as the agent's POST records it), instead of when
+   * the log brings it round; the log's echo of it then costs nothing.
+   */
+  async advanceOnEvent(event: RecordedEvent, signal: AbortSignal): Promise<void> {
+    await Promise.all(this.routed(event).map(({ stream, arrival }) => this.advance(stream, arrival, signal)));
+  }
+
+  /** The instances an event of another stream is an input of, by this workflow's routes. */
+  private routed(event: RecordedEvent): { stream: string; arrival: Arrival }[] {
+    return this.workflow.routes.flatMap((route) => {
+      const id = route.types.includes(event.type) ? route.workflowId(event) : undefined;
+      if (id === undefined) return [];
+      const input = { kind: 'event' as const, id: event.id, at: event.recordedAt, type: event.type, stream: event.stream, data: event.data };
+      return [{ stream: workflowStream(this.workflow.name, id), arrival: { input, starts: route.starts ?? false } }];
+    });
   }
 
   private async advance(stream: string, arrival?: Arrival, signal: AbortSignal = this.runSignal): Promise<WorkflowRecord<unknown>> {

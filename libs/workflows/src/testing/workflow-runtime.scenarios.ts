@@ -72,6 +72,12 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
   const record = (orderId: string): Promise<WorkflowRecord<(typeof demoWorkflow extends { initialState(): infer S } ? S : never)>> =>
     loadWorkflow(store, demoWorkflow, workflowStream('demo', orderId));
   const ended = (orderId: string) => eventually(async () => (await record(orderId)).status !== 'running' && (await record(orderId)).unsent.length === 0);
+  /** The job of attempt `key` was sent, and the advance that sent it recorded so. */
+  const jobSent = (orderId: string, key: string) =>
+    eventually(async () => {
+      const recorded = await record(orderId);
+      return agent.keys.includes(key) && recorded.version > 0 && recorded.unsent.length === 0;
+    });
   const compensations = (): string[] => [...commands.keys, ...agent.keys].filter((key) => key.includes('/compensate/'));
 
   it('runs the three steps in order and completes', async () => {
@@ -283,14 +289,14 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
 
   describe('a crash at any durable step resumes to the same end on restart', () => {
     // The sends, in order: reserve's command (#1), program's job (#2), bind's command (#3); timers are rows written with the decision.
+    // What one advance sends is recorded in its one append at the end: the order's advance sends #1 and #2, the job result's #3.
     it.each<[WorkflowStepPoint, number, number]>([
       ['input-recorded', 1, 0],
       ['decision-recorded', 1, 0],
-      ['decision-recorded', 3, 0],
       ['dispatched', 1, 1],
-      ['dispatched', 2, 1],
+      ['dispatched', 2, 2],
       ['dispatched', 3, 1],
-      ['sent-recorded', 2, 0],
+      ['sent-recorded', 1, 0],
     ])('after %s (#%d): %d output sent twice', async (point, occurrence, sentTwice) => {
       let seen = 0;
       let crashed = false;
@@ -317,11 +323,35 @@ export function workflowRuntimeScenarios(setup: WorkflowScenarioSetup): void {
     });
   });
 
+  it("waits for an instance's end, or only until the caller's own view says it is settled", async () => {
+    agent.silent.add('program/do/1');
+    const runtime = await start();
+    await place('o1');
+    await jobSent('o1', 'program/do/1');
+    await expect(runtime.waitForEnd('demo', 'o1', 50)).rejects.toMatchObject({ code: 'WORKFLOW.WAIT_TIMED_OUT' });
+    // The job never reports: the instance runs on, and the caller's view alone ends the wait.
+    expect(await runtime.waitForEnd('demo', 'o1', 10_000, async () => true)).toBe('running');
+  });
+
+  it("advances the instances an event is routed to in the caller's request (advanceOn), without the workflow's loop", async () => {
+    agent.silent.add('program/do/1');
+    const looping = await start();
+    await place('o1');
+    await jobSent('o1', 'program/do/1');
+    await looping.stop();
+    // A runtime whose loop never runs: only advanceOn can take the job's result.
+    const idle = new WorkflowRuntime({ store, db, owner: 'idle', workflows: [demoWorkflow], commands, jobs: agent, logger: capturingLogger() });
+    await agent.finish('o1', 'program/do/1', true);
+    await idle.advanceOn(await store.headPosition(), new AbortController().signal);
+    expect(commands.keys).toEqual(HAPPY_COMMANDS);
+    expect((await record('o1')).status).toBe('completed');
+  });
+
   it('cancels at the end of the action in flight and undoes what was done', async () => {
     agent.silent.add('program/do/1');
     const runtime = await start();
     await place('o1');
-    await eventually(() => agent.keys.includes('program/do/1'));
+    await jobSent('o1', 'program/do/1');
     const { position } = await runtime.cancel('demo', 'o1', { by: 'admin', reason: 'tenant left' });
     await runtime.waitForPosition(position);
     expect((await record('o1')).state.cancel).toEqual({ by: 'admin', reason: 'tenant left' });

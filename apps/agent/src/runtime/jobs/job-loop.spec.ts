@@ -8,6 +8,8 @@ import { collectingLogger } from '../testing/fake-driver';
 import { eventually, ManualTimers } from '../testing/manual-timers';
 import { JobLoop } from './job-loop';
 
+/** Event-loop turns to wait for what waits on the disk (each save syncs a file and its directory off the loop). */
+const DISK_TURNS = 1_000_000;
 const offer = (jobId: string): JobOffer => ({ jobId, kind: 'discover', params: {}, timeoutSeconds: 60, requestedAt: '2026-01-01T00:00:00Z' });
 
 describe('JobLoop', () => {
@@ -18,6 +20,8 @@ describe('JobLoop', () => {
   let pollCount: number;
   let ran: string[];
   let wakes: number;
+  /** What each result's send saw of its save: whether the file was there as the send began, and once the save ended. */
+  let sends: { jobId: string; savedWhenSent: boolean; saved: boolean }[];
   let finishJob: (() => void) | undefined;
   let loop: JobLoop;
   const stop = () => new AbortController();
@@ -30,6 +34,7 @@ describe('JobLoop', () => {
     pollCount = 0;
     ran = [];
     wakes = 0;
+    sends = [];
     finishJob = undefined;
     const client = {
       nextJobs: (_wait: number, signal?: AbortSignal) => {
@@ -48,24 +53,33 @@ describe('JobLoop', () => {
         return { outcome: 'completed', evidence: { devices: 1 } };
       },
     };
-    loop = new JobLoop({ client, runner, outbox, onResult: () => wakes++, timers, logger: collectingLogger(), random: () => 0.5 });
+    const deliver = (jobId: string, _result: JobResult, saved: Promise<void>) => {
+      const send = { jobId, savedWhenSent: outbox.has(jobId), saved: false };
+      sends.push(send);
+      void saved.then(() => (send.saved = true));
+    };
+    loop = new JobLoop({ client, runner, outbox, deliver, onResult: () => wakes++, timers, logger: collectingLogger(), random: () => 0.5 });
   });
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  it('runs the offered jobs in order and saves each result before announcing it', async () => {
+  it('runs the offered jobs in order, sends each result as it saves it, and polls again once saved', async () => {
     polls = [[offer('j1'), offer('j2')]];
     const controller = stop();
     const running = loop.run(controller.signal);
-    await eventually(() => pollCount === 2);
+    await eventually(() => pollCount === 2, DISK_TURNS);
     expect(ran).toEqual(['j1', 'j2']);
     expect(outbox.pending().map((pending) => pending.jobId)).toEqual(['j1', 'j2']);
-    expect(wakes).toBe(2);
+    expect(sends).toEqual([
+      { jobId: 'j1', savedWhenSent: false, saved: true },
+      { jobId: 'j2', savedWhenSent: false, saved: true },
+    ]);
+    expect(wakes).toBe(0);
     controller.abort();
     await running;
   });
 
   it('does not run again a job whose result is already saved (offered again after a restart)', async () => {
-    outbox.save('j1', { outcome: 'completed', evidence: { devices: 1 } }, new Date());
+    await outbox.save('j1', { outcome: 'completed', evidence: { devices: 1 } }, new Date());
     polls = [[offer('j1')]];
     const controller = stop();
     const running = loop.run(controller.signal);
@@ -77,7 +91,7 @@ describe('JobLoop', () => {
   });
 
   it('does not run again a job whose result it delivered while the poll that offers it again was answered', async () => {
-    outbox.save('j1', { outcome: 'failed', code: 'DRIVER.INJECTED_FAILURE', reason: 'simulated carve failure', evidence: {} }, new Date());
+    await outbox.save('j1', { outcome: 'failed', code: 'DRIVER.INJECTED_FAILURE', reason: 'simulated carve failure', evidence: {} }, new Date());
     outbox.remove('j1');
     polls = [[offer('j1')]];
     const controller = stop();

@@ -13,7 +13,9 @@ export interface JobLoopOptions {
   readonly client: Pick<LedgerClient, 'nextJobs'>;
   readonly runner: { run(job: JobOffer): Promise<JobResult> };
   readonly outbox: ResultOutbox;
-  /** A result was saved: deliver it. */
+  /** A job's result, being saved (`saved`): send it now. */
+  readonly deliver: (jobId: string, result: JobResult, saved: Promise<void>) => void;
+  /** A result saved earlier waits: deliver it. */
   readonly onResult: () => void;
   readonly timers: Timers;
   readonly logger: AgentLogger;
@@ -23,10 +25,11 @@ export interface JobLoopOptions {
 
 /**
  * Asks the ledger for work over an outbound long poll and carries the jobs
- * out one at a time, in the order offered. Each result is saved to the
- * outbox before anything else, so it survives an outage or a restart; a
- * job offered again whose result is already saved (the agent restarted
- * before delivering it) is not run twice. Stopping lets the job in hand
+ * out one at a time, in the order offered. Each result is sent at once
+ * while it is saved to the outbox, before anything else the agent does
+ * after the job (the next poll waits for the save), so it survives an
+ * outage or a restart; a job offered again whose result is already saved
+ * (the agent restarted before delivering it) is not run twice. Stopping lets the job in hand
  * finish and its result be saved; jobs taken but not started are offered
  * again by the ledger after a restart.
  */
@@ -81,13 +84,13 @@ export class JobLoop {
       return;
     }
     const result = await this.options.runner.run(job);
+    const saved = outbox.save(job.jobId, result, new Date(this.options.timers.now()));
+    this.options.deliver(job.jobId, result, saved);
     try {
-      outbox.save(job.jobId, result, new Date(this.options.timers.now()));
+      await saved;
     } catch (error) {
-      // Nowhere to keep it (disk full, state directory gone): the ledger will time the job out, which records it as failed.
-      logger.error(`job ${job.jobId}: its ${result.outcome} result cannot be saved (${(error as Error).message}); it is lost`);
-      return;
+      // Nowhere to keep it (disk full, state directory gone): unless the send in flight delivers it, the ledger will time the job out, which records it as failed.
+      logger.error(`job ${job.jobId}: its ${result.outcome} result cannot be saved (${(error as Error).message}); it is lost unless its first send delivers it`);
     }
-    this.options.onResult();
   }
 }

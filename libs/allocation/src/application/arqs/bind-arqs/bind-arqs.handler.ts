@@ -9,7 +9,7 @@ import { arqStream } from '../../../domain/arq.events';
 import type { BindProgram } from '../../../domain/bind-program';
 import { ArqErrorCodes, ArqInvalidError } from '../../../domain/arq.errors';
 import type { BindRequest } from './arq-patch';
-import type { LiveArq } from '../../../domain/arq.state';
+import type { ArqState, LiveArq } from '../../../domain/arq.state';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory, type ProviderDescription } from '../allocation-directory.port';
 import { assertAccepted, ArqStore, liveOrThrow } from '../arq-store';
 import { capacityConsumer, capacityResources } from '../capacity-quota';
@@ -154,9 +154,12 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
       capacity,
       program,
       carve,
+      // Where the store appends to several streams at once, a carving bind's steps that need no outside party are decided together.
+      ...(carve !== null && program === null && this.atOnce.available ? { decidedTogether: true } : {}),
     };
     const status = await this.workflows.begin(BIND_WORKFLOW, bindId, { requestId: bindId, data, subject: arqStream(arq.uuid) }, NEVER_ABORTED);
-    if (status === 'running') await this.waitForBind(bindId);
+    // The request's own stream says the outcome: bound by the last step, or failed by the last undo, one append before the workflow records its end.
+    if (status === 'running') await this.waitForBind(bindId, async () => isSettledBy(await this.arqs.load(arq.uuid), bindId));
     const state = liveOrThrow(await this.arqs.load(arq.uuid), arq.uuid);
     // Refused at its first step (the request changed since it was checked): say why, as the check would have.
     if (state.binding?.bindId !== bindId) assertAccepted(state, start);
@@ -164,9 +167,9 @@ export class BindArqsHandler implements ICommandHandler<BindArqsCommand> {
   }
 
   /** Waits for a bind workflow to end; one still running after the bind timeout is left to run (Nova hears its outcome). */
-  private async waitForBind(bindId: string): Promise<void> {
+  private async waitForBind(bindId: string, settled?: () => Promise<boolean>): Promise<void> {
     try {
-      await this.workflows.waitForEnd(BIND_WORKFLOW, bindId, this.waitMs);
+      await this.workflows.waitForEnd(BIND_WORKFLOW, bindId, this.waitMs, settled);
     } catch (error) {
       if (!isLedgerError(error) || (error.code !== 'WORKFLOW.WAIT_TIMED_OUT' && error.code !== 'WORKFLOW.NOT_FOUND')) throw error;
     }
@@ -178,6 +181,10 @@ const chargedCapacity = (provider: ProviderDescription): Record<string, number> 
   capacityResources(providerCapacity({ ...provider, parentName: defaultDeployableName(provider.hostname, provider.pciAddress) }));
 
 const isBindRunOrDone = (arq: LiveArq): boolean => arq.state === 'BindStarted' || arq.state === 'Bound';
+
+/** The bind `bindId` of the request ended: bound, or failed. */
+const isSettledBy = (arq: ArqState, bindId: string): boolean =>
+  arq.status === 'live' && arq.binding?.bindId === bindId && (arq.state === 'Bound' || arq.state === 'BindFailed');
 
 /**
  * A failed device or a lost agent refuses the whole patch before anything

@@ -8,6 +8,7 @@ import { boundAttachHandle } from '../../../domain/attach-handle-info';
 import { ALLOCATION_DIRECTORY, type AllocationDirectory } from '../allocation-directory.port';
 import { ArqStore } from '../arq-store';
 import type { BindCommand, CarvedPartitionClaim, ClaimEvidence } from './bind-workflow';
+import { CarveBindTogether } from './carve-bind-together';
 
 /**
  * The commands of the bind workflow, by type: each one idempotent, keyed by
@@ -20,6 +21,7 @@ export class BindWorkflowCommands {
     @Inject(ArqStore) private readonly arqs: ArqStore,
     @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ALLOCATION_DIRECTORY) private readonly directory: AllocationDirectory,
+    @Inject(CarveBindTogether) private readonly together: CarveBindTogether,
   ) {}
 
   handlers(): WorkflowCommandHandlers {
@@ -35,6 +37,9 @@ export class BindWorkflowCommands {
       'inventory.ReserveCarve': (data, context) => this.commands.execute(new ReserveCarveCommand(data, context)),
       'inventory.ReleaseCarve': (data, context) => this.commands.execute(new ReleaseCarveCommand(data, context)).then((released) => ({ released })),
       'inventory.ClaimCarvedPartition': (data, context) => this.claimCarved(data, context),
+      'allocation.StartCarveBind': (data, context) => this.together.start(data, context),
+      'allocation.UndoCarveBindStart': (data, context) => this.together.undo({ ...data, at: at() }, context).then(nothing),
+      'allocation.ClaimCarvedAndBind': (data, context) => this.together.claimAndBind(data, context),
     });
   }
 

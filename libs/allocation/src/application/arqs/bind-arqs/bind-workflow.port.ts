@@ -10,8 +10,11 @@ export type BindWorkflowStatus = 'running' | 'completed' | 'compensated' | 'fail
  */
 export interface BindWorkflows {
   begin(name: string, id: string, start: WorkflowStart, signal: AbortSignal): Promise<BindWorkflowStatus>;
-  /** Resolves once the instance is no longer running; rejects (WORKFLOW.WAIT_TIMED_OUT, WORKFLOW.NOT_FOUND) otherwise. */
-  waitForEnd(name: string, id: string, timeoutMs: number): Promise<BindWorkflowStatus>;
+  /**
+   * Resolves once the instance is no longer running, or once `settled` holds
+   * (then still `running`); rejects (WORKFLOW.WAIT_TIMED_OUT, WORKFLOW.NOT_FOUND) otherwise.
+   */
+  waitForEnd(name: string, id: string, timeoutMs: number, settled?: () => Promise<boolean>): Promise<BindWorkflowStatus>;
 }
 
 export const BIND_WORKFLOWS = Symbol('BIND_WORKFLOWS');

@@ -16,6 +16,7 @@ import type { BoundAttachHandle } from '../../../domain/arq.events';
 import type { ArqBinding } from '../../../domain/arq.state';
 import type { BindProgram, ProgramImage } from '../../../domain/bind-program';
 import { capacityConsumer } from '../capacity-quota';
+import type { CarveBindStartInput, CarveBindUndo } from './carve-bind-together.decision';
 import { programmedVerdict } from './program-region.verdict';
 
 export const BIND_WORKFLOW = 'bind';
@@ -31,6 +32,14 @@ export interface BindStart {
   readonly program: BindProgram | null;
   /** The provider is room to carve a partition (docs/partitions.md): the bind carves one first. Null: it binds what exists. */
   readonly carve?: { readonly profile: string } | null;
+  /**
+   * A carving bind's steps that need no outside party are decided together
+   * (docs/workflows.md, "Decided together"): its start with the capacity
+   * charge and the slices set aside, and its claim with the bound, one
+   * append each. Set only where the store appends to several streams at
+   * once; absent on binds started before, which run the steps one by one.
+   */
+  readonly decidedTogether?: boolean;
 }
 
 /** A bind whose profile names a bitstream: the steps that program see its program. */
@@ -40,6 +49,9 @@ const programs = (data: BindStart): data is ProgrammingBind => data.program !== 
 /** A bind that carves its partition first (`carve` is absent on binds started before partitions: those carve nothing). */
 type CarvingBind = BindStart & { readonly carve: { readonly profile: string } };
 const carves = (data: BindStart): data is CarvingBind => (data.carve ?? null) !== null;
+/** Decided together only with nothing to program: a bind that programs is bound after its program steps, not with its claim. */
+const carvesTogether = (data: BindStart): data is CarvingBind => carves(data) && data.decidedTogether === true && data.program === null;
+const carvesApart = (data: BindStart): data is CarvingBind => carves(data) && !carvesTogether(data);
 
 /** The claim step's evidence: what the device gave this bind. */
 export interface ClaimEvidence {
@@ -55,6 +67,8 @@ export interface CarveEvidence {
 
 /** The evidence the bind's steps read, by step. */
 export type BindEvidence = {
+  /** A bind that carves together: the slices its start set aside. */
+  readonly 'start-bind': ReservedCarve;
   readonly 'claim-handle': ClaimEvidence;
   readonly 'reserve-slices': ReservedCarve;
   readonly 'carve-partition': CarveEvidence;
@@ -83,7 +97,10 @@ export type BindCommand =
   | WorkflowCommand<'inventory.ReleaseAttachHandle', ReleaseAttachHandleCommand['input']>
   | WorkflowCommand<'inventory.ReserveCarve', ReserveCarveCommand['input']>
   | WorkflowCommand<'inventory.ReleaseCarve', ReleaseCarveCommand['input']>
-  | WorkflowCommand<'inventory.ClaimCarvedPartition', CarvedPartitionClaim>;
+  | WorkflowCommand<'inventory.ClaimCarvedPartition', CarvedPartitionClaim>
+  | WorkflowCommand<'allocation.StartCarveBind', CarveBindStartInput>
+  | WorkflowCommand<'allocation.UndoCarveBindStart', Omit<CarveBindUndo, 'at'>>
+  | WorkflowCommand<'allocation.ClaimCarvedAndBind', CarvedPartitionClaim>;
 
 const command = commandsOf<BindCommand>();
 
@@ -109,21 +126,30 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
   steps: [
     {
       name: 'start-bind',
-      do: ({ data }) => command('allocation.StartBind', { uuid: data.arqUuid, bindId: data.bindId, binding: data.binding }),
-      compensate: (context) => command('allocation.FailBind', { uuid: context.data.arqUuid, bindId: context.data.bindId, ...failureOf(context) }),
+      do: ({ data }) =>
+        carvesTogether(data)
+          ? command('allocation.StartCarveBind', { uuid: data.arqUuid, bindId: data.bindId, binding: data.binding, projectId: data.projectId, capacity: data.capacity })
+          : command('allocation.StartBind', { uuid: data.arqUuid, bindId: data.bindId, binding: data.binding }),
+      compensate: (context) => {
+        const { data } = context;
+        return carvesTogether(data)
+          ? command('allocation.UndoCarveBindStart', { arqUuid: data.arqUuid, bindId: data.bindId, deviceUuid: data.binding.deviceUuid, projectId: data.projectId, failure: failureOf(context) })
+          : command('allocation.FailBind', { uuid: data.arqUuid, bindId: data.bindId, ...failureOf(context) });
+      },
       timeoutMs: 30_000,
       retry: { maxAttempts: 3 },
     },
     {
       name: 'charge-capacity',
-      skip: ({ data }) => Object.keys(data.capacity).length === 0,
+      // A bind that carves together charged it in its start.
+      skip: ({ data }) => Object.keys(data.capacity).length === 0 || carvesTogether(data),
       do: ({ data }) =>
         command('quota.Reserve', { project: data.projectId, consumers: [{ consumerId: capacityConsumer(data.arqUuid), resources: data.capacity }] }),
       compensate: ({ data }) => command('quota.Release', { project: data.projectId, consumerIds: [capacityConsumer(data.arqUuid)] }),
       timeoutMs: 30_000,
       retry: { maxAttempts: 1 },
     },
-    stepWhen(carves, {
+    stepWhen(carvesApart, {
       name: 'reserve-slices',
       do: ({ data }) =>
         command('inventory.ReserveCarve', {
@@ -144,7 +170,7 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
         job: {
           hostname: data.binding.hostname,
           kind: 'carve',
-          params: carveParams(data, evidence['reserve-slices']),
+          params: carveParams(data, reservedOf(data, evidence)),
           project: data.projectId,
         },
       }),
@@ -154,7 +180,7 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
         job: {
           hostname: data.binding.hostname,
           kind: 'destroy',
-          params: { deviceUuid: data.binding.deviceUuid, pciAddress: evidence['reserve-slices'].pciAddress, handle: evidence['carve-partition'].handle, reason: 'compensation' },
+          params: { deviceUuid: data.binding.deviceUuid, pciAddress: reservedOf(data, evidence).pciAddress, handle: evidence['carve-partition'].handle, reason: 'compensation' },
           project: data.projectId,
         },
       }),
@@ -166,13 +192,13 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
       name: 'claim-handle',
       do: ({ data, evidence }) =>
         carves(data)
-          ? command('inventory.ClaimCarvedPartition', {
+          ? command(carvesTogether(data) ? 'allocation.ClaimCarvedAndBind' : 'inventory.ClaimCarvedPartition', {
               hostname: data.binding.hostname,
               deviceUuid: data.binding.deviceUuid,
               arqUuid: data.arqUuid,
               bindId: data.bindId,
               projectId: data.projectId,
-              reserved: evidence['reserve-slices'],
+              reserved: reservedOf(data, evidence),
               carved: evidence['carve-partition'],
             })
           : command('inventory.ClaimAttachHandle', {
@@ -211,6 +237,8 @@ export const bindWorkflow = defineStepWorkflow<BindStart, BindCommand, BindEvide
     }),
     {
       name: 'mark-bound',
+      // A bind that carves together was marked bound with its claim.
+      skip: ({ data }) => carvesTogether(data),
       do: ({ data, evidence }) => command('allocation.CompleteBind', { uuid: data.arqUuid, bindId: data.bindId, attachHandle: evidence['claim-handle'].attachHandle }),
       timeoutMs: 30_000,
       retry: { maxAttempts: 3 },
@@ -224,6 +252,9 @@ function claimedRegion(claim: ClaimEvidence | undefined, deviceAddress: string):
   const pciAddress = `${info.domain}:${info.bus}:${info.device}.${info.function}`;
   return info.region_id ? { pciAddress, region: info.region_id } : { pciAddress };
 }
+
+/** The slices set aside for the carve: by the start, for a bind that carves together, else by their own step. */
+const reservedOf = (data: BindStart, evidence: BindEvidence): ReservedCarve => (carvesTogether(data) ? evidence['start-bind'] : evidence['reserve-slices']);
 
 function carveParams(data: BindStart, reserved: ReservedCarve): Record<string, unknown> {
   const { pciAddress, profile, profileId, start } = reserved;
