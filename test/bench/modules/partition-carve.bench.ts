@@ -64,28 +64,31 @@ async function measureCarveBinds(context: BenchContext, ledger: LedgerServer): P
     await client.expect(201, { method: 'POST', path: '/v2/device_profiles', token: admin, body: [{ name: PROFILE, groups: [{ [`resources:${RESOURCE_CLASS}`]: '1' }] }] });
     const carvedOn = new Map<string, number>();
     const latencies: number[] = [];
-    for (let n = 0; n < WARMUP + SAMPLES; n++) {
-      // Untimed: the request, and a room that still has a slice this run has not taken (the agent's fresh report after a carve may not be in yet).
-      const created = await client.expect(201, { method: 'POST', path: '/v2/accelerator_requests', token: nova, body: { device_profile_name: PROFILE } });
-      const arq = (JSON.parse(created.text) as { arqs: Array<{ uuid: string }> }).arqs[0].uuid;
-      const room = (await rooms()).find((deployable) => (carvedOn.get(deployable.rpUuid) ?? 0) < ONE_G_PER_GPU);
-      if (!room) throw new Error(`${RECORD}: no GPU has a 1g.10gb slice left after ${n} carves`);
-      carvedOn.set(room.rpUuid, (carvedOn.get(room.rpUuid) ?? 0) + 1);
-      const started = performance.now();
-      const bindOps = [
-        { op: 'add', path: '/hostname', value: HOSTNAME },
-        { op: 'add', path: '/device_rp_uuid', value: room.rpUuid },
-        { op: 'add', path: '/instance_uuid', value: randomUUID() },
-      ];
-      await client.expect(202, { method: 'PATCH', path: '/v2/accelerator_requests', token: nova, body: { [arq]: bindOps } });
-      await waitFor(`request ${arq} to be Bound`, async () => {
-        const reply = await client.expect(200, { method: 'GET', path: `/v2/accelerator_requests/${arq}`, token: nova });
-        const state = (JSON.parse(reply.text) as { state: string }).state;
-        if (state !== 'Bound' && state !== 'BindStarted') throw new Error(`${RECORD}: request ${arq} went ${state} instead of Bound`);
-        return state === 'Bound';
-      });
-      if (n >= WARMUP) latencies.push(performance.now() - started);
-    }
+    // LEDGER_BENCH_PROFILE_DIR: the ledger's CPU profile over the binds.
+    await ledger.profiled(RECORD, async () => {
+      for (let n = 0; n < WARMUP + SAMPLES; n++) {
+        // Untimed: the request, and a room that still has a slice this run has not taken (the agent's fresh report after a carve may not be in yet).
+        const created = await client.expect(201, { method: 'POST', path: '/v2/accelerator_requests', token: nova, body: { device_profile_name: PROFILE } });
+        const arq = (JSON.parse(created.text) as { arqs: Array<{ uuid: string }> }).arqs[0].uuid;
+        const room = (await rooms()).find((deployable) => (carvedOn.get(deployable.rpUuid) ?? 0) < ONE_G_PER_GPU);
+        if (!room) throw new Error(`${RECORD}: no GPU has a 1g.10gb slice left after ${n} carves`);
+        carvedOn.set(room.rpUuid, (carvedOn.get(room.rpUuid) ?? 0) + 1);
+        const started = performance.now();
+        const bindOps = [
+          { op: 'add', path: '/hostname', value: HOSTNAME },
+          { op: 'add', path: '/device_rp_uuid', value: room.rpUuid },
+          { op: 'add', path: '/instance_uuid', value: randomUUID() },
+        ];
+        await client.expect(202, { method: 'PATCH', path: '/v2/accelerator_requests', token: nova, body: { [arq]: bindOps } });
+        await waitFor(`request ${arq} to be Bound`, async () => {
+          const reply = await client.expect(200, { method: 'GET', path: `/v2/accelerator_requests/${arq}`, token: nova });
+          const state = (JSON.parse(reply.text) as { state: string }).state;
+          if (state !== 'Bound' && state !== 'BindStarted') throw new Error(`${RECORD}: request ${arq} went ${state} instead of Bound`);
+          return state === 'Bound';
+        });
+        if (n >= WARMUP) latencies.push(performance.now() - started);
+      }
+    });
     const p50 = percentile(latencies, 50);
     context.progress(`${RECORD} ${p50.toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms (${SAMPLES} binds each carving a new 1g.10gb, one connection, zero-latency simulated carve)`);
     return [{ name: RECORD, value: p50 }];
