@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
 import { deviceUuidOf } from '@ledger/inventory';
 import { eventually } from '@ledger/processing/testing';
@@ -76,6 +77,23 @@ describe('agent heartbeats over HTTP (embedded SQLite)', () => {
     expect(recovered.body).toMatchObject({ appended: 1 });
     expect(await typesIn(`device-${gpuUuid}`, 'inventory.DeviceHealthChanged')).toBe(2);
     expect((await admin(`/api/v1/devices/${gpuUuid}`, recovered.body.position)).body).toMatchObject({ health: 'ok', healthReason: null });
+  });
+
+  it("answers a heartbeat alike from Node's listener (a plain call) and through Fastify (a chunked one)", async () => {
+    const body = JSON.stringify(beat([ok(GPU), ok(NIC)]));
+    // Transfer-Encoding: chunked is one of the calls the raw listener leaves to Fastify (raw-agent-calls.ts).
+    const chunked = await new Promise<{ status: number; contentType: string | undefined; body: unknown }>((resolve, reject) => {
+      const call = httpRequest(`${ledger.url}/api/v1/hosts/${HOST}/heartbeat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': agentOf(HOST), 'transfer-encoding': 'chunked' } }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body: JSON.parse(text) }));
+      });
+      call.on('error', reject);
+      call.end(body);
+    });
+    const plain = await heartbeat(HOST, JSON.parse(body));
+    expect([plain.status, plain.headers.get('content-type'), plain.body]).toEqual([chunked.status, chunked.contentType, chunked.body]);
+    expect(chunked.status).toBe(200);
   });
 
   it('ignores devices the host has not reported and refuses hosts that never reported', async () => {
