@@ -81,10 +81,23 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and Placement (py
     });
     const candidates = await placement('GET', `/allocation_candidates?${query}`);
     expect(candidates.status).toBe(200);
-    expect(candidates.body.allocation_requests.length).toBeGreaterThan(0);
+    // None: say what the host's tree holds, so a failure shows whether it was reserved, used or missing.
+    if (candidates.body.allocation_requests.length === 0) throw new Error(`no allocation candidates on ${host} for ${query}: ${JSON.stringify(await treeOf(host))}`);
     const chosen = candidates.body.allocation_requests[0] as { allocations: Allocations; mappings: Record<string, string[]> };
     await claim(instance, chosen.allocations, null);
     return { allocations: chosen.allocations, providerOf: (group: number) => chosen.mappings[`_acc${group}`][0] };
+  }
+
+  /** Every provider of `host`'s tree with its inventories (total, reserved) and usages. */
+  async function treeOf(host: string) {
+    const { resource_providers: providers } = (await placement('GET', `/resource_providers?in_tree=${computeNodes[host]}`)).body as { resource_providers: { uuid: string; name: string }[] };
+    return Promise.all(
+      providers.map(async ({ uuid, name }) => ({
+        name,
+        inventories: (await placement('GET', `/resource_providers/${uuid}/inventories`)).body.inventories,
+        usages: (await placement('GET', `/resource_providers/${uuid}/usages`)).body.usages,
+      })),
+    );
   }
 
   /** Placement's PUT /allocations/{instance}, as nova's report client sends it. */

@@ -47,8 +47,10 @@ export function accepts(record: WorkflowRecord<unknown>, arrival: Arrival): bool
  * same outputs again (their ids are their keys) and sends them again, which
  * every port takes as the same send. An arrival that exists only in this
  * call (a start) is recorded before anything is sent, so that a crash
- * cannot lose it; one the log brings (an event) is recorded with the sends,
- * the log bringing it again after a crash. Each append expects the version
+ * cannot lose it, and so is an event that starts an instance, so that the
+ * instance is there to be seen and cancelled while its first step runs; an
+ * event for a running instance is recorded with the sends, the log
+ * bringing it again after a crash. Each append expects the version
  * the record was folded at. Resolves to the record as it stands. `known`, a
  * record of the stream folded earlier, saves reading what it already holds.
  */
@@ -65,7 +67,9 @@ export async function advanceWorkflow<State>(
     let staged: Staged<State> | undefined;
     if (arrival && accepts(record, arrival)) {
       const recorded: WorkflowEvent[] = [{ type: WorkflowEventTypes.inputRecorded, data: { input: arrival.input } }];
-      if (arrival.input.kind === 'event') staged = stage(workflow, nothingStaged(record, arrival.input.id), recorded);
+      // An event for a running instance goes with the sends it causes; one that starts an instance is recorded first, like a
+      // start: until the first send returns (a step may wait long) the instance would otherwise not exist to be seen or cancelled.
+      if (arrival.input.kind === 'event' && record.version > 0) staged = stage(workflow, nothingStaged(record, arrival.input.id), recorded);
       else {
         record = await appendDecided(context, workflow, record, recorded, arrival.input.id);
         context.onStep?.('input-recorded', stream);
