@@ -1,10 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RouteHandlerMethod } from 'fastify';
-import { AUTH_OPTIONS, type AuthOptions, PolicyEnforcer, type Principal } from '@ledger/auth';
+import { AUTH_OPTIONS, type AuthOptions, PolicyEnforcer } from '@ledger/auth';
 import { type AuthenticatedRequest, authorizeRequest, type RouteAccess, routeAccessOf } from '@ledger/auth/nest';
 import { ConfirmUnchangedReportCommand, type InventoryCommandResult } from '@ledger/inventory';
 import { requestBodyDigest } from '../http/request-body-digest';
+import type { RequestIdentity } from '../http/request-ids';
 import { sendError } from '../http/send-error';
 import { requestValidationPipe } from '../http/validation.pipe';
 import { HostReportController } from '../inventory/host-report.controller';
@@ -78,64 +79,68 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
     return dependencies;
   };
 
+  /**
+   * A heartbeat's checks and work, the same whichever way it came in
+   * (Fastify's route, or the raw listener): its answer, or the error to answer.
+   */
+  async function answerHeartbeat(hostname: string, request: AuthenticatedRequest, body: unknown, identity: RequestIdentity): Promise<object> {
+    const parts = app();
+    const principal = await authorizeRequest(request, parts.heartbeatAccess, parts.auth, parts.policy);
+    const heartbeat = (await pipe.transform(body, heartbeatBody)) as HeartbeatRequest;
+    return parts.heartbeats.record(hostname, heartbeat, principal, identity);
+  }
+
+  /**
+   * A report's short cut, the same whichever way it came in: the answer when
+   * its body (`bodyKey` holds its text) is the unchanged one, undefined for a
+   * report that changes something (Nest's handler takes it), or the error.
+   */
+  async function answerUnchangedReport(hostname: string, request: AuthenticatedRequest, bodyKey: object, identity: RequestIdentity): Promise<object | undefined> {
+    const parts = app();
+    const principal = await authorizeRequest(request, parts.reportAccess, parts.auth, parts.policy);
+    const unchanged = await confirmUnchanged(parts.commands, hostname, bodyKey);
+    if (unchanged === undefined) return undefined;
+    metrics?.reportAnswered('shortcut');
+    await parts.sightings.record(hostname, principal, identity);
+    return hostReportResponse(hostname, unchanged);
+  }
+
   async function heartbeat(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const { hostname } = request.params as { hostname: string };
     const failed = failureHandedOver(request.raw);
     if (failed) return answerFailure(failed.error, request, reply);
     try {
-      const parts = app();
-      const principal = await authorizeRequest(request as unknown as AuthenticatedRequest, parts.heartbeatAccess, parts.auth, parts.policy);
-      const body = (await pipe.transform(request.body, heartbeatBody)) as HeartbeatRequest;
-      return await parts.heartbeats.record(hostname, body, principal, request);
+      return await answerHeartbeat(hostnameOf(request), request as unknown as AuthenticatedRequest, request.body, request);
     } catch (error) {
-      sendError(error, request, reply);
-      return reply;
+      return answerFailure(error, request, reply);
     }
   }
 
   function report(nestHandler: RouteHandlerMethod): RouteHandlerMethod {
     return async function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-      const { hostname } = request.params as { hostname: string };
       const failed = failureHandedOver(request.raw);
       if (failed) return answerFailure(failed.error, request, reply);
       try {
-        const parts = app();
-        const principal = await authorizeRequest(request as unknown as AuthenticatedRequest, parts.reportAccess, parts.auth, parts.policy);
-        const unchanged = await confirmUnchanged(parts.commands, hostname, request);
-        if (unchanged !== undefined) {
-          metrics?.reportAnswered('shortcut');
-          await parts.sightings.record(hostname, principal, request);
-          return hostReportResponse(hostname, unchanged);
-        }
+        const answer = await answerUnchangedReport(hostnameOf(request), request as unknown as AuthenticatedRequest, request, request);
+        if (answer !== undefined) return answer;
       } catch (error) {
-        sendError(error, request, reply);
-        return reply;
+        return answerFailure(error, request, reply);
       }
       metrics?.reportAnswered('full');
       return nestHandler.call(this, request, reply);
     };
   }
 
-  /** The raw listener's work: the same checks and services as the handlers above; anything but a success goes to them. */
-  async function serveRaw({ call, hostname, body, ids, raw: rawRequest }: RawAgentCall): Promise<RawOutcome> {
-    const parts = app();
+  /**
+   * The raw listener's work: the same checks and work as the routes above.
+   * A success is its answer; a report that changes something goes to the
+   * route untouched, and an error to be answered goes there with it.
+   */
+  function serveRaw({ call, hostname, body, ids, raw: rawRequest }: RawAgentCall): Promise<RawOutcome> {
     const request: AuthenticatedRequest = { headers: ids.headers as AuthenticatedRequest['headers'], params: { hostname } };
-    let principal: Principal;
-    let heartbeatRequest: HeartbeatRequest | undefined;
-    try {
-      principal = await authorizeRequest(request, call === 'heartbeat' ? parts.heartbeatAccess : parts.reportAccess, parts.auth, parts.policy);
-      if (call === 'heartbeat') heartbeatRequest = (await pipe.transform(body, heartbeatBody)) as HeartbeatRequest;
-    } catch {
-      return HAND_OVER; // refused: Fastify's route checks again and answers the refusal
-    }
     return inCallContext(ids, async (): Promise<RawOutcome> => {
       try {
-        if (heartbeatRequest !== undefined) return { answer: await parts.heartbeats.record(hostname, heartbeatRequest, principal, ids) };
-        const unchanged = await confirmUnchanged(parts.commands, hostname, rawRequest);
-        if (unchanged === undefined) return HAND_OVER; // a changed report: Nest's handler, through the route
-        metrics?.reportAnswered('shortcut');
-        await parts.sightings.record(hostname, principal, ids);
-        return { answer: hostReportResponse(hostname, unchanged) };
+        const answer = call === 'heartbeat' ? await answerHeartbeat(hostname, request, body, ids) : await answerUnchangedReport(hostname, request, rawRequest, ids);
+        return answer === undefined ? HAND_OVER : { answer };
       } catch (failure) {
         return { handOver: true, failure };
       }
@@ -175,7 +180,9 @@ export function serveAgentCallsLean(fastify: FastifyInstance, metrics: LedgerMet
   };
 }
 
-/** A failure of a call's work in the raw listener, answered as this route answers its own. */
+const hostnameOf = (request: FastifyRequest): string => (request.params as { hostname: string }).hostname;
+
+/** An error of a call's checks or work, in the route or handed over by the raw listener, answered as Nest's filter answers it. */
 function answerFailure(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   sendError(error, request, reply);
   return reply;

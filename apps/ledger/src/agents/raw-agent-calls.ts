@@ -25,10 +25,10 @@ export interface RawAgentCall {
 
 /**
  * What answers a call read here: its answer, or `handOver` — the call
- * goes to Fastify as if it came now (a check that failed, a report that is
- * not the unchanged one). `failure`: the call failed after its checks
- * passed, so its work may have happened; Fastify's route answers that
- * error and does nothing else.
+ * goes to Fastify as if it came now (a report that is not the unchanged
+ * one). `failure`: a check refused the call or its work failed (so the work
+ * may have happened); Fastify's route answers that error and does nothing
+ * else, so the answer, its log line and its metric are Fastify's.
  */
 export type RawOutcome = { readonly answer: object } | { readonly handOver: true; readonly failure?: unknown };
 
@@ -154,7 +154,7 @@ export function bodyHandedOver(raw: IncomingMessage, payload: Readable): Readabl
   return stream;
 }
 
-/** The failure a call handed over carries (its work failed): Fastify's route answers it and does nothing else. */
+/** The failure a call handed over carries (refused, or its work failed): Fastify's route answers it and does nothing else. */
 export function failureHandedOver(raw: IncomingMessage): { readonly error: unknown } | undefined {
   return handovers.get(raw)?.failure;
 }
