@@ -23,9 +23,7 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
   let store: EventStore;
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
-  const migDeployables = (hostname: string) => mig.migDeployables(hostname);
-  const room = (hostname: string) => mig.room(hostname);
-  const carvedOn = async (hostname: string): Promise<MigDeployable[]> => (await migDeployables(hostname)).filter((deployable) => !deployable.name.endsWith('_carvable'));
+  const carvedOn = async (hostname: string): Promise<MigDeployable[]> => (await mig.migDeployables(hostname)).filter((deployable) => !deployable.name.endsWith('_carvable'));
   const patch = (arqUuid: string, ops: unknown[]) => ledger.request('PATCH', '/v2/accelerator_requests', { token: nova(), body: { [arqUuid]: ops } });
   const bindCarving = async (hostname: string): Promise<string> => {
     const created = await ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'mig-1g-reclaim' } });
@@ -33,7 +31,7 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
     const arq: string = created.body.arqs[0].uuid;
     const bound = await patch(arq, [
       { op: 'add', path: '/hostname', value: hostname },
-      { op: 'add', path: '/device_rp_uuid', value: (await room(hostname)).rpUuid },
+      { op: 'add', path: '/device_rp_uuid', value: (await mig.room(hostname)).rpUuid },
       { op: 'add', path: '/instance_uuid', value: randomUUID() },
     ]);
     expect(bound.status).toBe(202);
@@ -56,9 +54,9 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
   });
 
   it('reclaims the partition once its request is unbound: claimed for the reclaim, destroyed by the agent, the room whole again', async () => {
-    const deviceUuid = (await room(HOSTS.ok)).deviceUuid;
+    const deviceUuid = (await mig.room(HOSTS.ok)).deviceUuid;
     const arq = await bindCarving(HOSTS.ok);
-    await eventually(async () => (await carvedOn(HOSTS.ok)).length === 1 && (await room(HOSTS.ok)).count === 6);
+    await eventually(async () => (await carvedOn(HOSTS.ok)).length === 1 && (await mig.room(HOSTS.ok)).count === 6);
     await unbind(arq);
     await eventually(async () => (await types(deviceUuid)).includes('inventory.PartitionDestroyed'));
     const events = await deviceEvents(deviceUuid);
@@ -69,7 +67,7 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
     expect(handle).toMatch(/^MIG-/);
     expect(reclaim.map((event) => (event.data as { partition?: { handle: string }; handle?: string }).partition?.handle ?? (event.data as { handle?: string }).handle)).toEqual([handle, handle, handle, handle]);
     expect(reclaim[3]!.data).toMatchObject({ reason: 'reclaimed' });
-    await eventually(async () => (await carvedOn(HOSTS.ok)).length === 0 && (await room(HOSTS.ok)).count === 7);
+    await eventually(async () => (await carvedOn(HOSTS.ok)).length === 0 && (await mig.room(HOSTS.ok)).count === 7);
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
     // The device's timeline tells the partition's life by its handle: carved, claimed, released, idle, held for its reclaim, destroyed.
     let timeline: { type: string; summary: string }[] = [];
@@ -84,7 +82,7 @@ describe('reclaim of idle partitions carved on demand (real simulated agents)', 
   });
 
   it('gives the handle back when the destroy fails, and the partition stays free and offered', async () => {
-    const deviceUuid = (await room(HOSTS.destroyFails)).deviceUuid;
+    const deviceUuid = (await mig.room(HOSTS.destroyFails)).deviceUuid;
     const arq = await bindCarving(HOSTS.destroyFails);
     await eventually(async () => (await carvedOn(HOSTS.destroyFails)).length === 1);
     await unbind(arq);

@@ -22,8 +22,6 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
   let store: EventStore;
   const nova = () => ledger.token({ user: 'nova', project: PROJECT, roles: ['member', 'service'] });
   const admin = (method: string, path: string, body?: unknown) => ledger.request(method, path, { token: ledger.adminToken, body });
-  const migDeployables = (hostname: string) => mig.migDeployables(hostname);
-  const room = (hostname: string) => mig.room(hostname);
   const createArq = async (): Promise<string> => {
     const created = await ledger.request('POST', '/v2/accelerator_requests', { token: nova(), body: { device_profile_name: 'mig-1g' } });
     expect(created.status).toBe(201);
@@ -55,12 +53,12 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
   });
 
   it('offers an empty A100 in MIG mode as room to carve each profile, and no carved partition', async () => {
-    expect((await room(HOSTS.ok)).count).toBe(7);
-    expect((await migDeployables(HOSTS.ok)).map((deployable) => deployable.name)).toEqual([expect.stringMatching(/_1g\.10gb_carvable$/)]);
+    expect((await mig.room(HOSTS.ok)).count).toBe(7);
+    expect((await mig.migDeployables(HOSTS.ok)).map((deployable) => deployable.name)).toEqual([expect.stringMatching(/_1g\.10gb_carvable$/)]);
   });
 
   it('binds a request to the room by carving a GPU instance, then offers it as its own provider, held by the request', async () => {
-    const offered = await room(HOSTS.ok);
+    const offered = await mig.room(HOSTS.ok);
     const arq = await createArq();
     const bound = await bind(arq, HOSTS.ok, offered.rpUuid);
     expect(bound.status).toBe(202);
@@ -75,18 +73,18 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     await eventually(async () => (await deviceEvents(offered.deviceUuid)).includes('inventory.PartitionCarved'));
     let carvedHandle: MigDeployable['attachHandles'][number] | undefined;
     await eventually(async () => {
-      const listed = (await migDeployables(HOSTS.ok)).find((deployable) => deployable.name.endsWith('_1g.10gb_0'));
+      const listed = (await mig.migDeployables(HOSTS.ok)).find((deployable) => deployable.name.endsWith('_1g.10gb_0'));
       carvedHandle = listed && ((await admin('GET', `/api/v1/deployables/${listed.uuid}`)).body as MigDeployable).attachHandles[0];
       return carvedHandle !== undefined;
     });
     // The handle the bind claimed before the report showed it is the one the report brought: identities are derived.
     expect(carvedHandle).toMatchObject({ kind: 'MIG', claimedBy: arq, partition: shown.attach_handle_info.mig_device_uuid });
-    await eventually(async () => (await room(HOSTS.ok)).count === 6);
+    await eventually(async () => (await mig.room(HOSTS.ok)).count === 6);
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
   });
 
   it('ends the bind BindFailed when the carve fails, leaving nothing carved, no slice set aside and no capacity charged', async () => {
-    const offered = await room(HOSTS.carveFails);
+    const offered = await mig.room(HOSTS.carveFails);
     const arq = await createArq();
     const usage = async () => (await admin('GET', `/api/v1/quotas/${PROJECT}`)).body.usage['capacity:memoryGiB'] ?? 0;
     const charged = await usage();
@@ -96,7 +94,7 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(await usage()).toBe(charged);
     const events = await deviceEvents(offered.deviceUuid);
     expect(events).toEqual(['inventory.PartitionCarveReserved', 'inventory.PartitionCarveReleased']);
-    expect((await room(HOSTS.carveFails)).count).toBe(7);
+    expect((await mig.room(HOSTS.carveFails)).count).toBe(7);
     expect(await strandedOn(HOSTS.carveFails)).toEqual([]);
   });
 });
