@@ -83,6 +83,22 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
     expect(await strandedOn(HOSTS.ok)).toEqual([]);
   });
 
+  it("decides the claim over the carve's recorded fact: a carving bind's appends meet no conflict", async () => {
+    // The job-facts reactor records PartitionCarved on the device's stream while the bind claims on it. Both go through the
+    // process's device cache; a fact recorded past it left the claim deciding over a stale state, refused by its expected version.
+    const conflicts = async () => Number(/^ledger_eventstore_append_duration_seconds_count\{outcome="conflict"\} (\d+)/m.exec((await admin('GET', '/metrics')).body)?.[1] ?? 0);
+    const before = await conflicts();
+    for (let bound = 0; bound < 2; bound++) {
+      const offered = await mig.room(HOSTS.ok);
+      const carved = async () => (await deviceEvents(offered.deviceUuid)).filter((type) => type === 'inventory.PartitionCarved').length;
+      const carvedBefore = await carved();
+      const arq = await createArq();
+      expect((await bind(arq, HOSTS.ok, offered.rpUuid)).status).toBe(202);
+      await eventually(async () => (await carved()) === carvedBefore + 1);
+    }
+    expect(await conflicts()).toBe(before);
+  });
+
   it('ends the bind BindFailed when the carve fails, leaving nothing carved, no slice set aside and no capacity charged', async () => {
     const offered = await mig.room(HOSTS.carveFails);
     const arq = await createArq();

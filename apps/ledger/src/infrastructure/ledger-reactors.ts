@@ -6,10 +6,10 @@ import { ArqHolds, arqHoldsReactor } from '@ledger/allocation/nest';
 import { type KeystoneSession, serviceAccess } from '@ledger/auth';
 import { describeServiceEndpoint, type LedgerConfig, NOVA_SERVICE } from '@ledger/config';
 import type { EventStore, StreamLocks } from '@ledger/eventstore';
-import { hostFenceReactor } from '@ledger/inventory';
+import { DEVICE_COMMANDS, hostFenceReactor } from '@ledger/inventory';
 import { cleanJobsReactor, jobFactsReactor } from '@ledger/inventory/job-facts';
 import { RequestJobCommand } from '@ledger/jobs';
-import { deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
+import { type DeviceCommands, deviceCommands, hostDriversCommands } from '@ledger/inventory/nest';
 import type { MessagePublisher } from '@ledger/messaging';
 import type { PlacementReconciler } from '@ledger/placement';
 import type { ProcessorRuntime, Reactor, SqlDatabase } from '@ledger/processing';
@@ -62,7 +62,9 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   }
   if (deps.publisher) reactors.push(kafkaRelayReactor({ publisher: deps.publisher, topicPrefix: config.kafka.topicPrefix }));
-  const devices = deviceCommands(deps.store, { locks: deps.streamLocks });
+  // The inventory's own device commands where this process runs them: a job's fact then keeps the device cache the binds decide
+  // over current (recorded past it, the next claim on the device was refused by its expected version and decided again).
+  const devices = processProvider<DeviceCommands>(deps.moduleRef, DEVICE_COMMANDS) ?? deviceCommands(deps.store, { locks: deps.streamLocks });
   const hostDrivers = hostDriversCommands(deps.store);
   const inventory = new InventoryQueries(deps.readModels);
   reactors.push(
@@ -78,7 +80,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     }),
   );
   // The clean jobs are asked through the conductor's jobs commands (present where ArqHolds is: a conductor process).
-  const commandBus = conductorProvider(deps.moduleRef, ArqHolds) && conductorProvider(deps.moduleRef, CommandBus);
+  const commandBus = processProvider(deps.moduleRef, ArqHolds) && processProvider(deps.moduleRef, CommandBus);
   if (commandBus) {
     reactors.push(
       cleanJobsReactor({
@@ -89,7 +91,7 @@ export function ledgerReactors(config: LedgerConfig, deps: ReactorDependencies):
     );
   }
   // After the configured ones (status lists keep Nova's first).
-  const holds = conductorProvider(deps.moduleRef, ArqHolds);
+  const holds = processProvider(deps.moduleRef, ArqHolds);
   if (holds) reactors.push(arqHoldsReactor({ store: deps.store, holds }));
   else deps.logger.warn('this process runs no conductor: what unbound and deleted requests held is given back by a process that does');
   return reactors;
@@ -109,8 +111,8 @@ function novaEvents(config: LedgerConfig, deps: ReactorDependencies): NovaEvents
   });
 }
 
-/** A provider of the conductor role, or undefined when this process does not run it. */
-function conductorProvider<T>(moduleRef: ModuleRef, type: new (...args: any[]) => T): T | undefined {
+/** A provider of a role this process may not run (the conductor, the inventory's commands), or undefined when it does not. */
+function processProvider<T>(moduleRef: ModuleRef, type: symbol | (new (...args: any[]) => T)): T | undefined {
   try {
     return moduleRef.get(type, { strict: false });
   } catch {
