@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@ledger/eventstore';
 import { deviceStream } from '@ledger/inventory';
+import { jobStream } from '@ledger/jobs';
 import { eventually } from '@ledger/processing/testing';
 import type { TestLedger } from '../support/ledger-app';
 import { type MigDeployable, type MigHosts, startMigHosts } from '../support/mig-hosts';
@@ -84,8 +85,8 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
   });
 
   it("decides the claim over the carve's recorded fact: a carving bind's appends meet no conflict", async () => {
-    // The job-facts reactor records PartitionCarved on the device's stream while the bind claims on it. Both go through the
-    // process's device cache; a fact recorded past it left the claim deciding over a stale state, refused by its expected version.
+    // The bind claims on the device's stream the carve's fact goes to. A fact recorded past the process's device cache (by the
+    // job-facts reactor, before the fact went with the result) left the claim deciding over a stale state, refused by its expected version.
     const conflicts = async () => Number(/^ledger_eventstore_append_duration_seconds_count\{outcome="conflict"\} (\d+)/m.exec((await admin('GET', '/metrics')).body)?.[1] ?? 0);
     const before = await conflicts();
     for (let bound = 0; bound < 2; bound++) {
@@ -97,6 +98,13 @@ describe('partitions carved on demand in the bind (real simulated agents)', () =
       await eventually(async () => (await carved()) === carvedBefore + 1);
     }
     expect(await conflicts()).toBe(before);
+    // The carve's fact went in its result's own append (docs/workflows.md, "Decided together"), not after it.
+    const carved = (await store.readStream(deviceStream((await mig.room(HOSTS.ok)).deviceUuid))).filter((event) => event.type === 'inventory.PartitionCarved');
+    expect(carved.length).toBeGreaterThanOrEqual(2);
+    for (const fact of carved) {
+      const [completed] = (await store.readStream(jobStream((fact.data as { jobId: string }).jobId))).filter((event) => event.type === 'jobs.JobCompleted');
+      expect(fact.position).toBe(completed.position + 1);
+    }
   });
 
   it('ends the bind BindFailed when the carve fails, leaving nothing carved, no slice set aside and no capacity charged', async () => {

@@ -15,4 +15,5 @@ export * from './application/request-program-job/request-program-job.command';
 export * from './application/dispatch-job/job-offer';
 export * from './application/dispatch-job/dispatch-job.command';
 export * from './application/record-job-result/record-job-result.command';
+export * from './application/record-job-result/job-result-facts.port';
 export * from './application/time-out-job/time-out-job.command';

@@ -2,3 +2,4 @@
 // Nest-free face is ./index (@ledger/jobs).
 export * from './application/job.reader';
 export * from './application/jobs.module';
+export * from './application/record-job-result/record-job-result.handler';

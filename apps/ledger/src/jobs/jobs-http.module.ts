@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '@ledger/jobs/nest';
+import { JobResultFactsModule } from './job-result-facts.module';
 import { ConsistencyService } from '../http/consistency.service';
 import { inventoryQueriesProvider } from '../inventory/inventory-queries.provider';
 import { HostDriversController } from './host-drivers.controller';
@@ -17,7 +18,7 @@ import { NextJobsLongPoll } from './next-jobs.long-poll';
  * JobReader (the app imports it in the conductor role too; Nest keeps one instance).
  */
 @Module({
-  imports: [JobsModule],
+  imports: [JobsModule, JobResultFactsModule],
   controllers: [HostJobsController, JobsController, HostDriversController],
   providers: [jobQueriesProvider, jobsWaitingProvider, inventoryQueriesProvider, ConsistencyService, JobArrivals, NextJobsLongPoll],
 })

@@ -69,7 +69,7 @@ export class JobsController {
     if (job.status === 'none') throw jobNotFound(id);
     if (!isAdmin(principal) && principal.host !== job.hostname) throw wrongHost(principal.host, job.hostname);
     const result = await this.commands.execute(new RecordJobResultCommand({ jobId: id, ...body }, commandContext(principal, request)));
-    if (result.position !== null) await this.advanceWorkflowsOn(result.position);
+    if (result.position !== null) await this.advanceWorkflowsOn(result.position, result.appended);
     return { jobId: id, state: result.state.status, position: result.position };
   }
 
@@ -80,8 +80,8 @@ export class JobsController {
    * it. The result is recorded whatever happens here: the workflow's own
    * loop takes it from the log otherwise.
    */
-  private async advanceWorkflowsOn(position: number): Promise<void> {
-    await this.workflows?.advanceOn(position, NEVER_ABORTED).catch((error: unknown) => {
+  private async advanceWorkflowsOn(position: number, appended: number): Promise<void> {
+    await this.workflows?.advanceOn({ last: position, count: appended }, NEVER_ABORTED).catch((error: unknown) => {
       this.logger.warn(`the workflows did not take the job result at position ${position} at once (${(error as Error)?.message ?? error}); their loops will`);
     });
   }

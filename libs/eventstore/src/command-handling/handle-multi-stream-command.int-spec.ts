@@ -65,6 +65,17 @@ describe('handleMultiStreamCommand', () => {
     expect(roles.quota.cache.get(roles.quota.stream)).toEqual({ state: { used: 2 }, version: 2 });
   });
 
+  it("records a participant's events with its own context when it has one (a fact recorded as its requester asked it)", async () => {
+    const roles = participants();
+    const requester = { actor: { ...contractActor, user: 'requester' }, correlationId: 'request-0', causationId: 'request-1' };
+    await handleMultiStreamCommand(store, { ...roles, quota: { ...roles.quota, context: requester } }, claim('vm-1'), context);
+    const [claimed] = await store.readStream(roles.slot.stream);
+    const [charged] = await store.readStream(roles.quota.stream);
+    expect(claimed.metadata).toMatchObject({ correlationId: 'request-1', actor: contractActor });
+    expect(charged.metadata).toMatchObject({ correlationId: 'request-0', causationId: 'request-1', actor: { user: 'requester' } });
+    expect(charged.position).toBe(claimed.position + 1);
+  });
+
   it('reloads and decides again when another writer moved one of the streams in between', async () => {
     const roles = participants();
     const quotaSeen: number[] = [];

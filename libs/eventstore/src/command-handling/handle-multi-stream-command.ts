@@ -13,6 +13,8 @@ export interface Participant<State, Event extends DomainEvent> {
   readonly decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'initialState'>;
   /** Keeps folded states between calls, as for handleCommand. */
   readonly cache?: AggregateCache<State>;
+  /** The metadata of this participant's events when it is not the command's: a fact recorded in another's append, as its own requester asked it. */
+  readonly context?: CommandContext;
 }
 
 // `any` lets each role keep its own state and event types; the mapped types below recover them.
@@ -101,7 +103,7 @@ export async function handleMultiStreamCommand<P extends Participants>(
     if (appending.length === 0) return resultOf(loaded, decision, 0, undefined);
     const appends: StreamAppend[] = appending.map((role) => ({
       stream: participants[role].stream,
-      events: toNewEvents(decision[role] ?? [], context, options.schemaVersions),
+      events: toNewEvents(decision[role] ?? [], participants[role].context ?? context, options.schemaVersions),
       expected: loaded.versions[role],
     }));
     try {

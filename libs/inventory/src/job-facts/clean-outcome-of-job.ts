@@ -8,7 +8,7 @@ import type { CleanStep } from '../domain/inventory.events';
 export const cleanJobId = (deviceUuid: string, attempt: number): string => uuidV5(NAMESPACE_LEDGER, `clean/${deviceUuid.toLowerCase()}/${attempt}`);
 
 /** What a finished clean job means on the device's stream: its handles offered again, or clean-failed with the reason. */
-export function cleanOutcomeOfJob(requested: RecordedEvent & JobRequested, finished: RecordedEvent & (JobCompleted | JobFailed)): RecordCleaned | RecordCleanFailed | undefined {
+export function cleanOutcomeOfJob(requested: RecordedEvent & JobRequested, finished: JobCompleted | JobFailed): RecordCleaned | RecordCleanFailed | undefined {
   if (requested.data.kind !== 'clean') return undefined;
   const { deviceUuid, attempt } = requested.data.params as CleanParams;
   const common = { deviceUuid, attempt, jobId: requested.data.jobId, ran: stepsOf(finished.data.evidence) };

@@ -30,7 +30,7 @@ type JobFactCommon = Pick<DeviceJobCommand, 'deviceUuid' | 'hostname' | 'jobId' 
  */
 export function deviceFactOfJob(
   requested: RecordedEvent & JobRequested,
-  finished: RecordedEvent & (JobCompleted | JobFailed),
+  finished: JobCompleted | JobFailed,
 ): DeviceJobCommand | RecordPartitionCarved | RecordPartitionDestroyed | undefined {
   const { kind, params, hostname, jobId } = requested.data;
   const common: JobFactCommon = { deviceUuid: (params as { deviceUuid: string }).deviceUuid, hostname, jobId, requestedBy: requesterOf(requested) };

@@ -5,3 +5,4 @@ export * from './device-fact-of-job';
 export * from './driver-outcome-of-job';
 export * from './clean-jobs.reactor';
 export * from './clean-outcome-of-job';
+export * from './device-facts-of-results';

@@ -1,10 +1,12 @@
-import { type CommandContext, handleCommand } from '@ledger/eventstore';
-import { type JobCommand, jobDecider, jobStream } from '@ledger/jobs';
+import { AggregateCache, type CommandContext, deciderCommandHandler, handleCommand, StreamLocks } from '@ledger/eventstore';
+import { type JobCommand, jobDecider, jobStream, RecordJobResultCommand } from '@ledger/jobs';
+import { RecordJobResultHandler } from '@ledger/jobs/nest';
 import { openSqliteSqlDatabase, ReactorRuntime, type SqlDatabase } from '@ledger/processing';
 import { capturingLogger, eventually, InMemoryEventStore } from '@ledger/processing/testing';
 import { deviceCommands } from '../application/device-commands';
 import { hostDriversCommands } from '../application/host-drivers-commands';
 import { deviceStream, hostStream } from '../domain/streams';
+import { deviceFactsOfJobResults } from './device-facts-of-results';
 import { jobFactsReactor } from './job-facts.reactor';
 
 const DEVICE = '17107e20-ed18-50ad-92a6-e82078f0e0f2';
@@ -89,6 +91,17 @@ describe('the job-facts reactor (SQLite checkpoints)', () => {
       },
       metadata: { actor: ops.actor, correlationId: 'req-ops-1', causationId: completed.id },
     });
+  });
+
+  it("finds a fact recorded in its result's own append (deviceFactsOfJobResults) and appends nothing", async () => {
+    await run(ops, request(1, 'program', { deployableUuid: DEPLOYABLE, image, bitstreamId: BITSTREAM }));
+    const jobs = deciderCommandHandler(store, { decider: jobDecider, streamOf: (command: JobCommand) => jobStream(command.jobId), locks: new StreamLocks() });
+    const results = new RecordJobResultHandler(jobs, store, new StreamLocks(), deviceFactsOfJobResults(new AggregateCache()));
+    await results.execute(new RecordJobResultCommand({ jobId: job(1), outcome: 'completed', evidence: { functionId: FUNCTION, sha256: SHA } }, ops));
+    const [completed] = (await store.readStream(jobStream(job(1)))).slice(-1);
+    expect(await deviceFacts()).toMatchObject([{ type: 'inventory.RegionProgrammed', position: completed.position + 1, metadata: { actor: ops.actor, correlationId: 'req-ops-1' } }]);
+    await caughtUp();
+    expect(await deviceFacts()).toHaveLength(1);
   });
 
   it('records a failed program with what the agent read back, a shell load and configured VFs; other jobs make no fact', async () => {

@@ -5,8 +5,7 @@ import type { RecordCleaned, RecordCleanFailed } from '../domain/device-cleaning
 import type { DeviceJobCommand } from '../domain/device-job-facts';
 import type { RecordPartitionCarved, RecordPartitionDestroyed } from '../domain/partitioning/device-partitions';
 import type { RecordDriverOutcome } from '../domain/host-drivers.decider';
-import { cleanOutcomeOfJob } from './clean-outcome-of-job';
-import { deviceFactOfJob } from './device-fact-of-job';
+import { deviceFactOf } from './device-facts-of-results';
 import { driverOutcomeOfJob } from './driver-outcome-of-job';
 
 export interface JobFactsPorts {
@@ -51,7 +50,7 @@ export function jobFactsReactor(ports: JobFactsPorts): Reactor {
       const context: CommandContext = { actor, correlationId, causationId: finished.id };
       const driverOutcome = driverOutcomeOfJob(asked, finished);
       if (driverOutcome) return void (await ports.recordDriverOutcome(driverOutcome, context));
-      const deviceFact = cleanOutcomeOfJob(asked, finished) ?? deviceFactOfJob(asked, finished);
+      const deviceFact = deviceFactOf(asked, finished);
       if (deviceFact) await ports.recordDeviceFact(deviceFact, context);
     },
   };

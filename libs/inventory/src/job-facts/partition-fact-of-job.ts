@@ -13,7 +13,7 @@ const integerOrNull = (value: unknown): number | null => (Number.isSafeInteger(v
  */
 export function partitionFactOfJob(
   requested: RecordedEvent & JobRequested,
-  finished: RecordedEvent & (JobCompleted | JobFailed),
+  finished: JobCompleted | JobFailed,
   requestedBy: DeviceJobRequester,
 ): RecordPartitionCarved | RecordPartitionDestroyed | undefined {
   const { kind, hostname, jobId } = requested.data;

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
-import { type AggregateCache, type CommandContext, type DeciderCommandHandler, deciderCommandHandler, EVENT_STORE, type EventStore, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
+import { type AggregateCache, type CommandContext, type DeciderCommandHandler, deciderCommandHandler, EVENT_STORE, type EventStore, type RecordedEvent, STREAM_LOCKS, type StreamLocks } from '@ledger/eventstore';
 import type { JobCommand } from '../domain/job.commands';
 import { jobDecider } from '../domain/job.decider';
 import { JOB_EVENT_SCHEMA_VERSIONS, type JobEvent, jobStream } from '../domain/job.events';
@@ -43,5 +43,10 @@ export const jobCommandsProvider: Provider = {
  */
 async function correlatedWithRequest(store: EventStore, jobId: string, callerContext: CommandContext): Promise<CommandContext> {
   const [requested] = await store.readStream(jobStream(jobId), { max: 1 });
-  return requested ? { ...callerContext, correlationId: requested.metadata.correlationId, causationId: callerContext.causationId ?? callerContext.correlationId } : callerContext;
+  return requested ? correlatedWith(requested, callerContext) : callerContext;
+}
+
+/** The caller's context on the job's request's correlation, caused by the caller's request. */
+export function correlatedWith(requested: RecordedEvent, callerContext: CommandContext): CommandContext {
+  return { ...callerContext, correlationId: requested.metadata.correlationId, causationId: callerContext.causationId ?? callerContext.correlationId };
 }

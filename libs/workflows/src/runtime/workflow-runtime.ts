@@ -98,17 +98,19 @@ export class WorkflowRuntime {
   }
 
   /**
-   * Advances now, in the caller's request, the instances the event at
-   * `position` is an input of (a job's result the agent just posted),
-   * rather than when each workflow's loop reads it: what the workflow does
-   * next (a bind's claim) is done before the caller answers, and before
-   * whatever its client sends next (the agent's fresh report). Resolves once
-   * they were advanced; the loops later find them so.
+   * Advances now, in the caller's request, the instances the events of one
+   * append are inputs of (a job's result the agent just posted, with the
+   * fact recorded beside it), rather than when each workflow's loop reads
+   * them: what the workflow does next (a bind's claim) is done before the
+   * caller answers, and before whatever its client sends next (the agent's
+   * fresh report). `appended`: the append's last position and its count of
+   * events. Resolves once they were advanced; the loops later find them so.
    */
-  async advanceOn(position: number, signal: AbortSignal): Promise<void> {
-    const [event] = (await this.options.store.readAll({ after: position - 1, max: 1 })).events;
-    if (event?.position !== position) return;
-    await Promise.all(this.pool.workers.map((worker) => worker.advanceOnEvent(event, signal)));
+  async advanceOn(appended: { readonly last: number; readonly count: number }, signal: AbortSignal): Promise<void> {
+    const { events } = await this.options.store.readAll({ after: appended.last - appended.count, max: appended.count });
+    for (const event of events.filter((read) => read.position <= appended.last)) {
+      await Promise.all(this.pool.workers.map((worker) => worker.advanceOnEvent(event, signal)));
+    }
   }
 
   /**

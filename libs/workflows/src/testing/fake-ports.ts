@@ -38,7 +38,7 @@ export class FakeAgentPort implements WorkflowJobPort {
   readonly silent = new Set<string>();
 
   constructor(
-    private readonly store: Pick<EventStore, 'append'>,
+    private readonly store: Pick<EventStore, 'append' | 'appendMany'>,
     private readonly workflow = 'demo',
   ) {}
 
@@ -49,13 +49,16 @@ export class FakeAgentPort implements WorkflowJobPort {
   }
 
   /** Reports the job of attempt `key` of instance `workflowId` finished (as the agent would, late or early). */
-  async finish(workflowId: string, key: string, ok: boolean): Promise<void> {
+  /** Records the job's result; `withFact`, also a fact of another stream after it in the same append (as a device job's is). Resolves to the append's last position. */
+  async finish(workflowId: string, key: string, ok: boolean, withFact = false): Promise<number> {
     const jobId = workflowJobId(`${workflowStream(this.workflow, workflowId)}/${key}`);
     const origin = { workflow: this.workflow, workflowId, key };
     const result = ok
       ? testEvent('jobs.JobCompleted', { jobId, origin, evidence: { key, ok } })
       : testEvent('jobs.JobFailed', { jobId, origin, code: 'DEMO.AGENT_FAILED', reason: `agent failed ${key}`, evidence: { key, ok } });
-    await this.store.append(`job-${jobId}`, [result], { expected: 'any' });
+    const fact = { stream: `fact-${jobId}`, events: [testEvent('test.FactOfJob', { jobId })], expected: 'any' as const };
+    const appended = await this.store.appendMany([{ stream: `job-${jobId}`, events: [result], expected: 'any' }, ...(withFact ? [fact] : [])]);
+    return appended[appended.length - 1].position;
   }
 
   get keys(): string[] {
