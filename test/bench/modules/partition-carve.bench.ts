@@ -7,6 +7,8 @@ import { createDrivers } from '../../../apps/agent/src/drivers/create-drivers';
 import { runCommand } from '../../../apps/agent/src/drivers/run-command';
 import { Agent } from '../../../apps/agent/src/runtime/agent';
 import type { AgentLogger } from '../../../apps/agent/src/runtime/agent-logger';
+import { openEventStore, type RecordedEvent } from '@ledger/eventstore';
+import { jobStream } from '@ledger/jobs';
 import type { BenchContext } from '../bench-context';
 import type { BenchModule, Measurement } from '../bench-module';
 import { ADMIN, novaOf } from '../fixtures/cyborg-v2-flow';
@@ -64,6 +66,7 @@ async function measureCarveBinds(context: BenchContext, ledger: LedgerServer): P
     await client.expect(201, { method: 'POST', path: '/v2/device_profiles', token: admin, body: [{ name: PROFILE, groups: [{ [`resources:${RESOURCE_CLASS}`]: '1' }] }] });
     const carvedOn = new Map<string, number>();
     const latencies: number[] = [];
+    const timed: TimedBind[] = [];
     // LEDGER_BENCH_PROFILE_DIR: the ledger's CPU profile over the binds.
     await ledger.profiled(RECORD, async () => {
       for (let n = 0; n < WARMUP + SAMPLES; n++) {
@@ -74,28 +77,90 @@ async function measureCarveBinds(context: BenchContext, ledger: LedgerServer): P
         if (!room) throw new Error(`${RECORD}: no GPU has a 1g.10gb slice left after ${n} carves`);
         carvedOn.set(room.rpUuid, (carvedOn.get(room.rpUuid) ?? 0) + 1);
         const started = performance.now();
+        const sentAt = wallClock();
         const bindOps = [
           { op: 'add', path: '/hostname', value: HOSTNAME },
           { op: 'add', path: '/device_rp_uuid', value: room.rpUuid },
           { op: 'add', path: '/instance_uuid', value: randomUUID() },
         ];
         await client.expect(202, { method: 'PATCH', path: '/v2/accelerator_requests', token: nova, body: { [arq]: bindOps } });
+        const answeredAt = wallClock();
         await waitFor(`request ${arq} to be Bound`, async () => {
           const reply = await client.expect(200, { method: 'GET', path: `/v2/accelerator_requests/${arq}`, token: nova });
           const state = (JSON.parse(reply.text) as { state: string }).state;
           if (state !== 'Bound' && state !== 'BindStarted') throw new Error(`${RECORD}: request ${arq} went ${state} instead of Bound`);
           return state === 'Bound';
         });
-        if (n >= WARMUP) latencies.push(performance.now() - started);
+        if (n >= WARMUP) {
+          latencies.push(performance.now() - started);
+          timed.push({ arq, sentAt, answeredAt, shownAt: wallClock() });
+        }
       }
     });
     const p50 = percentile(latencies, 50);
+    const phases = await phasesOf(ledger, timed);
     context.progress(`${RECORD} ${p50.toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms (${SAMPLES} binds each carving a new 1g.10gb, one connection, zero-latency simulated carve)`);
-    return [{ name: RECORD, value: p50 }];
+    context.progress(`${RECORD} phases: ${phases}`);
+    return [{ name: RECORD, value: p50, notes: `p50 of each phase: ${phases}` }];
   } finally {
     client.close();
     await agent.stop();
     rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** A timed bind, by this process's wall clock (ms, fractional). */
+interface TimedBind {
+  readonly arq: string;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly shownAt: number;
+}
+
+const wallClock = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Where a bind's time goes, from the times the ledger's store stamped on its
+ * events as each append was asked (to the millisecond, before its commit)
+ * and this process's own: the PATCH sent, the
+ * workflow's start recorded, the bind started (request, quota and slices in
+ * one append), the carve job requested, dispatched to the agent's poll, its
+ * result recorded (with the carve's fact), the request Bound (with the
+ * claim), the PATCH answered, the GET showing Bound. The p50 of each step.
+ */
+async function phasesOf(ledger: LedgerServer, binds: readonly TimedBind[]): Promise<string> {
+  const store = await openEventStore({ kind: 'sqlite', file: join(ledger.dataDir, 'events.sqlite') });
+  try {
+    const at = (event: RecordedEvent | undefined): number => (event ? Date.parse(event.recordedAt) : Number.NaN);
+    const steps = ['workflow start', 'bind started', 'job requested', 'dispatched', 'result', 'bound', 'PATCH answered', 'GET shown'];
+    const spans: number[][] = steps.map(() => []);
+    for (const bind of binds) {
+      const arqEvents = await store.readStream(`arq-${bind.arq}`);
+      const started = arqEvents.find((event) => event.type === 'allocation.ArqBindStarted');
+      const bindId = (started?.data as { bindId?: string; deviceUuid?: string } | undefined)?.bindId;
+      const deviceUuid = (started?.data as { deviceUuid?: string } | undefined)?.deviceUuid;
+      if (!bindId || !deviceUuid) continue;
+      const [workflowStart] = await store.readStream(`workflow-bind-${bindId}`, { max: 1 });
+      const carved = (await store.readStream(`device-${deviceUuid.toLowerCase()}`)).find(
+        (event) => event.type === 'inventory.PartitionCarved' && (event.data as { bindId?: string }).bindId === bindId,
+      );
+      const job = carved ? await store.readStream(jobStream((carved.data as { jobId: string }).jobId)) : [];
+      const times = [
+        bind.sentAt,
+        at(workflowStart),
+        at(started),
+        at(job.find((event) => event.type === 'jobs.JobRequested')),
+        at(job.find((event) => event.type === 'jobs.JobDispatched')),
+        at(job.find((event) => event.type === 'jobs.JobCompleted')),
+        at(arqEvents.find((event) => event.type === 'allocation.ArqBound')),
+        bind.answeredAt,
+        bind.shownAt,
+      ];
+      steps.forEach((_, index) => spans[index].push(times[index + 1] - times[index]));
+    }
+    return steps.map((step, index) => `${step} +${percentile(spans[index].filter(Number.isFinite), 50).toFixed(1)}`).join(', ');
+  } finally {
+    await store.close();
   }
 }
 
