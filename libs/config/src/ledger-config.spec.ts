@@ -99,7 +99,9 @@ describe('loadLedgerConfig', () => {
   });
 
   it('snapshots the as-of read models every 25,000 events and every 60 minutes unless told otherwise (0: never)', () => {
-    expect(loadLedgerConfig({})).toMatchObject({ snapshotEveryEvents: 25_000, snapshotEveryMinutes: 60 });
+    expect(loadLedgerConfig({})).toMatchObject({ snapshotEveryEvents: 25_000, snapshotEveryMinutes: 60, snapshotKeep: 0 });
+    expect(loadLedgerConfig({ LEDGER_SNAPSHOT_KEEP: '24' })).toMatchObject({ snapshotKeep: 24 });
+    expect(() => loadLedgerConfig({ LEDGER_SNAPSHOT_KEEP: '-1' })).toThrow(/LEDGER_SNAPSHOT_KEEP/);
     expect(loadLedgerConfig({ LEDGER_SNAPSHOT_EVERY_EVENTS: '0', LEDGER_SNAPSHOT_EVERY_MINUTES: '5' })).toMatchObject({ snapshotEveryEvents: 0, snapshotEveryMinutes: 5 });
     expect(() => loadLedgerConfig({ LEDGER_SNAPSHOT_EVERY_EVENTS: '-1' })).toThrow(/LEDGER_SNAPSHOT_EVERY_EVENTS/);
   });

@@ -180,6 +180,13 @@ export interface LedgerConfig {
    */
   readonly snapshotEveryEvents: number;
   readonly snapshotEveryMinutes: number;
+  /**
+   * LEDGER_SNAPSHOT_KEEP (0: all): the snapshots of each read model kept,
+   * newest first; after each new one, older ones and those of other
+   * projection versions are deleted. A snapshot is the size of its read
+   * model, so this bounds the directory.
+   */
+  readonly snapshotKeep: number;
   /** LEDGER_PLACEMENT_*: the Placement reconciler (placement-config.ts). */
   readonly placement: PlacementConfig;
   /** LEDGER_BITSTREAM_*: bitstream registration (bitstream-config.ts). */
@@ -254,6 +261,7 @@ export function loadLedgerConfig(env: Env = process.env, cwd = process.cwd()): L
     auditVerifyThreads: integerSetting(env, 'LEDGER_AUDIT_VERIFY_THREADS', 0, 0, 256),
     snapshotEveryEvents: integerSetting(env, 'LEDGER_SNAPSHOT_EVERY_EVENTS', 25_000, 0, 100_000_000),
     snapshotEveryMinutes: integerSetting(env, 'LEDGER_SNAPSHOT_EVERY_MINUTES', 60, 0, 10_080),
+    snapshotKeep: integerSetting(env, 'LEDGER_SNAPSHOT_KEEP', 0, 0, 1_000_000),
     placement: loadPlacementConfig(env, auth.keystone !== undefined),
     bitstreams: loadBitstreamConfig(env, dataDir, cwd),
     kafka: loadKafkaConfig(env),

@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import type { LedgerConfig } from '@ledger/config';
 import { EVENT_STORE, type EventStore } from '@ledger/eventstore';
-import { SnapshotTaker } from '@ledger/processing';
+import { type SnapshotFile, SnapshotTaker } from '@ledger/processing';
 import { LEDGER_CONFIG } from '../infrastructure/tokens';
 import { AS_OF_PROJECTIONS } from './as-of-views';
 import { dataDirSnapshots } from './read-model-snapshots';
@@ -12,8 +12,9 @@ const LOOK_EVERY_MS = 5_000;
 /**
  * The processors role's snapshot taker: every LEDGER_SNAPSHOT_EVERY_EVENTS
  * of the log and every LEDGER_SNAPSHOT_EVERY_MINUTES, the read models that
- * answer `asOf` are written to data/snapshots (docs/audit.md, "Snapshots").
- * Both settings 0: nothing is taken.
+ * answer `asOf` are written to data/snapshots (docs/audit.md, "Snapshots"),
+ * keeping the newest LEDGER_SNAPSHOT_KEEP of each (0: all). Both intervals
+ * 0: nothing is taken.
  */
 @Injectable()
 class SnapshotTaking implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,10 +29,11 @@ class SnapshotTaking implements OnApplicationBootstrap, BeforeApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const { snapshotEveryEvents: everyEvents, snapshotEveryMinutes } = this.config;
+    const { snapshotEveryEvents: everyEvents, snapshotEveryMinutes, snapshotKeep: keep } = this.config;
     if (everyEvents === 0 && snapshotEveryMinutes === 0) return;
     const snapshots = dataDirSnapshots(this.config, this.store);
-    this.taker = new SnapshotTaker({ store: this.store, snapshots, processors: AS_OF_PROJECTIONS, everyEvents, everyMs: snapshotEveryMinutes * 60_000 });
+    const onPruned = (file: SnapshotFile) => this.logger.log(`deleted the snapshot of ${file.projection} v${file.version} at position ${file.position} (LEDGER_SNAPSHOT_KEEP=${keep})`);
+    this.taker = new SnapshotTaker({ store: this.store, snapshots, processors: AS_OF_PROJECTIONS, everyEvents, everyMs: snapshotEveryMinutes * 60_000, keep, onPruned });
     this.timer = setInterval(() => void this.takeDue(), LOOK_EVERY_MS);
     this.timer.unref();
   }

@@ -136,6 +136,27 @@ describe('read-model snapshots', () => {
     expect(refused).toEqual([expect.objectContaining({ position: 20, reason: 'checkpoint-mismatch' })]);
   });
 
+  it('keep the newest N of each read model when told to, deleting the older ones and those of other versions', async () => {
+    const store = await logOf(45);
+    const old = new SnapshotTaker({ store, snapshots: new ReadModelSnapshots(store, files), processors: [streamCounterProjection({ version: 2 })], everyEvents: 20, everyMs: 0 });
+    await old.takeDue();
+    await old.close();
+    const pruned: number[] = [];
+    const taker = new SnapshotTaker({ store, snapshots: new ReadModelSnapshots(store, files), processors: [counter], everyEvents: 10, everyMs: 0, keep: 2, onPruned: (file) => pruned.push(file.position) });
+    expect((await taker.takeDue()).map((file) => file.position)).toEqual([10, 20, 30, 40]);
+    await taker.close();
+    expect(files.list(counter.name, counter.version).map((file) => file.position)).toEqual([40, 30]);
+    expect(files.list(counter.name, 2)).toEqual([]);
+    expect(pruned.sort((a, b) => a - b)).toEqual([10, 20, 20, 40]);
+    // A read before the oldest kept one replays from position 0; one after it starts from it. Both answer as a full replay.
+    const byReplay = new AsOfRebuilds(store);
+    const withSnapshots = new AsOfRebuilds(store, 4, new ReadModelSnapshots(store, files));
+    for (const position of [15, 35]) {
+      expect(await withSnapshots.read(counter, { position }, readStreamCounts)).toEqual(await byReplay.read(counter, { position }, readStreamCounts));
+    }
+    await Promise.all([byReplay.close(), withSnapshots.close()]);
+  });
+
   it('of another projection version are not used', async () => {
     const store = await logOf(20);
     const taker = new SnapshotTaker({ store, snapshots: new ReadModelSnapshots(store, files), processors: [counter], everyEvents: 10, everyMs: 0 });

@@ -60,6 +60,11 @@ export class ReadModelSnapshots implements SnapshotSource {
     return this.files.write(processor.name, processor.version, checkpoint.position, (path) => writeSqliteSqlDatabase(db, path));
   }
 
+  /** Deletes `processor`'s snapshots past its newest `keep`, and those of its other versions (SnapshotFiles.prune). */
+  prune(processor: Processor, keep: number): SnapshotFile[] {
+    return this.files.prune(processor.name, processor.version, keep);
+  }
+
   private async verified(processor: Processor, file: SnapshotFile): Promise<RestoredSnapshot | undefined> {
     let db: SqlDatabase;
     try {

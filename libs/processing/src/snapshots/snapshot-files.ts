@@ -21,6 +21,11 @@ export class SnapshotFiles {
 
   /** The snapshots of one read model version, newest position first. */
   list(projection: string, version: number): SnapshotFile[] {
+    return this.listAll(projection).filter((file) => file.version === version);
+  }
+
+  /** The snapshots of a read model at every version, newest position first. */
+  private listAll(projection: string): SnapshotFile[] {
     let names: string[];
     try {
       names = readdirSync(this.directory);
@@ -30,10 +35,23 @@ export class SnapshotFiles {
     const files: SnapshotFile[] = [];
     for (const name of names) {
       const match = NAME.exec(name);
-      if (match?.[1] !== projection || Number(match[2]) !== version) continue;
-      files.push({ projection, version, position: Number(match[3]), path: join(this.directory, name) });
+      if (match?.[1] !== projection) continue;
+      files.push({ projection, version: Number(match[2]), position: Number(match[3]), path: join(this.directory, name) });
     }
     return files.sort((a, b) => b.position - a.position);
+  }
+
+  /**
+   * Deletes the snapshots of `projection` past the newest `keep` of
+   * `version`, and every one of its other versions (never read again by
+   * this version); resolves to what was deleted. A read using one has its
+   * own scratch copy, which the deletion does not touch.
+   */
+  prune(projection: string, version: number, keep: number): SnapshotFile[] {
+    if (!Number.isSafeInteger(keep) || keep < 1) throw new Error(`keep must be a positive integer, not ${keep}`);
+    const removed = [...this.listAll(projection).filter((file) => file.version !== version), ...this.list(projection, version).slice(keep)];
+    for (const file of removed) rmSync(file.path, { force: true });
+    return removed;
   }
 
   /** Writes a snapshot: `fill` creates the file at the path it is given (beside the final name), which is then renamed into place. */

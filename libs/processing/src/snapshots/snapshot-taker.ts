@@ -19,6 +19,10 @@ export interface SnapshotTakerOptions extends SnapshotSchedule {
   readonly processors: readonly Processor[];
   /** Events per rebuild transaction; small keeps a live process's event loop responsive. Default 5,000. */
   readonly batchSize?: number;
+  /** Snapshots of each read model kept, newest first; after each new one the rest (and other versions') are deleted. 0 or absent: all. */
+  readonly keep?: number;
+  /** Told of each snapshot deleted under `keep`. */
+  readonly onPruned?: (file: SnapshotFile) => void;
   readonly clock?: () => number;
 }
 
@@ -91,6 +95,8 @@ export class SnapshotTaker {
     const file = await this.options.snapshots.take(processor, follower.db);
     follower.snapshotAt = file.position;
     follower.snapshotTakenAt = this.clock();
+    const { keep, onPruned } = this.options;
+    if (keep) for (const pruned of this.options.snapshots.prune(processor, keep)) onPruned?.(pruned);
     return file;
   }
 }
