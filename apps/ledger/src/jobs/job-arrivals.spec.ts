@@ -11,15 +11,15 @@ describe('ArrivalTicket', () => {
   });
 
   it('keeps an arrival that came before the wait, so a job requested during a poll\'s query is not missed', async () => {
-    ticket.arrive(7);
+    ticket.arrive(7, 'job-7');
     ticket.arrive(5);
-    await expect(ticket.wait(60_000, never)).resolves.toBe(7);
+    await expect(ticket.wait(60_000, never)).resolves.toEqual({ position: 7, jobIds: ['job-7'] });
   });
 
   it('wakes a waiting poll at once, and answers each arrival once', async () => {
     const waiting = ticket.wait(60_000, never);
     ticket.arrive(9);
-    await expect(waiting).resolves.toBe(9);
+    await expect(waiting).resolves.toEqual({ position: 9, jobIds: [] });
     await expect(ticket.wait(1, never)).resolves.toBeUndefined();
   });
 

@@ -8,16 +8,24 @@ import { JobQueries } from '@ledger/projections/jobs';
 const SCAN_MS = 500;
 const SCAN_BATCH = 1000;
 
+/** What woke a long poll: the newest position of a job requested for its host, and the ids of those requested in this process. */
+export interface Arrival {
+  readonly position: number;
+  /** Jobs requested in this process since the last wait (a replica's, found by the scan, are not named). */
+  readonly jobIds: readonly string[];
+}
+
 /** Wakes one long poll: collects arrivals from its creation on, so none is lost between a poll's query and its wait. */
 export class ArrivalTicket {
   private arrived: number | undefined;
+  private jobIds: string[] = [];
   private waiting: (() => void) | undefined;
   private hasEnded = false;
 
   constructor(private readonly onClose: (ticket: ArrivalTicket) => void) {}
 
-  /** Resolves with the position of a job requested for the host since the last wait, or undefined after `ms` or on abort. */
-  wait(ms: number, signal: AbortSignal): Promise<number | undefined> {
+  /** Resolves with what was requested for the host since the last wait, or undefined after `ms` or on abort. */
+  wait(ms: number, signal: AbortSignal): Promise<Arrival | undefined> {
     if (this.arrived !== undefined || signal.aborted || this.hasEnded) return Promise.resolve(this.take());
     return new Promise((resolve) => {
       const done = () => {
@@ -32,8 +40,9 @@ export class ArrivalTicket {
     });
   }
 
-  arrive(position: number): void {
+  arrive(position: number, jobId?: string): void {
     this.arrived = Math.max(this.arrived ?? 0, position);
+    if (jobId !== undefined) this.jobIds.push(jobId);
     this.waiting?.();
   }
 
@@ -51,10 +60,11 @@ export class ArrivalTicket {
     this.waiting?.();
   }
 
-  private take(): number | undefined {
-    const arrived = this.arrived;
+  private take(): Arrival | undefined {
+    const { arrived, jobIds } = this;
     this.arrived = undefined;
-    return arrived;
+    this.jobIds = [];
+    return arrived === undefined ? undefined : { position: arrived, jobIds };
   }
 }
 
@@ -78,7 +88,7 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.subscription = this.eventBus.pipe(ofType(JobRequestedNotice)).subscribe((notice) => this.wake(notice.hostname, notice.position));
+    this.subscription = this.eventBus.pipe(ofType(JobRequestedNotice)).subscribe((notice) => this.wake(notice.hostname, notice.position, notice.jobId));
     this.scheduleScan(0);
   }
 
@@ -109,8 +119,8 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy {
     return this.tickets.get(hostname)?.size ?? 0;
   }
 
-  private wake(hostname: string, position: number): void {
-    for (const ticket of this.tickets.get(hostname) ?? []) ticket.arrive(position);
+  private wake(hostname: string, position: number, jobId?: string): void {
+    for (const ticket of this.tickets.get(hostname) ?? []) ticket.arrive(position, jobId);
   }
 
   private scheduleScan(delayMs = SCAN_MS): void {

@@ -18,7 +18,9 @@ export interface NextJobsRequest {
 /**
  * The agent's long poll: takes what waits for the host now (up to 16 jobs,
  * each recorded as JobDispatched before the answer), else waits until a job
- * arrives for the host or `waitSeconds` pass.
+ * arrives for the host or `waitSeconds` pass. A job requested in this
+ * process is dispatched from its own stream the moment it arrives; one a
+ * replica requested is found in the jobs projection once it holds it.
  */
 @Injectable()
 export class NextJobsLongPoll {
@@ -35,22 +37,31 @@ export class NextJobsLongPoll {
     try {
       // A poll sees every job requested before it came; a projection that lags is waited for (a little), not read stale.
       await this.consistency.awaitFresh().catch(() => undefined);
+      let offers = await this.take(request);
       for (;;) {
-        const offers = await this.take(request);
         const left = until - Date.now();
         if (offers.length > 0 || left <= 0 || request.signal.aborted || ticket.ended) return offers;
-        const position = await ticket.wait(left, request.signal);
-        // The job is in the log; its projection row (what `take` reads) follows within moments.
-        if (position !== undefined) await this.consistency.awaitPosition(position).catch(() => undefined);
+        const arrival = await ticket.wait(left, request.signal);
+        // A job requested in this process is known by id: its own stream decides the dispatch, without waiting for the projection.
+        offers = arrival ? await this.dispatch(request, arrival.jobIds) : [];
+        if (offers.length > 0) continue;
+        // A replica's job is in the log; its projection row (what `take` reads) follows within moments.
+        if (arrival) await this.consistency.awaitPosition(arrival.position).catch(() => undefined);
+        offers = await this.take(request);
       }
     } finally {
       ticket.close();
     }
   }
 
-  private async take({ hostname, agentBoot, context, signal }: NextJobsRequest): Promise<JobOffer[]> {
+  private async take(request: NextJobsRequest): Promise<JobOffer[]> {
+    return this.dispatch(request, await this.queries.offerable(request.hostname, request.agentBoot, new Date().toISOString()));
+  }
+
+  /** Records each job dispatched to this poll's agent; a job finished or taken by it already is not offered. */
+  private async dispatch({ hostname, agentBoot, context, signal }: NextJobsRequest, jobIds: readonly string[]): Promise<JobOffer[]> {
     const offers: JobOffer[] = [];
-    for (const jobId of await this.queries.offerable(hostname, agentBoot, new Date().toISOString())) {
+    for (const jobId of jobIds) {
       if (signal.aborted) break;
       const offer = await this.commands.execute(new DispatchJobCommand({ jobId, hostname, agentBoot }, context));
       if (offer) offers.push(offer);
