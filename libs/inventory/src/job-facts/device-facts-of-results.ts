@@ -6,7 +6,7 @@ import { deviceStream } from '../domain/streams';
 import { cleanOutcomeOfJob } from './clean-outcome-of-job';
 import { deviceFactOfJob } from './device-fact-of-job';
 
-/** The kinds whose result is a fact of the device's stream (cleanOutcomeOfJob, deviceFactOfJob): others need not wait on the device. */
+/** The kinds whose result is a fact of the device's stream (cleanOutcomeOfJob, deviceFactOfJob; the spec checks they agree): others need not wait on the device. */
 const DEVICE_FACT_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['carve', 'destroy', 'program', 'configure-vfs', 'clean']);
 
 /** What a finished job means on its device's stream, or undefined: what the job-facts reactor records, and the result's own append. */
