@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@ledger/eventstore';
 import { DispatchJobCommand, type JobOffer } from '@ledger/jobs';
-import { JobQueries } from '@ledger/projections/jobs';
+import { JobQueries, jobsProjection } from '@ledger/projections/jobs';
 import { ConsistencyService } from '../http/consistency.service';
 import { JobArrivals } from './job-arrivals';
 
@@ -36,7 +36,7 @@ export class NextJobsLongPoll {
     const ticket = this.arrivals.ticket(request.hostname);
     try {
       // A poll sees every job requested before it came; a projection that lags is waited for (a little), not read stale.
-      await this.consistency.awaitFresh().catch(() => undefined);
+      await this.consistency.awaitFresh([jobsProjection.name]).catch(() => undefined);
       let offers = await this.take(request);
       for (;;) {
         const left = until - Date.now();
@@ -46,7 +46,7 @@ export class NextJobsLongPoll {
         offers = arrival ? await this.dispatch(request, arrival.jobIds) : [];
         if (offers.length > 0) continue;
         // A replica's job is in the log; its projection row (what `take` reads) follows within moments.
-        if (arrival) await this.consistency.awaitPosition(arrival.position).catch(() => undefined);
+        if (arrival) await this.consistency.awaitPosition(arrival.position, [jobsProjection.name]).catch(() => undefined);
         offers = await this.take(request);
       }
     } finally {
