@@ -11,6 +11,7 @@ export * from './application/agent-presence.port';
 export * from './application/requested-job';
 export * from './application/job-requested.notice';
 export * from './application/request-job/request-job.command';
+export * from './application/request-job/waiting-polls.port';
 export * from './application/request-program-job/request-program-job.command';
 export * from './application/dispatch-job/job-offer';
 export * from './application/dispatch-job/dispatch-job.command';

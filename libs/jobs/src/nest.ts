@@ -4,3 +4,4 @@ export * from './application/job.reader';
 export * from './application/jobs.module';
 export * from './application/record-job-result/record-job-result.handler';
 export * from './application/dispatch-job/dispatch-job.handler';
+export * from './application/request-job/request-job.handler';

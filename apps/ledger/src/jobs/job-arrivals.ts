@@ -1,34 +1,56 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { EventBus, ofType } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
-import { JobRequestedNotice } from '@ledger/jobs';
+import { type JobOffer, JobRequestedNotice, type WaitingPoll, type WaitingPolls } from '@ledger/jobs';
 import { JobQueries } from '@ledger/projections/jobs';
 
 /** How often the jobs projection is scanned for jobs requested on other replicas. */
 const SCAN_MS = 500;
 const SCAN_BATCH = 1000;
 
-/** What woke a long poll: the newest position of a job requested for its host, and the ids of those requested in this process. */
+/** What woke a long poll: jobs handed to it, and the newest position of a job requested for its host with the ids of those requested in this process. */
 export interface Arrival {
+  /** Jobs recorded dispatched to this poll with their request (WaitingPolls): offered as they are. */
+  readonly handed: readonly JobOffer[];
+  /** 0 when only handed jobs came. */
   readonly position: number;
   /** Jobs requested in this process since the last wait (a replica's, found by the scan, are not named). */
   readonly jobIds: readonly string[];
 }
 
-/** Wakes one long poll: collects arrivals from its creation on, so none is lost between a poll's query and its wait. */
+/**
+ * Wakes one long poll: collects arrivals from its creation on, so none is
+ * lost between a poll's query and its wait. While it waits, a job request
+ * may set it aside (`reserve`): until the job is handed to it or it is
+ * released, nothing ends its wait, not even its timeout or its agent
+ * hanging up, so a job recorded dispatched to it is never answered
+ * without.
+ */
 export class ArrivalTicket {
   private arrived: number | undefined;
   private jobIds: string[] = [];
+  private handed: JobOffer[] = [];
   private waiting: (() => void) | undefined;
+  private reserved = false;
+  /** The wait was to end (timeout, abort, shutdown) while set aside: it ends once freed. */
+  private endsWhenFreed = false;
   private hasEnded = false;
 
-  constructor(private readonly onClose: (ticket: ArrivalTicket) => void) {}
+  constructor(
+    /** The boot the poll's agent names: a job handed to it is recorded dispatched to that boot. */
+    readonly agentBoot: string | null,
+    private readonly onClose: (ticket: ArrivalTicket) => void,
+  ) {}
 
-  /** Resolves with what was requested for the host since the last wait, or undefined after `ms` or on abort. */
+  /** Resolves with what came for the poll since the last wait, or undefined after `ms` or on abort. */
   wait(ms: number, signal: AbortSignal): Promise<Arrival | undefined> {
-    if (this.arrived !== undefined || signal.aborted || this.hasEnded) return Promise.resolve(this.take());
+    if (this.arrived !== undefined || this.handed.length > 0 || signal.aborted || this.hasEnded) return Promise.resolve(this.take());
     return new Promise((resolve) => {
       const done = () => {
+        if (this.reserved) {
+          this.endsWhenFreed = true;
+          return;
+        }
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.waiting = undefined;
@@ -43,7 +65,25 @@ export class ArrivalTicket {
   arrive(position: number, jobId?: string): void {
     this.arrived = Math.max(this.arrived ?? 0, position);
     if (jobId !== undefined) this.jobIds.push(jobId);
-    this.waiting?.();
+    if (!this.reserved) this.waiting?.();
+  }
+
+  /** Sets the waiting poll aside for one job request; false when it is not waiting, or set aside already. */
+  reserve(): boolean {
+    if (this.waiting === undefined || this.reserved || this.hasEnded) return false;
+    this.reserved = true;
+    return true;
+  }
+
+  /** The job was recorded dispatched to this poll: its wait ends with it. */
+  hand(offer: JobOffer): void {
+    this.handed.push(offer);
+    this.free();
+  }
+
+  /** Nothing was handed: the poll waits on, or ends its wait if it was to end meanwhile. */
+  release(): void {
+    this.free();
   }
 
   close(): void {
@@ -57,14 +97,25 @@ export class ArrivalTicket {
 
   end(): void {
     this.hasEnded = true;
-    this.waiting?.();
+    if (this.reserved) this.endsWhenFreed = true;
+    else this.waiting?.();
+  }
+
+  private free(): void {
+    this.reserved = false;
+    const wake = this.endsWhenFreed || this.handed.length > 0 || this.arrived !== undefined;
+    this.endsWhenFreed = false;
+    if (wake) this.waiting?.();
   }
 
   private take(): Arrival | undefined {
-    const { arrived, jobIds } = this;
+    const { arrived, jobIds, handed } = this;
     this.arrived = undefined;
     this.jobIds = [];
-    return arrived === undefined ? undefined : { position: arrived, jobIds };
+    this.handed = [];
+    if (arrived === undefined && handed.length === 0) return undefined;
+    const handedIds = new Set(handed.map((offer) => offer.jobId));
+    return { handed, position: arrived ?? 0, jobIds: jobIds.filter((jobId) => !handedIds.has(jobId)) };
   }
 }
 
@@ -73,9 +124,11 @@ export class ArrivalTicket {
  * once for jobs requested in this process (JobRequestedNotice on the
  * EventBus), and within SCAN_MS for jobs other replicas requested, by
  * scanning the jobs projection for new rows after the last position seen.
+ * As WaitingPolls, it lends a waiting poll to a job request in this
+ * process, which records the job dispatched to it with its request.
  */
 @Injectable()
-export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy {
+export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy, WaitingPolls {
   private readonly tickets = new Map<string, Set<ArrivalTicket>>();
   private subscription: Subscription | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -100,9 +153,9 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy {
     for (const tickets of this.tickets.values()) for (const ticket of tickets) ticket.end();
   }
 
-  /** A ticket for `hostname`'s arrivals from now on; close it when the poll answers. */
-  ticket(hostname: string): ArrivalTicket {
-    const ticket = new ArrivalTicket((closed) => {
+  /** A ticket for `hostname`'s arrivals from now on, for a poll from `agentBoot`; close it when the poll answers. */
+  ticket(hostname: string, agentBoot: string | null): ArrivalTicket {
+    const ticket = new ArrivalTicket(agentBoot, (closed) => {
       const set = this.tickets.get(hostname);
       set?.delete(closed);
       if (set?.size === 0) this.tickets.delete(hostname);
@@ -112,6 +165,12 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy {
     set.add(ticket);
     this.tickets.set(hostname, set);
     return ticket;
+  }
+
+  /** The newest poll of `hostname` that waits now, set aside for one job request. */
+  take(hostname: string): WaitingPoll | undefined {
+    const ticket = [...(this.tickets.get(hostname) ?? [])].reverse().find((candidate) => candidate.reserve());
+    return ticket && { agentBoot: ticket.agentBoot, hand: (offer) => ticket.hand(offer), release: () => ticket.release() };
   }
 
   /** Long polls of `hostname` waiting now (for status and tests). */

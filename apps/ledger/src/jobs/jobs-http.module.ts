@@ -5,7 +5,7 @@ import { ConsistencyService } from '../http/consistency.service';
 import { inventoryQueriesProvider } from '../inventory/inventory-queries.provider';
 import { HostDriversController } from './host-drivers.controller';
 import { HostJobsController } from './host-jobs.controller';
-import { JobArrivals } from './job-arrivals';
+import { JobArrivalsModule } from './job-arrivals.module';
 import { jobQueriesProvider } from './job-queries.provider';
 import { jobsWaitingProvider } from './jobs-waiting.provider';
 import { JobsController } from './jobs.controller';
@@ -18,8 +18,8 @@ import { NextJobsLongPoll } from './next-jobs.long-poll';
  * JobReader (the app imports it in the conductor role too; Nest keeps one instance).
  */
 @Module({
-  imports: [JobsModule, JobResultFactsModule],
+  imports: [JobsModule, JobResultFactsModule, JobArrivalsModule],
   controllers: [HostJobsController, JobsController, HostDriversController],
-  providers: [jobQueriesProvider, jobsWaitingProvider, inventoryQueriesProvider, ConsistencyService, JobArrivals, NextJobsLongPoll],
+  providers: [jobQueriesProvider, jobsWaitingProvider, inventoryQueriesProvider, ConsistencyService, NextJobsLongPoll],
 })
 export class JobsHttpModule {}

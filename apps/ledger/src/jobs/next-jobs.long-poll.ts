@@ -19,8 +19,10 @@ export interface NextJobsRequest {
  * The agent's long poll: takes what waits for the host now (up to 16 jobs,
  * each recorded as JobDispatched before the answer), else waits until a job
  * arrives for the host or `waitSeconds` pass. A job requested in this
- * process is dispatched from its own stream the moment it arrives; one a
- * replica requested is found in the jobs projection once it holds it.
+ * process while the poll waits is handed to it, recorded dispatched in its
+ * request's own append (JobArrivals as WaitingPolls); one that came while
+ * the poll was not waiting is dispatched from its own stream; one a replica
+ * requested is found in the jobs projection once it holds it.
  */
 @Injectable()
 export class NextJobsLongPoll {
@@ -33,7 +35,7 @@ export class NextJobsLongPoll {
 
   async next(request: NextJobsRequest): Promise<JobOffer[]> {
     const until = Date.now() + request.waitSeconds * 1000;
-    const ticket = this.arrivals.ticket(request.hostname);
+    const ticket = this.arrivals.ticket(request.hostname, request.agentBoot);
     try {
       // A poll sees every job requested before it came; a projection that lags is waited for (a little), not read stale.
       await this.consistency.awaitFresh([jobsProjection.name]).catch(() => undefined);
@@ -42,8 +44,9 @@ export class NextJobsLongPoll {
         const left = until - Date.now();
         if (offers.length > 0 || left <= 0 || request.signal.aborted || ticket.ended) return offers;
         const arrival = await ticket.wait(left, request.signal);
-        // A job requested in this process is known by id: its own stream decides the dispatch, without waiting for the projection.
-        offers = arrival ? await this.dispatch(request, arrival.jobIds) : [];
+        // A job handed to this poll was recorded dispatched to it with its request. Another requested in this process is
+        // known by id: its own stream decides the dispatch, without waiting for the projection.
+        offers = arrival ? [...arrival.handed, ...(await this.dispatch(request, arrival.jobIds))] : [];
         if (offers.length > 0) continue;
         // A replica's job is in the log; its projection row (what `take` reads) follows within moments.
         if (arrival) await this.consistency.awaitPosition(arrival.position, [jobsProjection.name]).catch(() => undefined);

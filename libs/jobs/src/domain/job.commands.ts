@@ -27,6 +27,13 @@ export interface RequestJob {
   readonly agent?: AgentPresence;
   /** The workflow attempt that asks for it: recorded, and carried on the job's result so the result routes back. */
   readonly origin?: JobOrigin;
+  /**
+   * A long poll of the host's agent is waiting for work: the job is
+   * recorded dispatched to it (attempt 1) in the same append as its
+   * request, and the poll answers with it (docs/agent-protocol.md, "A job
+   * handed to a waiting poll").
+   */
+  readonly handedTo?: { readonly agentBoot: string | null; readonly at: string };
 }
 
 /** The host's agent takes the job. `agentBoot` null: the poll named no boot, so it never takes a job back. */

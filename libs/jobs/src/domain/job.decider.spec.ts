@@ -88,6 +88,20 @@ describe('jobDecider', () => {
     });
   });
 
+  describe('RequestJob handed to a waiting poll', () => {
+    it('records the request and its dispatch to that poll as attempt 1, together; a repeat records neither', () => {
+      const handed = { ...request, handedTo: { agentBoot: BOOT_1, at: later(0) } };
+      spec.given([]).when(handed).then([requested, dispatched(1, BOOT_1, 0)]);
+      spec.given([requested, dispatched(1, BOOT_1, 0)]).when(handed).then([]);
+      spec.given([]).when({ ...handed, handedTo: { agentBoot: null, at: later(0) } }).then([requested, dispatched(1, null, 0)]);
+    });
+
+    it('refuses it as any request: nothing is dispatched for an agent that is lost', () => {
+      const lost = { status: 'lost', agentVersion: '0.1.0', lastSeenAt: AT } as const;
+      spec.given([]).when({ ...request, agent: lost, handedTo: { agentBoot: BOOT_1, at: later(0) } }).thenThrows('JOB.AGENT_UNAVAILABLE');
+    });
+  });
+
   describe('DispatchJob', () => {
     it('dispatches a requested job as attempt 1', () => {
       spec.given([requested]).when(dispatch(BOOT_1)).then([dispatched(1, BOOT_1)]);

@@ -44,13 +44,11 @@ function requestJob(command: RequestJob, state: JobState): JobEvent[] {
   }
   if (state.status !== 'none') return [];
   if (command.agent) assertAgentAvailable(command.hostname, command.agent);
-  const { hostname, requestedAt, origin } = command;
-  return [
-    {
-      type: 'jobs.JobRequested',
-      data: { jobId: command.jobId.toLowerCase(), hostname, kind: command.kind, params, timeoutSeconds, requestedAt, ...(origin ? { origin } : {}) },
-    },
-  ];
+  const { hostname, requestedAt, origin, handedTo } = command;
+  const jobId = command.jobId.toLowerCase();
+  const requested: JobEvent = { type: 'jobs.JobRequested', data: { jobId, hostname, kind: command.kind, params, timeoutSeconds, requestedAt, ...(origin ? { origin } : {}) } };
+  if (!handedTo) return [requested];
+  return [requested, { type: 'jobs.JobDispatched', data: { jobId, hostname, attempt: 1, agentBoot: handedTo.agentBoot, dispatchedAt: handedTo.at } }];
 }
 
 /**

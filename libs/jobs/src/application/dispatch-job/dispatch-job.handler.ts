@@ -5,7 +5,7 @@ import { JobErrorCodes } from '../../domain/job.errors';
 import type { JobCommands } from '../job-commands';
 import { JOB_COMMANDS } from '../jobs.tokens';
 import { DispatchJobCommand } from './dispatch-job.command';
-import type { JobOffer } from './job-offer';
+import { type JobOffer, offerOf } from './job-offer';
 
 @CommandHandler(DispatchJobCommand)
 export class DispatchJobHandler implements ICommandHandler<DispatchJobCommand> {
@@ -14,9 +14,7 @@ export class DispatchJobHandler implements ICommandHandler<DispatchJobCommand> {
   async execute({ input, context }: DispatchJobCommand): Promise<JobOffer | null> {
     try {
       const { appended, state } = await this.jobs.run({ type: 'DispatchJob', ...input, dispatchedAt: new Date().toISOString() }, context);
-      if (appended === 0 || state.status === 'none') return null;
-      const { jobId, kind, params, timeoutSeconds, requestedAt, attempt } = state;
-      return { jobId, kind, params, timeoutSeconds, requestedAt, attempt };
+      return appended === 0 || state.status === 'none' ? null : offerOf(state);
     } catch (error) {
       // The projection showed the job waiting, but it finished (or timed out) since: nothing to offer.
       if (isLedgerError(error) && error.code === JobErrorCodes.ALREADY_FINISHED) return null;
