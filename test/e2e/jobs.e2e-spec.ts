@@ -163,6 +163,21 @@ describe('jobs over HTTP (embedded SQLite)', () => {
     expect(arrivals.waitingPolls(host)).toBe(0);
   });
 
+  it("records a job requested while its agent's poll waits as dispatched to that poll, in the request's own append", async () => {
+    const { host, agent } = await newHost();
+    const boot = randomUUID();
+    const arrivals = ledger.app.get(JobArrivals);
+    const polling = poll(host, agent, { waitSeconds: 30, boot });
+    await eventually(() => arrivals.waitingPolls(host) > 0);
+    const requested = (await requestJob(host, { kind: 'discover', params: {} })).body;
+    expect((await polling).body.jobs).toMatchObject([{ jobId: requested.jobId, attempt: 1 }]);
+    const events = await store.readStream(`job-${requested.jobId}`);
+    expect(events.map((event) => [event.type, event.position, (event.data as { agentBoot?: string }).agentBoot])).toEqual([
+      ['jobs.JobRequested', requested.position - 1, undefined],
+      ['jobs.JobDispatched', requested.position, boot],
+    ]);
+  });
+
   it('hands the oldest waiting jobs out in order, and a dispatched job again only to a restarted agent (another boot)', async () => {
     const { host, agent } = await newHost();
     const first = (await requestJob(host, { kind: 'configure-vfs', params: vfsParams(2) })).body.jobId;

@@ -68,6 +68,11 @@ export class ArrivalTicket {
     if (!this.reserved) this.waiting?.();
   }
 
+  /** In `wait` now. */
+  get isWaiting(): boolean {
+    return this.waiting !== undefined;
+  }
+
   /** Sets the waiting poll aside for one job request; false when it is not waiting, or set aside already. */
   reserve(): boolean {
     if (this.waiting === undefined || this.reserved || this.hasEnded) return false;
@@ -173,9 +178,9 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy, Wai
     return ticket && { agentBoot: ticket.agentBoot, hand: (offer) => ticket.hand(offer), release: () => ticket.release() };
   }
 
-  /** Long polls of `hostname` waiting now (for status and tests). */
+  /** Long polls of `hostname` waiting now, past their first look (for status and tests). */
   waitingPolls(hostname: string): number {
-    return this.tickets.get(hostname)?.size ?? 0;
+    return [...(this.tickets.get(hostname) ?? [])].filter((ticket) => ticket.isWaiting).length;
   }
 
   private wake(hostname: string, position: number, jobId?: string): void {

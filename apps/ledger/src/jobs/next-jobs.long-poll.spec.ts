@@ -56,17 +56,12 @@ describe('the long poll', () => {
   afterEach(() => store.close());
 
   /** Jobs go only to hosts that reported: the host's stream has begun. */
-  const reported = () => store.append(hostStream(HOST), [{ type: 'inventory.HostRegistered', data: { hostname: HOST } }], { expected: 'any' });
+  const reported = () =>
+    store.append(hostStream(HOST), [{ type: 'inventory.HostRegistered', data: { hostname: HOST }, metadata: { correlationId: 'report-1', causationId: null, actor: context.actor, schemaVersion: 1 } }], { expected: 'any' });
 
   /** The poll looks first, then waits: resolves once it waits, so that a request finds it waiting. */
   async function untilWaiting(arrivals: JobArrivals): Promise<void> {
-    let probe = arrivals.take(HOST);
-    while (probe === undefined) {
-      await new Promise(setImmediate);
-      probe = arrivals.take(HOST);
-    }
-    // The probe set it aside: free it again.
-    probe.release();
+    while (arrivals.waitingPolls(HOST) === 0) await new Promise(setImmediate);
   }
 
   it('dispatches a job requested in this process from its own stream, without waiting for the jobs projection', async () => {
