@@ -52,7 +52,11 @@ describe('FleetHost', () => {
     await once(server, 'listening');
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => server.close());
+  // The clients' keep-alive connections would hold the server (and Jest's worker) open for seconds after the file.
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
 
   it('reports the picture it keeps, and a changed one after churn changes a device', async () => {
     const host = new FleetHost(

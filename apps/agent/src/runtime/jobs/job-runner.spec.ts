@@ -55,7 +55,11 @@ describe('JobRunner', () => {
     imageUrl = `${base}/bitstream.gbs`;
     imageServiceUrl = `${base}/glance`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  // The clients' keep-alive connections would hold the server (and Jest's worker) open for seconds after the file.
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
 
   beforeEach(() => {
     stateDir = mkdtempSync(join(tmpdir(), 'agent-jobs-'));
