@@ -26,7 +26,7 @@ export interface Arrival {
  * hanging up, so a job recorded dispatched to it is never answered
  * without.
  */
-export class ArrivalTicket {
+export class ArrivalTicket implements WaitingPoll {
   private arrived: number | undefined;
   private jobIds: string[] = [];
   private handed: JobOffer[] = [];
@@ -174,8 +174,7 @@ export class JobArrivals implements OnApplicationBootstrap, OnModuleDestroy, Wai
 
   /** The newest poll of `hostname` that waits now, set aside for one job request. */
   take(hostname: string): WaitingPoll | undefined {
-    const ticket = [...(this.tickets.get(hostname) ?? [])].reverse().find((candidate) => candidate.reserve());
-    return ticket && { agentBoot: ticket.agentBoot, hand: (offer) => ticket.hand(offer), release: () => ticket.release() };
+    return [...(this.tickets.get(hostname) ?? [])].reverse().find((ticket) => ticket.reserve());
   }
 
   /** Long polls of `hostname` waiting now, past their first look (for status and tests). */

@@ -28,17 +28,13 @@ export class RequestJobHandler implements ICommandHandler<RequestJobCommand> {
     const requestedAt = new Date().toISOString();
     const poll = this.polls?.take(hostname);
     const handedTo = poll && { agentBoot: poll.agentBoot, at: requestedAt };
-    let handed = false;
-    try {
-      const result = await this.jobs.run({ type: 'RequestJob', jobId, hostname, kind, params, timeoutSeconds, requestedAt, agent, origin, ...(handedTo ? { handedTo } : {}) }, context);
-      // Recorded dispatched with its request: the poll answers with it. A repeat of a request recorded nothing.
-      if (poll && result.appended > 0 && result.state.status === 'dispatched') {
-        poll.hand(offerOf(result.state));
-        handed = true;
-      }
-      return { jobId: jobId.toLowerCase(), position: result.position ?? null };
-    } finally {
-      if (!handed) poll?.release();
-    }
+    const result = await this.jobs.run({ type: 'RequestJob', jobId, hostname, kind, params, timeoutSeconds, requestedAt, agent, origin, ...(handedTo ? { handedTo } : {}) }, context).catch((error: unknown) => {
+      poll?.release();
+      throw error;
+    });
+    // Recorded dispatched with its request: the poll answers with it. A repeat of a request recorded nothing.
+    if (poll && result.appended > 0 && result.state.status === 'dispatched') poll.hand(offerOf(result.state));
+    else poll?.release();
+    return { jobId: jobId.toLowerCase(), position: result.position ?? null };
   }
 }
