@@ -1,5 +1,5 @@
 import { INVENTORY_EVENT_TYPES } from '@ledger/inventory';
-import type { ProcessorFold, Projection, SqlExecutor } from '@ledger/processing';
+import type { FoldStart, ProcessorFold, Projection, SqlExecutor } from '@ledger/processing';
 import { createInventorySchema, emptyInventoryTables, INVENTORY_QUERY_ONLY_INDEXES } from './inventory.schema';
 import { applyInventoryEvent } from './working-set/apply-inventory-event';
 import { collectBatchKeys } from './working-set/batch-keys';
@@ -42,12 +42,17 @@ export const inventoryProjection: Projection = {
   fold: foldInventory,
 };
 
-/** Reads folded into one working set: each adds the rows it needs that the set lacks; the flush writes each changed row once. */
-function foldInventory(tx: SqlExecutor): ProcessorFold {
-  const set = new InventoryWorkingSet();
+/**
+ * Reads folded into one working set: each adds the rows it needs that the
+ * set lacks (none when the tables start empty); the flush writes each
+ * changed row once.
+ */
+function foldInventory(tx: SqlExecutor, start?: FoldStart): ProcessorFold {
+  const empty = start?.empty ?? false;
+  const set = new InventoryWorkingSet(empty);
   return {
     async add(events) {
-      await loadWorkingSet(tx, collectBatchKeys(events), set);
+      if (!empty) await loadWorkingSet(tx, collectBatchKeys(events), set);
       for (const event of events) applyInventoryEvent(set, event);
     },
     flush: () => flushWorkingSet(tx, set),

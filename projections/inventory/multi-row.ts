@@ -13,7 +13,9 @@ const MAX_KEYS = 1024;
  * A multi-row upsert of whole rows: `INSERT INTO table (columns) VALUES …
  * ON CONFLICT (key) DO UPDATE SET column = excluded.column` for every other
  * column, so the row afterwards is exactly the one given, whether it was
- * there or not. Rows are sent in chunks whose sizes are powers of two under
+ * there or not. Where the executor runs a statement per row without a
+ * round trip (`runEach`, SQLite), each row goes through one prepared
+ * one-row upsert instead. Otherwise rows are sent in chunks whose sizes are powers of two under
  * the parameter limit: statement texts are built once per size and reused,
  * so SQLite's prepared-statement cache finds them. `conflictUpdate`, when
  * given, replaces the default `DO UPDATE SET …` clause (e.g. to keep the
@@ -36,6 +38,11 @@ export class MultiRowUpsert<Row extends object> {
   }
 
   async run(tx: SqlExecutor, rows: readonly Row[]): Promise<void> {
+    if (tx.runEach) {
+      // No round trip to save: one prepared row statement, run per row, binds less (SQLite).
+      if (rows.length > 0) await tx.runEach(this.text(1), this.valuesOf(rows));
+      return;
+    }
     for (let start = 0; start < rows.length; ) {
       const size = largestPowerOfTwoAtMost(Math.min(rows.length - start, this.maxRows));
       const params: unknown[] = [];
@@ -45,6 +52,10 @@ export class MultiRowUpsert<Row extends object> {
       await tx.run(this.text(size), params);
       start += size;
     }
+  }
+
+  private *valuesOf(rows: readonly Row[]): Generator<unknown[]> {
+    for (const row of rows) yield this.columns.map((column) => row[column]);
   }
 
   private text(rows: number): string {

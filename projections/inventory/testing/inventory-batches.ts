@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/eventstore';
-import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
+import { type FoldStart, openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
 import { applyProjectionBatches, type Batches, everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
 import { inventoryProjection } from '../inventory.projection';
 import { type InventorySnapshot, snapshotInventory } from '../inventory.snapshot';
@@ -23,12 +23,12 @@ export async function buildInventory(batches: Batches): Promise<InventorySnapsho
  * `folded` into one transaction (`inventoryProjection.fold`), a batch per
  * `add`, as a rebuild folds its reads.
  */
-export async function buildInventoryFolded(committed: Batches, folded: Batches): Promise<InventorySnapshot> {
+export async function buildInventoryFolded(committed: Batches, folded: Batches, start?: FoldStart): Promise<InventorySnapshot> {
   const db = await openSqliteSqlDatabase({ file: ':memory:' });
   try {
     await applyBatches(db, committed);
     await db.transaction(async (tx) => {
-      const fold = inventoryProjection.fold!(tx);
+      const fold = inventoryProjection.fold!(tx, start);
       for (const batch of folded) await fold.add(batch);
       await fold.flush();
     });
@@ -44,7 +44,8 @@ export async function buildInventoryFolded(committed: Batches, folded: Batches):
  * events in one batch; that batch twice; two batches split at every point,
  * so each event meets rows both in memory and from the database; two
  * overlapping batches, where the second redelivers the end of the first;
- * and a fold of one event per read, alone, delivered twice, and after a
+ * and a fold of one event per read, alone (also as a rebuild's first fold,
+ * which loads nothing from the empty tables), delivered twice, and after a
  * committed prefix (so its reads meet rows the fold changed and rows the
  * table holds).
  */
@@ -54,6 +55,8 @@ export async function expectBatchingChangesNothing(events: readonly RecordedEven
   expect(await buildInventory(everyBatchTwice(oneBatch(events)))).toEqual(expected);
   expect(await buildInventoryFolded([], onePerBatch(events))).toEqual(expected);
   expect(await buildInventoryFolded([], everyBatchTwice(onePerBatch(events)))).toEqual(expected);
+  expect(await buildInventoryFolded([], onePerBatch(events), { empty: true })).toEqual(expected);
+  expect(await buildInventoryFolded([], everyBatchTwice(onePerBatch(events)), { empty: true })).toEqual(expected);
   for (let split = 1; split < events.length; split++) {
     expect(await buildInventory([events.slice(0, split), events.slice(split)])).toEqual(expected);
     expect(await buildInventory([events.slice(0, split + 1), events.slice(split - 1)])).toEqual(expected);

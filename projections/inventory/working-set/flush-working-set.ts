@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '@ledger/processing';
-import { KeyListStatement, MultiRowUpsert } from '../multi-row';
+import { KeyListStatement } from '../multi-row';
+import { ChangeWriter } from './change-writer';
 import {
   ATTACH_HANDLE_COLUMNS,
   ATTRIBUTE_COLUMNS,
@@ -18,33 +19,33 @@ import {
 } from './inventory-table-rows';
 import type { InventoryWorkingSet } from './inventory-working-set';
 
-const upsertHosts = new MultiRowUpsert<HostRow>('inv_hosts', 'hostname', HOST_COLUMNS);
-const upsertDevices = new MultiRowUpsert<DeviceRow>('inv_devices', 'uuid', DEVICE_COLUMNS);
-const upsertDeployables = new MultiRowUpsert<DeployableRow>('inv_deployables', 'uuid', DEPLOYABLE_COLUMNS);
-const upsertHandles = new MultiRowUpsert<AttachHandleRow>('inv_attach_handles', 'uuid', ATTACH_HANDLE_COLUMNS);
+const writeHosts = new ChangeWriter<HostRow>('inv_hosts', 'hostname', HOST_COLUMNS);
+const writeDevices = new ChangeWriter<DeviceRow>('inv_devices', 'uuid', DEVICE_COLUMNS);
+const writeDeployables = new ChangeWriter<DeployableRow>('inv_deployables', 'uuid', DEPLOYABLE_COLUMNS);
+const writeHandles = new ChangeWriter<AttachHandleRow>('inv_attach_handles', 'uuid', ATTACH_HANDLE_COLUMNS);
 const deleteDeployables = new KeyListStatement('DELETE FROM inv_deployables WHERE uuid IN ($IN)');
 const deleteHandles = new KeyListStatement('DELETE FROM inv_attach_handles WHERE uuid IN ($IN)');
-const upsertClaims = new MultiRowUpsert<HandleClaimRow>('inv_handle_claims', 'handle_uuid', HANDLE_CLAIM_COLUMNS);
+const writeClaims = new ChangeWriter<HandleClaimRow>('inv_handle_claims', 'handle_uuid', HANDLE_CLAIM_COLUMNS);
 const deleteClaims = new KeyListStatement('DELETE FROM inv_handle_claims WHERE handle_uuid IN ($IN)');
-const upsertRegionPrograms = new MultiRowUpsert<RegionProgramRow>('inv_region_programs', 'deployable_uuid', REGION_PROGRAM_COLUMNS);
-const upsertAttributes = new MultiRowUpsert<AttributeRow>('inv_attributes', 'uuid', ATTRIBUTE_COLUMNS);
+const writeRegionPrograms = new ChangeWriter<RegionProgramRow>('inv_region_programs', 'deployable_uuid', REGION_PROGRAM_COLUMNS);
+const writeAttributes = new ChangeWriter<AttributeRow>('inv_attributes', 'uuid', ATTRIBUTE_COLUMNS);
 const deleteAttributes = new KeyListStatement('DELETE FROM inv_attributes WHERE uuid IN ($IN)');
 
 /**
- * Writes the batch's outcome: every changed row whole, every deleted key
- * gone. A key is either changed or deleted, never both, so the order of
+ * Writes the batch's outcome: every changed row (in the columns that
+ * changed, see ChangeWriter), every deleted key gone. A key is either changed or deleted, never both, so the order of
  * the statements does not matter. Hosts and devices are never deleted.
  */
 export async function flushWorkingSet(tx: SqlExecutor, set: InventoryWorkingSet): Promise<void> {
-  await deleteAttributes.run(tx, set.attributes.deleted);
-  await deleteClaims.run(tx, set.claims.deleted);
-  await deleteHandles.run(tx, set.handles.deleted);
-  await deleteDeployables.run(tx, set.deployables.deleted);
-  await upsertHosts.run(tx, set.hosts.changedRows());
-  await upsertDevices.run(tx, set.devices.changedRows());
-  await upsertDeployables.run(tx, set.deployables.changedRows());
-  await upsertHandles.run(tx, set.handles.changedRows());
-  await upsertClaims.run(tx, set.claims.changedRows());
-  await upsertRegionPrograms.run(tx, set.regionPrograms.changedRows());
-  await upsertAttributes.run(tx, set.attributes.changedRows());
+  await deleteAttributes.run(tx, set.attributes.deletedKeys());
+  await deleteClaims.run(tx, set.claims.deletedKeys());
+  await deleteHandles.run(tx, set.handles.deletedKeys());
+  await deleteDeployables.run(tx, set.deployables.deletedKeys());
+  await writeHosts.write(tx, set.hosts.changes());
+  await writeDevices.write(tx, set.devices.changes());
+  await writeDeployables.write(tx, set.deployables.changes());
+  await writeHandles.write(tx, set.handles.changes());
+  await writeClaims.write(tx, set.claims.changes());
+  await writeRegionPrograms.write(tx, set.regionPrograms.changes());
+  await writeAttributes.write(tx, set.attributes.changes());
 }

@@ -1,23 +1,44 @@
+/** What a batch knows of one key: its row now (undefined: none), the row the table holds, and what the batch did to it. */
+interface Slot<Row> {
+  row: Row | undefined;
+  /** As loaded, never changed in place (`row` starts as a copy of it); undefined when the table holds none. */
+  stored: Row | undefined;
+  state: SlotState;
+}
+
+/** A row to write at the end of the batch, with the row the table holds under its key (undefined: none). */
+export interface RowChange<Row> {
+  readonly row: Row;
+  readonly stored: Row | undefined;
+}
+
+/** As stored before the batch (loaded, or found absent); written back whole at its end; deleted at its end. */
+const SlotState = { Stored: 0, Changed: 1, Deleted: 2 } as const;
+type SlotState = (typeof SlotState)[keyof typeof SlotState];
+
 /**
  * One table's rows that a batch has read or written, and what it did to
- * them: `changed` rows are written back whole at the end of the batch,
- * `deleted` keys are deleted (a key is never in both). Rows can be grouped
+ * them: changed rows are written back whole at the end of the batch,
+ * deleted keys are deleted (a key is never both). Rows can be grouped
  * by a parent key (a device's deployables, a deployable's handles) because
  * the projection deletes children by parent, as its SQL did.
+ *
+ * One map of slots holds all of it: a rebuild puts a few rows an event, and
+ * each put is then one lookup instead of one per set a key can be in.
+ * A table known to be empty (`empty`, a rebuild's first fold) has nothing
+ * to load: every key it has not seen has no row.
  */
 export class TableRows<Row> {
-  private readonly rows = new Map<string, Row>();
-  private readonly groups = new Map<string, Set<string>>();
   /** Keys whose stored row is known here: loaded, found absent, written or deleted. */
-  private readonly known = new Set<string>();
+  private readonly slots = new Map<string, Slot<Row>>();
+  private readonly groups = new Map<string, Set<string>>();
   /** Groups whose stored rows have all been loaded. */
   private readonly knownGroups = new Set<string>();
-  readonly changed = new Set<string>();
-  readonly deleted = new Set<string>();
 
   constructor(
     private readonly keyOf: (row: Row) => string,
     private readonly groupOf?: (row: Row) => string,
+    private readonly empty = false,
   ) {}
 
   /**
@@ -25,20 +46,23 @@ export class TableRows<Row> {
    * copy, and a deleted one stays deleted: when several reads fold into one
    * set, the table still holds what earlier reads changed here.
    */
-  load(row: Row): void {
-    const key = this.keyOf(row);
-    this.known.add(key);
-    if (this.rows.has(key) || this.deleted.has(key)) return;
-    this.rows.set(key, row);
+  load(stored: Row): void {
+    const key = this.keyOf(stored);
+    const slot = this.slots.get(key);
+    const row = { ...stored };
+    if (slot === undefined) this.slots.set(key, { row, stored, state: SlotState.Stored });
+    else if (slot.row === undefined && slot.state === SlotState.Stored) Object.assign(slot, { row, stored });
+    else return;
     this.group(row, key);
   }
 
   /** The keys whose stored rows are not known here yet, from now on taken as known: the caller loads them. */
   unknown(keys: Iterable<string>): string[] {
     const unknown: string[] = [];
+    if (this.empty) return unknown;
     for (const key of keys) {
-      if (this.known.has(key)) continue;
-      this.known.add(key);
+      if (this.slots.has(key)) continue;
+      this.slots.set(key, { row: undefined, stored: undefined, state: SlotState.Stored });
       unknown.push(key);
     }
     return unknown;
@@ -47,6 +71,7 @@ export class TableRows<Row> {
   /** The groups whose stored rows are not all loaded here yet, from now on taken as loaded: the caller loads them. */
   unknownGroups(groups: Iterable<string>): string[] {
     const unknown: string[] = [];
+    if (this.empty) return unknown;
     for (const group of groups) {
       if (this.knownGroups.has(group)) continue;
       this.knownGroups.add(group);
@@ -56,28 +81,32 @@ export class TableRows<Row> {
   }
 
   get(key: string): Row | undefined {
-    return this.rows.get(key);
+    return this.slots.get(key)?.row;
   }
 
   /** Records a new row, or a changed one (the same object after changing it in place, or a new one). */
   put(row: Row): void {
     const key = this.keyOf(row);
-    const previous = this.rows.get(key);
-    if (previous !== undefined && previous !== row) this.ungroup(previous, key);
-    this.known.add(key);
-    this.rows.set(key, row);
+    const slot = this.slots.get(key);
+    if (slot === undefined) {
+      this.slots.set(key, { row, stored: undefined, state: SlotState.Changed });
+    } else {
+      if (slot.row !== undefined && slot.row !== row) this.ungroup(slot.row, key);
+      slot.row = row;
+      slot.state = SlotState.Changed;
+    }
     this.group(row, key);
-    this.changed.add(key);
-    this.deleted.delete(key);
   }
 
   delete(key: string): void {
-    const row = this.rows.get(key);
-    if (row !== undefined) this.ungroup(row, key);
-    this.known.add(key);
-    this.rows.delete(key);
-    this.changed.delete(key);
-    this.deleted.add(key);
+    const slot = this.slots.get(key);
+    if (slot === undefined) {
+      this.slots.set(key, { row: undefined, stored: undefined, state: SlotState.Deleted });
+      return;
+    }
+    if (slot.row !== undefined) this.ungroup(slot.row, key);
+    slot.row = undefined;
+    slot.state = SlotState.Deleted;
   }
 
   /** The keys of the rows in a group now, copied so the caller may delete while iterating. */
@@ -85,13 +114,25 @@ export class TableRows<Row> {
     return [...(this.groups.get(group) ?? [])];
   }
 
+  /** The keys the batch deleted. */
+  deletedKeys(): string[] {
+    const keys: string[] = [];
+    for (const [key, slot] of this.slots) if (slot.state === SlotState.Deleted) keys.push(key);
+    return keys;
+  }
+
   /**
-   * The changed rows in key order: SQLite then inserts each into its
-   * primary key's B-tree next to the one before, instead of at a random
-   * leaf (uuids), which touches fewer pages.
+   * The changed rows in key order, each with the row the table holds:
+   * SQLite then writes each into its primary key's B-tree next to the one
+   * before, instead of at a random leaf (uuids), which touches fewer pages.
    */
-  changedRows(): Row[] {
-    return [...this.changed].sort().map((key) => this.rows.get(key)!);
+  changes(): RowChange<Row>[] {
+    const keys: string[] = [];
+    for (const [key, slot] of this.slots) if (slot.state === SlotState.Changed) keys.push(key);
+    return keys.sort().map((key) => {
+      const { row, stored } = this.slots.get(key)!;
+      return { row: row!, stored };
+    });
   }
 
   private group(row: Row, key: string): void {

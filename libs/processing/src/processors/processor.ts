@@ -46,7 +46,13 @@ export interface Processor {
    * at the end instead of once per read. The read model is the one `apply`
    * gives on the same events.
    */
-  fold?(tx: SqlExecutor): ProcessorFold;
+  fold?(tx: SqlExecutor, start?: FoldStart): ProcessorFold;
+}
+
+/** What a fold may assume of the read model it starts on. */
+export interface FoldStart {
+  /** Its tables hold no rows (a rebuild's first fold, after the reset): nothing needs reading back. */
+  readonly empty: boolean;
 }
 
 /** A fold over several reads in one transaction: `add` each read's events in position order, then `flush` once. */

@@ -38,9 +38,11 @@ describe('rebuildProcessor', () => {
     const store = new InMemoryEventStore();
     await appendSpread(store, { count: 25, streams: 5 });
     const adds: number[] = [];
+    const starts: unknown[] = [];
     const folding: Processor = {
       ...projection,
-      fold: (tx) => {
+      fold: (tx, start) => {
+        starts.push(start);
         const events: Parameters<Processor['apply']>[0][number][] = [];
         return {
           add: async (read) => (adds.push(read.length), events.push(...read), undefined),
@@ -53,6 +55,8 @@ describe('rebuildProcessor', () => {
     expect(result).toMatchObject({ position: 23, applied: 23 });
     expect(progress.map((step) => step.position)).toEqual([12, 23]);
     expect(adds).toEqual([4, 4, 4, 4, 4, 3]);
+    // Only the first fold starts on the tables the reset emptied; the second meets what the first wrote.
+    expect(starts).toEqual([{ empty: true }, { empty: false }]);
     expect(await readStreamCounts(db)).toEqual({ 'device-0': 5, 'device-1': 5, 'device-2': 5, 'device-3': 4, 'device-4': 4 });
     expect(await readCheckpoint(db, projection.name)).toEqual({ version: 1, position: 23 });
   });

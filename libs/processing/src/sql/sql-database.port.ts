@@ -8,6 +8,14 @@
 export interface SqlExecutor {
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs one statement once for each list of parameters, in order; resolves
+   * to the number of rows changed in all. Offered where a statement costs
+   * no round trip (SQLite): a prepared one-row statement run per row then
+   * binds less than a statement of many rows (`MultiRowUpsert`), which is
+   * what an engine over the network needs instead.
+   */
+  runEach?(sql: string, paramLists: Iterable<readonly unknown[]>): Promise<number>;
   all<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   get<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
 }

@@ -94,10 +94,16 @@ async function openScratch(name: string, fill: (path: string) => Promise<void>):
   }
 }
 
-/** Opened for a private scratch use: nothing survives it, so no journal on disk and no fsync. */
+/**
+ * Opened for a private scratch use: nothing survives it, so no fsync and no
+ * journal. A rollback cannot undo a transaction then, and need not: a
+ * scratch copy whose rebuild fails is closed and deleted (AsOfRebuilds).
+ * The journal in memory cost a third of an as-of replay's writes (a
+ * malloc'd copy of every page before its first change; docs/benchmarks.md).
+ */
 function openScratchFile(directory: string, file: string): SqlDatabase {
   const connection = new Database(file, { timeout: 0 });
-  connection.pragma('journal_mode = MEMORY');
+  connection.pragma('journal_mode = OFF');
   connection.pragma('synchronous = OFF');
   return new SqliteSqlDatabase(new SqliteStatements(connection), null, DEFAULT_BUSY_TIMEOUT_MS, () => rmSync(directory, { recursive: true, force: true }));
 }

@@ -43,6 +43,14 @@ export class SqliteStatements {
     return prepared.statement.run(bind(prepared, params, sql)).changes;
   }
 
+  runEach(sql: string, paramLists: Iterable<readonly unknown[]>): number {
+    const prepared = this.prepare(sql);
+    const statement = singleStatement(prepared, sql);
+    let changes = 0;
+    for (const params of paramLists) changes += statement.run(bind(prepared, params, sql)).changes;
+    return changes;
+  }
+
   all<Row>(sql: string, params: readonly unknown[]): Row[] {
     const prepared = this.prepare(sql);
     return singleStatement(prepared, sql).all(bind(prepared, params, sql)) as Row[];

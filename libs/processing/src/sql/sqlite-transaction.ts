@@ -14,6 +14,11 @@ export class SqliteTransaction implements SqlExecutor {
     return this.statements.run(sql, params);
   }
 
+  async runEach(sql: string, paramLists: Iterable<readonly unknown[]>): Promise<number> {
+    this.assertOpen();
+    return this.statements.runEach(sql, paramLists);
+  }
+
   async all<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = NO_PARAMS): Promise<Row[]> {
     this.assertOpen();
     return this.statements.all<Row>(sql, params);
