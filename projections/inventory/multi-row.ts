@@ -15,9 +15,9 @@ const MAX_KEYS = 1024;
  * column, so the row afterwards is exactly the one given, whether it was
  * there or not. Where the executor runs a statement per row without a
  * round trip (`runEach`, SQLite), each row goes through one prepared
- * one-row upsert instead. Otherwise rows are sent in chunks whose sizes are powers of two under
- * the parameter limit: statement texts are built once per size and reused,
- * so SQLite's prepared-statement cache finds them. `conflictUpdate`, when
+ * one-row upsert. Otherwise rows are sent in chunks whose sizes are
+ * powers of two under the parameter limit: statement texts are built once
+ * per size and reused, so few distinct texts reach the engine. `conflictUpdate`, when
  * given, replaces the default `DO UPDATE SET …` clause (e.g. to keep the
  * newer of two rows).
  */

@@ -42,6 +42,13 @@ describe('ChangeWriter', () => {
     { row: { key: 'b', name: 'beta', size: 7, note: null }, stored: undefined },
     { row: { ...stored[1] }, stored: stored[1] },
   ];
+  /** The statements the writer ran for `changes()` in one transaction. */
+  const writeRecorded = (withRunEach: boolean): Promise<string[]> =>
+    db.transaction(async (tx) => {
+      const { executor, statements } = recording(tx, withRunEach);
+      await writer.write(executor, changes());
+      return statements;
+    });
   const expectedRows = [
     { key: 'a', name: 'alpha', size: 2, note: 'grew' },
     { key: 'b', name: 'beta', size: 7, note: null },
@@ -49,11 +56,7 @@ describe('ChangeWriter', () => {
   ];
 
   it('updates a stored row in the columns that changed only, inserts a new one whole, and leaves an unchanged one alone', async () => {
-    const statements = await db.transaction(async (tx) => {
-      const { executor, statements } = recording(tx, true);
-      await writer.write(executor, changes());
-      return statements;
-    });
+    const statements = await writeRecorded(true);
     expect(await db.all('SELECT * FROM things ORDER BY key')).toEqual(expectedRows);
     expect(statements).toHaveLength(2);
     expect(statements[0]).toMatch(/^INSERT INTO things \(key, name, size, note\) VALUES \(\$1, \$2, \$3, \$4\) ON CONFLICT/);
@@ -61,11 +64,7 @@ describe('ChangeWriter', () => {
   });
 
   it('upserts changed rows whole, in one statement, where the executor cannot run a statement per row without a round trip', async () => {
-    const statements = await db.transaction(async (tx) => {
-      const { executor, statements } = recording(tx, false);
-      await writer.write(executor, changes());
-      return statements;
-    });
+    const statements = await writeRecorded(false);
     expect(await db.all('SELECT * FROM things ORDER BY key')).toEqual(expectedRows);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/^INSERT INTO things .* VALUES \(\$1, \$2, \$3, \$4\), \(\$5, \$6, \$7, \$8\) ON CONFLICT/);

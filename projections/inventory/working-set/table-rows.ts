@@ -12,14 +12,15 @@ export interface RowChange<Row> {
   readonly stored: Row | undefined;
 }
 
-/** As stored before the batch (loaded, or found absent); written back whole at its end; deleted at its end. */
+/** As stored before the batch (loaded, or found absent); written back at its end; deleted at its end. */
 const SlotState = { Stored: 0, Changed: 1, Deleted: 2 } as const;
 type SlotState = (typeof SlotState)[keyof typeof SlotState];
 
 /**
  * One table's rows that a batch has read or written, and what it did to
- * them: changed rows are written back whole at the end of the batch,
- * deleted keys are deleted (a key is never both). Rows can be grouped
+ * them: changed rows are written back at the end of the batch (with the
+ * row as stored, so only what changed is written: ChangeWriter), deleted
+ * keys are deleted (a key is never both). Rows can be grouped
  * by a parent key (a device's deployables, a deployable's handles) because
  * the projection deletes children by parent, as its SQL did.
  *
