@@ -46,6 +46,13 @@ describe('TableRows', () => {
     expect(rows.keysIn('q')).toEqual(['a']);
   });
 
+  it('hands the flush its deleted keys in key order', () => {
+    const rows = rowsOf();
+    for (const key of ['c', 'a', 'b']) rows.load({ key, parent: 'p', value: 1 });
+    for (const key of ['c', 'a', 'b']) rows.delete(key);
+    expect(rows.deletedKeys()).toEqual(['a', 'b', 'c']);
+  });
+
   it('asks for each key and group once, and for none when the table is known to be empty', () => {
     const rows = rowsOf();
     expect(rows.unknown(['a', 'b'])).toEqual(['a', 'b']);
