@@ -24,6 +24,17 @@ describe('inventoryProjection (SQLite :memory:)', () => {
 
   afterEach(() => db.close());
 
+  it('reads nothing back in a fold that starts on empty tables, and builds what a fold that loads builds', async () => {
+    const reads: string[] = [];
+    await db.transaction(async (tx) => {
+      const fold = inventoryProjection.fold!({ ...tx, run: tx.run.bind(tx), runEach: tx.runEach?.bind(tx), all: (sql, params) => (reads.push(sql), tx.all(sql, params)), get: (sql, params) => (reads.push(sql), tx.get(sql, params)) }, { empty: true });
+      await fold.add(events);
+      await fold.flush();
+    });
+    expect(reads).toEqual([]);
+    expect(await snapshotInventory(db)).toEqual(await buildInventory(oneBatch(events)));
+  });
+
   it('reads only inventory events from host, device and attribute streams', () => {
     expect(inventoryProjection.name).toBe('inventory');
     expect(inventoryProjection.filter).toEqual({ categories: ['host', 'device', 'attribute'] });

@@ -49,7 +49,7 @@ export const inventoryProjection: Projection = {
  */
 function foldInventory(tx: SqlExecutor, start?: FoldStart): ProcessorFold {
   const empty = start?.empty ?? false;
-  const set = new InventoryWorkingSet(empty);
+  const set = new InventoryWorkingSet();
   return {
     async add(events) {
       if (!empty) await loadWorkingSet(tx, collectBatchKeys(events), set);

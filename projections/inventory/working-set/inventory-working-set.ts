@@ -6,25 +6,24 @@ import { TableRows } from './table-rows';
  * written back after: every event then reads and writes memory instead of
  * issuing its own statements. The load is complete for every key the
  * batch's events can reach (see batch-keys.ts), so a reachable key missing
- * here has no row in the table either. A set over empty tables (`empty`)
- * loads nothing.
+ * here has no row in the table either. A rebuild's first fold, over the
+ * tables its reset emptied, loads nothing (inventory.projection.ts).
  */
 export class InventoryWorkingSet {
-  readonly hosts: TableRows<HostRow>;
-  readonly devices: TableRows<DeviceRow>;
-  readonly deployables: TableRows<DeployableRow>;
-  readonly handles: TableRows<AttachHandleRow>;
-  readonly claims: TableRows<HandleClaimRow>;
-  readonly regionPrograms: TableRows<RegionProgramRow>;
-  readonly attributes: TableRows<AttributeRow>;
-
-  constructor(empty = false) {
-    this.hosts = new TableRows((row) => row.hostname, undefined, empty);
-    this.devices = new TableRows((row) => row.uuid, undefined, empty);
-    this.deployables = new TableRows((row) => row.uuid, (row) => row.device_uuid, empty);
-    this.handles = new TableRows((row) => row.uuid, (row) => row.deployable_uuid, empty);
-    this.claims = new TableRows((row) => row.handle_uuid, undefined, empty);
-    this.regionPrograms = new TableRows((row) => row.deployable_uuid, undefined, empty);
-    this.attributes = new TableRows((row) => row.uuid, (row) => row.deployable_uuid, empty);
-  }
+  readonly hosts = new TableRows<HostRow>((row) => row.hostname);
+  readonly devices = new TableRows<DeviceRow>((row) => row.uuid);
+  readonly deployables = new TableRows<DeployableRow>(
+    (row) => row.uuid,
+    (row) => row.device_uuid,
+  );
+  readonly handles = new TableRows<AttachHandleRow>(
+    (row) => row.uuid,
+    (row) => row.deployable_uuid,
+  );
+  readonly claims = new TableRows<HandleClaimRow>((row) => row.handle_uuid);
+  readonly regionPrograms = new TableRows<RegionProgramRow>((row) => row.deployable_uuid);
+  readonly attributes = new TableRows<AttributeRow>(
+    (row) => row.uuid,
+    (row) => row.deployable_uuid,
+  );
 }

@@ -6,7 +6,7 @@ interface Row {
   value: number;
 }
 
-const rowsOf = (empty = false) => new TableRows<Row>((row) => row.key, (row) => row.parent, empty);
+const rowsOf = () => new TableRows<Row>((row) => row.key, (row) => row.parent);
 
 describe('TableRows', () => {
   it('keeps the row as loaded beside the one the batch changes in place, and hands both to the flush', () => {
@@ -53,17 +53,11 @@ describe('TableRows', () => {
     expect(rows.deletedKeys()).toEqual(['a', 'b', 'c']);
   });
 
-  it('asks for each key and group once, and for none when the table is known to be empty', () => {
+  it('asks for each key and group once', () => {
     const rows = rowsOf();
     expect(rows.unknown(['a', 'b'])).toEqual(['a', 'b']);
     expect(rows.unknown(['b', 'c'])).toEqual(['c']);
     expect(rows.unknownGroups(['p'])).toEqual(['p']);
     expect(rows.unknownGroups(['p'])).toEqual([]);
-
-    const empty = rowsOf(true);
-    expect(empty.unknown(['a'])).toEqual([]);
-    expect(empty.unknownGroups(['p'])).toEqual([]);
-    empty.put({ key: 'a', parent: 'p', value: 1 });
-    expect(empty.changes()).toEqual([{ row: { key: 'a', parent: 'p', value: 1 }, stored: undefined }]);
   });
 });

@@ -26,8 +26,6 @@ type SlotState = (typeof SlotState)[keyof typeof SlotState];
  *
  * One map of slots holds all of it: a rebuild puts a few rows an event, and
  * each put is then one lookup instead of one per set a key can be in.
- * A table known to be empty (`empty`, a rebuild's first fold) has nothing
- * to load: every key it has not seen has no row.
  */
 export class TableRows<Row> {
   /** Keys whose stored row is known here: loaded, found absent, written or deleted. */
@@ -39,7 +37,6 @@ export class TableRows<Row> {
   constructor(
     private readonly keyOf: (row: Row) => string,
     private readonly groupOf?: (row: Row) => string,
-    private readonly empty = false,
   ) {}
 
   /**
@@ -49,18 +46,17 @@ export class TableRows<Row> {
    */
   load(stored: Row): void {
     const key = this.keyOf(stored);
-    const slot = this.slots.get(key);
-    const row = { ...stored };
-    if (slot === undefined) this.slots.set(key, { row, stored, state: SlotState.Stored });
-    else if (slot.row === undefined && slot.state === SlotState.Stored) Object.assign(slot, { row, stored });
-    else return;
-    this.group(row, key);
+    let slot = this.slots.get(key);
+    if (slot === undefined) this.slots.set(key, (slot = { row: undefined, stored: undefined, state: SlotState.Stored }));
+    else if (slot.row !== undefined || slot.state !== SlotState.Stored) return;
+    slot.stored = stored;
+    slot.row = { ...stored };
+    this.group(slot.row, key);
   }
 
   /** The keys whose stored rows are not known here yet, from now on taken as known: the caller loads them. */
   unknown(keys: Iterable<string>): string[] {
     const unknown: string[] = [];
-    if (this.empty) return unknown;
     for (const key of keys) {
       if (this.slots.has(key)) continue;
       this.slots.set(key, { row: undefined, stored: undefined, state: SlotState.Stored });
@@ -72,7 +68,6 @@ export class TableRows<Row> {
   /** The groups whose stored rows are not all loaded here yet, from now on taken as loaded: the caller loads them. */
   unknownGroups(groups: Iterable<string>): string[] {
     const unknown: string[] = [];
-    if (this.empty) return unknown;
     for (const group of groups) {
       if (this.knownGroups.has(group)) continue;
       this.knownGroups.add(group);
