@@ -7,7 +7,7 @@ import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
 import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch, postgresTestDatabases, type TestDatabases } from '@ledger/processing/testing';
-import { applyBatches, buildInventory } from './testing/inventory-batches';
+import { applyBatches, buildInventory, writesOfApplying } from './testing/inventory-batches';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 import { recordHostHistory } from './testing/inventory-history';
@@ -37,6 +37,19 @@ describeWithService('PostgreSQL', postgresUnavailable())('inventoryProjection (P
     const eventTwice = await databases.open('inventory_event_twice');
     await applyBatches(eventTwice, everyBatchTwice(onePerBatch(events)));
     expect(await snapshotInventory(eventTwice)).toEqual(expected);
+  });
+
+  it('writes no row a report leaves as it was: loaded BIGINT columns compare equal to the numbers it would write', async () => {
+    // The second report changes the FPGA's VF count: its deployable is written again with its discovered attributes, which stay as they were.
+    const firstReport = { report: [arria10('0000:5e:00.0', 2)] };
+    const history = await recordHostHistory('compute-6', [firstReport, { report: [arria10('0000:5e:00.0', 1)] }]);
+    const split = (await recordHostHistory('compute-6', [firstReport])).length;
+    const postgres = await databases.open('inventory_unchanged_rows');
+    await applyAll(postgres, history.slice(0, split));
+    const writes = await writesOfApplying(postgres, history.slice(split));
+    expect(writes.some((sql) => sql.includes('inv_deployables'))).toBe(true);
+    expect(writes.filter((sql) => sql.includes('inv_attributes'))).toEqual([]);
+    expect(await snapshotInventory(postgres)).toEqual(await buildInventory(oneBatch(history)));
   });
 
   it('builds the tables SQLite builds one event per batch from large batches of many hosts', async () => {

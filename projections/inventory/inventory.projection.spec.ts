@@ -4,7 +4,7 @@ import { InventoryQueries } from './inventory.queries';
 import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
 import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/processing/testing';
-import { buildInventory } from './testing/inventory-batches';
+import { buildInventory, writesOfApplying } from './testing/inventory-batches';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 
@@ -33,6 +33,11 @@ describe('inventoryProjection (SQLite :memory:)', () => {
     });
     expect(reads).toEqual([]);
     expect(await snapshotInventory(db)).toEqual(await buildInventory(oneBatch(events)));
+  });
+
+  it('writes nothing when a batch it holds arrives again', async () => {
+    await applyAll(events);
+    expect(await writesOfApplying(db, events)).toEqual([]);
   });
 
   it('reads only inventory events from host, device and attribute streams', () => {

@@ -64,3 +64,17 @@ export async function expectBatchingChangesNothing(events: readonly RecordedEven
   }
   return expected;
 }
+
+/** The write statements (`run`, `runEach`) that applying `events` to `db` in one transaction makes. */
+export async function writesOfApplying(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<string[]> {
+  const writes: string[] = [];
+  await db.transaction((tx) =>
+    inventoryProjection.apply(events, {
+      all: tx.all.bind(tx),
+      get: tx.get.bind(tx),
+      run: (sql, params) => (writes.push(sql), tx.run(sql, params)),
+      ...(tx.runEach ? { runEach: (sql: string, paramLists: Iterable<readonly unknown[]>) => (writes.push(sql), tx.runEach!(sql, paramLists)) } : {}),
+    }),
+  );
+  return writes;
+}
