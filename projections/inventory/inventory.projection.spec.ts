@@ -5,6 +5,7 @@ import { inventoryProjection } from './inventory.projection';
 import { snapshotInventory } from './inventory.snapshot';
 import { everyBatchTwice, inBatchesOf, oneBatch, onePerBatch } from '@ledger/processing/testing';
 import { buildInventory, writesOfApplying } from './testing/inventory-batches';
+import { recordingExecutor } from './testing/recording-executor';
 import { generateInventoryEvents } from './testing/inventory-event-mix';
 import { recordInventoryScenario, scenarioDevices } from './testing/inventory-scenario';
 
@@ -25,11 +26,12 @@ describe('inventoryProjection (SQLite :memory:)', () => {
   afterEach(() => db.close());
 
   it('reads nothing back in a fold that starts on empty tables, and builds what a fold that loads builds', async () => {
-    const reads: string[] = [];
-    await db.transaction(async (tx) => {
-      const fold = inventoryProjection.fold!({ ...tx, run: tx.run.bind(tx), runEach: tx.runEach?.bind(tx), all: (sql, params) => (reads.push(sql), tx.all(sql, params)), get: (sql, params) => (reads.push(sql), tx.get(sql, params)) }, { empty: true });
+    const reads = await db.transaction(async (tx) => {
+      const recorded = recordingExecutor(tx);
+      const fold = inventoryProjection.fold!(recorded.executor, { empty: true });
       await fold.add(events);
       await fold.flush();
+      return recorded.reads;
     });
     expect(reads).toEqual([]);
     expect(await snapshotInventory(db)).toEqual(await buildInventory(oneBatch(events)));

@@ -3,6 +3,7 @@ import { type FoldStart, openSqliteSqlDatabase, type SqlDatabase } from '@ledger
 import { applyProjectionBatches, type Batches, everyBatchTwice, oneBatch, onePerBatch } from '@ledger/processing/testing';
 import { inventoryProjection } from '../inventory.projection';
 import { type InventorySnapshot, snapshotInventory } from '../inventory.snapshot';
+import { recordingExecutor } from './recording-executor';
 
 /** Applies each batch in its own transaction, as the runtime does. */
 export const applyBatches = (db: SqlDatabase, batches: Batches): Promise<void> => applyProjectionBatches(db, inventoryProjection, batches);
@@ -67,14 +68,9 @@ export async function expectBatchingChangesNothing(events: readonly RecordedEven
 
 /** The write statements (`run`, `runEach`) that applying `events` to `db` in one transaction makes. */
 export async function writesOfApplying(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<string[]> {
-  const writes: string[] = [];
-  await db.transaction((tx) =>
-    inventoryProjection.apply(events, {
-      all: tx.all.bind(tx),
-      get: tx.get.bind(tx),
-      run: (sql, params) => (writes.push(sql), tx.run(sql, params)),
-      ...(tx.runEach ? { runEach: (sql: string, paramLists: Iterable<readonly unknown[]>) => (writes.push(sql), tx.runEach!(sql, paramLists)) } : {}),
-    }),
-  );
-  return writes;
+  return db.transaction(async (tx) => {
+    const { executor, writes } = recordingExecutor(tx);
+    await inventoryProjection.apply(events, executor);
+    return writes;
+  });
 }

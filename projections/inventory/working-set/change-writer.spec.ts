@@ -1,4 +1,5 @@
-import { openSqliteSqlDatabase, type SqlDatabase, type SqlExecutor } from '@ledger/processing';
+import { openSqliteSqlDatabase, type SqlDatabase } from '@ledger/processing';
+import { recordingExecutor } from '../testing/recording-executor';
 import { ChangeWriter } from './change-writer';
 
 interface Row {
@@ -9,18 +10,6 @@ interface Row {
 }
 
 const COLUMNS = ['key', 'name', 'size', 'note'] as const;
-
-/** The executor with every statement it is asked to run recorded; `withRunEach` false hides `runEach`, as an engine over the network has none. */
-function recording(tx: SqlExecutor, withRunEach: boolean): { executor: SqlExecutor; statements: string[] } {
-  const statements: string[] = [];
-  const executor: SqlExecutor = {
-    run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
-    all: (sql, params) => tx.all(sql, params),
-    get: (sql, params) => tx.get(sql, params),
-    ...(withRunEach ? { runEach: (sql: string, lists: Iterable<readonly unknown[]>) => (statements.push(sql), tx.runEach!(sql, lists)) } : {}),
-  };
-  return { executor, statements };
-}
 
 describe('ChangeWriter', () => {
   let db: SqlDatabase;
@@ -45,9 +34,9 @@ describe('ChangeWriter', () => {
   /** The statements the writer ran for `changes()` in one transaction. */
   const writeRecorded = (withRunEach: boolean): Promise<string[]> =>
     db.transaction(async (tx) => {
-      const { executor, statements } = recording(tx, withRunEach);
+      const { executor, writes } = recordingExecutor(tx, { runEach: withRunEach });
       await writer.write(executor, changes());
-      return statements;
+      return writes;
     });
   const expectedRows = [
     { key: 'a', name: 'alpha', size: 2, note: 'grew' },
