@@ -105,6 +105,7 @@ describeWithService('Keystone (python3-keystone on PostgreSQL) and Placement (py
     const answer = await placement('PUT', `/allocations/${instance}`, { allocations, project_id: tenant.projectId, user_id: tenant.userId, consumer_generation: consumerGeneration });
     // Refused: say what each host's tree held, so a failure shows which provider was full and why.
     if (answer.status !== 204) throw new Error(`claim of ${JSON.stringify(allocations)} refused: ${answer.status} ${JSON.stringify(answer.body)}; trees: ${JSON.stringify(await Promise.all(HOSTS.map(async (host) => [host, await treeOf(host)])))}`);
+    expect(answer.body).toBeUndefined();
   }
 
   const allocationsOf = async (instance: string) => (await placement('GET', `/allocations/${instance}`)).body as { allocations: Record<string, { resources: Record<string, number> }>; consumer_generation?: number };
